@@ -1,0 +1,16 @@
+# Every public header must compile on its own, for every target (ETL-style syntax checks):
+# one generated translation unit per header, built as part of `all`.
+function(pmu_add_header_checks)
+  file(GLOB_RECURSE _headers RELATIVE ${PROJECT_SOURCE_DIR}
+       ${PROJECT_SOURCE_DIR}/hal/*.hpp ${PROJECT_SOURCE_DIR}/profiler/*.hpp)
+  list(SORT _headers)
+  set(_srcs)
+  foreach(h IN LISTS _headers)
+    string(MAKE_C_IDENTIFIER "${h}" _id)
+    set(_src ${CMAKE_CURRENT_BINARY_DIR}/header_checks/${_id}.cpp)
+    file(CONFIGURE OUTPUT ${_src} CONTENT "#include \"${h}\"\n#include \"${h}\" // include guard works\n")
+    list(APPEND _srcs ${_src})
+  endforeach()
+  add_library(pmu_header_checks OBJECT ${_srcs})
+  target_link_libraries(pmu_header_checks PRIVATE pmukit pmu_warnings pmu_freestanding)
+endfunction()

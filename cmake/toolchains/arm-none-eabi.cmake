@@ -1,0 +1,18 @@
+# XScale (PXA2xx) bare metal. ARM state only: Thumb rejects the p14 MRC/MCR the PMU needs.
+set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR arm)
+set(PMU_TARGET_TRIPLE arm-none-eabi)
+set(CMAKE_C_COMPILER arm-none-eabi-gcc)
+set(CMAKE_CXX_COMPILER arm-none-eabi-g++)
+set(CMAKE_ASM_COMPILER arm-none-eabi-gcc)
+set(CMAKE_OBJDUMP arm-none-eabi-objdump CACHE FILEPATH "")
+set(CMAKE_SIZE arm-none-eabi-size CACHE FILEPATH "")
+set(CMAKE_C_FLAGS_INIT "-mcpu=xscale -marm")
+set(CMAKE_CXX_FLAGS_INIT "-mcpu=xscale -marm")
+set(CMAKE_ASM_FLAGS_INIT "-mcpu=xscale -marm")
+# No OS to link a test executable against: probe with static libraries.
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)

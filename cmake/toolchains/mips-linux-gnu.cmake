@@ -1,0 +1,22 @@
+# Big-endian MIPS: CPS (mips32r2, default) and RM7000 (PMU_MIPS_ARCH=rm7000, MIPS IV).
+# The linux-gnu compiler doubles as a bare-metal compiler with -ffreestanding -nostdlib
+# (firmware targets add those); host tests link normally and run under qemu-mips.
+set(CMAKE_SYSTEM_NAME Linux)
+set(CMAKE_SYSTEM_PROCESSOR mips)
+set(PMU_TARGET_TRIPLE mips-linux-gnu)
+set(PMU_MIPS_ARCH "mips32r2" CACHE STRING "-march for MIPS builds (mips32r2 for CPS, rm7000 for RM7000)")
+set(CMAKE_C_COMPILER mips-linux-gnu-gcc)
+set(CMAKE_CXX_COMPILER mips-linux-gnu-g++)
+set(CMAKE_ASM_COMPILER mips-linux-gnu-gcc)
+set(CMAKE_OBJDUMP mips-linux-gnu-objdump CACHE FILEPATH "")
+set(CMAKE_SIZE mips-linux-gnu-size CACHE FILEPATH "")
+set(_pmu_flags "-march=${PMU_MIPS_ARCH} -EB -mabi=32")
+set(CMAKE_C_FLAGS_INIT "${_pmu_flags}")
+set(CMAKE_CXX_FLAGS_INIT "${_pmu_flags}")
+set(CMAKE_ASM_FLAGS_INIT "${_pmu_flags}")
+set(CMAKE_FIND_ROOT_PATH /usr/mips-linux-gnu)
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-mips -L /usr/mips-linux-gnu)
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)

@@ -1,0 +1,54 @@
+#pragma once
+// MSR bus: x86 rdmsr/wrmsr (ring 0), plus rdpmc and rdtsc. rdmsr/wrmsr take the address in ECX
+// and the value in EDX:EAX; wrmsr is serializing (Intel SDM Vol. 2B, WRMSR), so no extra barrier.
+#include <cstdint>
+
+#include "hal/core/location.hpp"
+
+namespace pmu {
+
+struct MsrBus {
+#if defined(__i386__) || defined(__x86_64__)
+  template <class Loc, class T>
+  static T read() {
+    static_assert(LocationOf<Loc, BusKind::msr>, "MsrBus reaches only Msr<...> registers");
+    static_assert(sizeof(T) == 8, "MSRs are 64 bits");
+    std::uint32_t lo, hi;
+    asm volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(Loc::address) : "memory");
+    return (static_cast<T>(hi) << 32) | lo;
+  }
+  template <class Loc, class T>
+  static void write(T v) {
+    static_assert(LocationOf<Loc, BusKind::msr>, "MsrBus reaches only Msr<...> registers");
+    static_assert(sizeof(T) == 8, "MSRs are 64 bits");
+    asm volatile("wrmsr"
+                 :
+                 : "c"(Loc::address), "a"(static_cast<std::uint32_t>(v)),
+                   "d"(static_cast<std::uint32_t>(v >> 32))
+                 : "memory");
+  }
+  // Reads performance counter `index` (ECX) without a ring change where CR4.PCE allows it.
+  static std::uint64_t rdpmc(std::uint32_t index) {
+    std::uint32_t lo, hi;
+    asm volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(index) : "memory");
+    return (static_cast<std::uint64_t>(hi) << 32) | lo;
+  }
+  static std::uint64_t rdtsc() {
+    std::uint32_t lo, hi;
+    asm volatile("rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+    return (static_cast<std::uint64_t>(hi) << 32) | lo;
+  }
+#else
+  template <class Loc, class T>
+  static T read() {
+    static_assert(sizeof(Loc) == 0, "MsrBus exists only in x86 builds; host tests use MockBus");
+    return T{};
+  }
+  template <class Loc, class T>
+  static void write(T) {
+    static_assert(sizeof(Loc) == 0, "MsrBus exists only in x86 builds; host tests use MockBus");
+  }
+#endif
+};
+
+}  // namespace pmu

@@ -1,0 +1,67 @@
+#pragma once
+// Where a register lives. One small type per kind of bus; the encoding is carried as template
+// arguments so a bus can print it into its instruction as an immediate. `key` identifies the
+// location uniquely across all kinds (the mock bus files registers under it).
+#include <cstdint>
+
+namespace pmu {
+
+enum class BusKind : std::uint32_t { cp14 = 1, pmr = 2, msr = 3, cp0 = 4, mmio = 5 };
+
+namespace detail {
+constexpr std::uint32_t make_key(BusKind k, std::uint32_t enc) {
+  return (static_cast<std::uint32_t>(k) << 24) | enc;
+}
+}  // namespace detail
+
+// ARM coprocessor 14 register: MRC/MCR p14, Opc1, Rd, CRn, CRm, Opc2.
+template <unsigned CRn, unsigned CRm, unsigned Opc1 = 0, unsigned Opc2 = 0>
+struct Cp14 {
+  static_assert(CRn < 16 && CRm < 16 && Opc1 < 8 && Opc2 < 8, "CP14 encoding out of range");
+  static constexpr BusKind kind = BusKind::cp14;
+  static constexpr unsigned crn = CRn, crm = CRm, opc1 = Opc1, opc2 = Opc2;
+  static constexpr std::uint32_t key =
+      detail::make_key(kind, (Opc1 << 12) | (CRn << 8) | (CRm << 4) | Opc2);
+};
+
+// Book E performance monitor register: mfpmr/mtpmr with a 10-bit PMR number.
+template <unsigned N>
+struct Pmr {
+  static_assert(N < 1024, "PMR numbers are 10 bits");
+  static constexpr BusKind kind = BusKind::pmr;
+  static constexpr unsigned number = N;
+  static constexpr std::uint32_t key = detail::make_key(kind, N);
+};
+
+// x86 model-specific register: rdmsr/wrmsr with the address in ECX.
+template <std::uint32_t Address>
+struct Msr {
+  static_assert(Address < (1u << 24), "MSR address outside the range this toolkit files");
+  static constexpr BusKind kind = BusKind::msr;
+  static constexpr std::uint32_t address = Address;
+  static constexpr std::uint32_t key = detail::make_key(kind, Address);
+};
+
+// MIPS coprocessor 0 register: mfc0/mtc0 $Reg, Sel (Sel must be 0 before MIPS32).
+template <unsigned Reg, unsigned Sel = 0>
+struct Cp0 {
+  static_assert(Reg < 32 && Sel < 8, "CP0 encoding out of range");
+  static constexpr BusKind kind = BusKind::cp0;
+  static constexpr unsigned reg = Reg, sel = Sel;
+  static constexpr std::uint32_t key = detail::make_key(kind, (Reg << 3) | Sel);
+};
+
+// Memory-mapped register at a byte offset from a base chosen at run time (e.g. the GCR base).
+template <std::uint32_t Offset>
+struct Mmio {
+  static_assert(Offset % 4 == 0, "MMIO registers here are 32-bit aligned");
+  static_assert(Offset < (1u << 24), "MMIO offset outside the range this toolkit files");
+  static constexpr BusKind kind = BusKind::mmio;
+  static constexpr std::uint32_t offset = Offset;
+  static constexpr std::uint32_t key = detail::make_key(kind, Offset);
+};
+
+template <class Loc, BusKind K>
+concept LocationOf = (Loc::kind == K);
+
+}  // namespace pmu
