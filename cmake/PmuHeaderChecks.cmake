@@ -1,7 +1,7 @@
 # Every public header must compile on its own, for every target (ETL-style syntax checks):
 # one generated translation unit per header, built as part of `all`.
 function(pmu_add_header_checks)
-  file(GLOB_RECURSE _headers RELATIVE ${PROJECT_SOURCE_DIR}
+  file(GLOB_RECURSE _headers CONFIGURE_DEPENDS RELATIVE ${PROJECT_SOURCE_DIR}
        ${PROJECT_SOURCE_DIR}/hal/*.hpp ${PROJECT_SOURCE_DIR}/profiler/*.hpp)
   list(SORT _headers)
   set(_srcs)

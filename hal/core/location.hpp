@@ -6,7 +6,7 @@
 
 namespace pmu {
 
-enum class BusKind : std::uint32_t { cp14 = 1, pmr = 2, msr = 3, cp0 = 4, mmio = 5 };
+enum class BusKind : std::uint32_t { arm_cp = 1, pmr = 2, msr = 3, cp0 = 4, mmio = 5 };
 
 namespace detail {
 constexpr std::uint32_t make_key(BusKind k, std::uint32_t enc) {
@@ -14,15 +14,21 @@ constexpr std::uint32_t make_key(BusKind k, std::uint32_t enc) {
 }
 }  // namespace detail
 
-// ARM coprocessor 14 register: MRC/MCR p14, Opc1, Rd, CRn, CRm, Opc2.
-template <unsigned CRn, unsigned CRm, unsigned Opc1 = 0, unsigned Opc2 = 0>
-struct Cp14 {
-  static_assert(CRn < 16 && CRm < 16 && Opc1 < 8 && Opc2 < 8, "CP14 encoding out of range");
-  static constexpr BusKind kind = BusKind::cp14;
-  static constexpr unsigned crn = CRn, crm = CRm, opc1 = Opc1, opc2 = Opc2;
+// ARM coprocessor register: MRC/MCR p<Coproc>, Opc1, Rd, CRn, CRm, Opc2.
+template <unsigned Coproc, unsigned CRn, unsigned CRm, unsigned Opc1 = 0, unsigned Opc2 = 0>
+struct ArmCp {
+  static_assert(Coproc < 16 && CRn < 16 && CRm < 16 && Opc1 < 8 && Opc2 < 8,
+                "ARM coprocessor encoding out of range");
+  static constexpr BusKind kind = BusKind::arm_cp;
+  static constexpr unsigned coproc = Coproc, crn = CRn, crm = CRm, opc1 = Opc1, opc2 = Opc2;
   static constexpr std::uint32_t key =
-      detail::make_key(kind, (Opc1 << 12) | (CRn << 8) | (CRm << 4) | Opc2);
+      detail::make_key(kind, (Coproc << 16) | (Opc1 << 12) | (CRn << 8) | (CRm << 4) | Opc2);
 };
+// CP14: debug and performance monitoring (XScale PMU). CP15: system control (MIDR).
+template <unsigned CRn, unsigned CRm, unsigned Opc1 = 0, unsigned Opc2 = 0>
+using Cp14 = ArmCp<14, CRn, CRm, Opc1, Opc2>;
+template <unsigned CRn, unsigned CRm, unsigned Opc1 = 0, unsigned Opc2 = 0>
+using Cp15 = ArmCp<15, CRn, CRm, Opc1, Opc2>;
 
 // Book E performance monitor register: mfpmr/mtpmr with a 10-bit PMR number.
 template <unsigned N>

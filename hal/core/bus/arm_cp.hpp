@@ -1,0 +1,48 @@
+#pragma once
+// ARM coprocessor bus: MRC/MCR to CP14 (XScale performance monitor) and CP15 (MIDR, for variant
+// detection). ARM state only: Thumb-1 has no coprocessor instructions, so build with -marm.
+#include <cstdint>
+
+#include "hal/core/location.hpp"
+
+namespace pmu {
+
+struct ArmCpBus {
+#if defined(__arm__)
+  template <class Loc, class T>
+  static T read() {
+    static_assert(LocationOf<Loc, BusKind::arm_cp>, "ArmCpBus reaches only Cp14<>/Cp15<> registers");
+    static_assert(sizeof(T) == 4, "coprocessor registers are 32 bits");
+    T v;
+    asm volatile("mrc p%c1, %c2, %0, c%c3, c%c4, %c5"
+                 : "=r"(v)
+                 : "i"(Loc::coproc), "i"(Loc::opc1), "i"(Loc::crn), "i"(Loc::crm), "i"(Loc::opc2)
+                 : "memory");
+    return v;
+  }
+  template <class Loc, class T>
+  static void write(T v) {
+    static_assert(LocationOf<Loc, BusKind::arm_cp>, "ArmCpBus reaches only Cp14<>/Cp15<> registers");
+    static_assert(sizeof(T) == 4, "coprocessor registers are 32 bits");
+    asm volatile("mcr p%c1, %c2, %0, c%c3, c%c4, %c5"
+                 :
+                 : "r"(v), "i"(Loc::coproc), "i"(Loc::opc1), "i"(Loc::crn), "i"(Loc::crm), "i"(Loc::opc2)
+                 : "memory");
+  }
+#else
+  template <class Loc, class T>
+  static T read() {
+    static_assert(sizeof(Loc) == 0, "ArmCpBus exists only in ARM builds; host tests use MockBus");
+    return T{};
+  }
+  template <class Loc, class T>
+  static void write(T) {
+    static_assert(sizeof(Loc) == 0, "ArmCpBus exists only in ARM builds; host tests use MockBus");
+  }
+#endif
+};
+
+// The XScale PMU's bus by its usual name.
+using Cp14Bus = ArmCpBus;
+
+}  // namespace pmu

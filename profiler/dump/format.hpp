@@ -1,0 +1,42 @@
+#pragma once
+// The profile dump format, as constants shared by the firmware writer and the host decoder.
+// docs/dump-format.md is the specification; every number here is explained there.
+#include <cstddef>
+#include <cstdint>
+
+namespace pmu::dump {
+
+// File header (16 bytes): magic, byte-order mark, version, header size, reserved.
+inline constexpr std::uint8_t kMagic[4] = {'P', 'M', 'U', 'D'};
+inline constexpr std::uint32_t kByteOrderMark = 0x01020304u;  // written in the writer's byte order
+inline constexpr std::uint16_t kVersionMajor = 1;  // a decoder rejects any other major version
+inline constexpr std::uint16_t kVersionMinor = 0;  // minor bumps only append chunks or chunk fields
+inline constexpr std::uint16_t kHeaderSize = 16;
+inline constexpr std::size_t kChunkHeaderSize = 8;  // type u16, flags u16, payload length u32
+
+// Chunk types. A decoder skips unknown types unless their flags carry kChunkRequired.
+enum class ChunkType : std::uint16_t {
+  target = 0x0001,         // target and PMU identity, counter clock and width, address size
+  counters = 0x0002,       // counter configuration
+  region = 0x0003,         // one region's calibrated results
+  sample_source = 0x0004,  // what triggered the samples, and how many were dropped
+  samples = 0x0005,        // raw sample records (pc, lr)
+  histogram = 0x0006,      // PC histogram (pc, count)
+  end = 0x00FF,            // last chunk: CRC-32 of everything before the CRC value
+};
+inline constexpr std::uint16_t kChunkRequired = 0x0001;  // unknown chunk must not be skipped
+
+enum class SampleSourceKind : std::uint8_t {
+  pmu_overflow = 1,  // a counter overflow interrupt; period in events of that counter
+  timer = 2,         // a periodic timer interrupt; period in nanoseconds
+};
+inline constexpr std::uint8_t kNoCounter = 0xFF;  // sample source counter slot for timers
+
+inline constexpr std::size_t kMaxString = 255;  // strings are a u8 length and that many bytes
+
+// Text frames over a UART log (docs/dump-format.md, "Text frames").
+inline constexpr char kFrameTag[] = "@PMUD";
+inline constexpr unsigned kFrameVersion = 1;
+inline constexpr std::size_t kFrameBytesPerLine = 32;
+
+}  // namespace pmu::dump
