@@ -1,0 +1,93 @@
+#pragma once
+// Board support for an e500v2 core on QEMU's mpc8544ds machine
+// (`qemu-system-ppc -M mpc8544ds -nographic -no-reboot -kernel fw.elf`).
+//
+// What the startup code (start.S) has done before main():
+//   - stack, .bss zeroed, .init_array constructors run (constructors must not print: call init()
+//     first in main, which sets up the UART);
+//   - IVPR/IVORs point at the board's vectors: decrementer (IVOR10) and performance monitor
+//     (IVOR35) go to the callbacks below, program interrupts (IVOR6) go through pmu_fault_catch(),
+//     every other interrupt prints what happened and exits with kExitFault;
+//   - TLB1 entry 1 maps CCSR (0xE000_0000, 1 MiB, cache-inhibited, guarded); QEMU's TLB1 entry 0
+//     maps low RAM 1:1 before entry;
+//   - MSR[ME] set, MSR[EE] clear.
+#include <cstdint>
+
+#include "board/e500_core.hpp"
+#include "examples/common/console.hpp"
+
+namespace board {
+
+// Interrupt callback: `pc` is the interrupted instruction address (SRR0), `lr` the interrupted LR.
+// Runs on the interrupted stack with MSR[EE] clear (do not set it): keep it short, no waiting for
+// other interrupts. A trapping access inside it is caught like anywhere else (pmu::fault::traps).
+using IrqHandler = void (*)(std::uint32_t pc, std::uint32_t lr);
+
+// CCSR base as QEMU's mpc8544ds places it (the e500plat machine uses 0xF_E000_0000 instead).
+inline constexpr std::uint32_t kCcsrBase = 0xE000'0000u;
+
+// UART setup, time base enable, decrementer and fixed-interval timer quiet. Call first in main().
+void init();
+
+// One character out of DUART channel 0 (CCSR + 0x4500), polled.
+void putc(char c);
+inline constexpr examples::Console console{&putc};
+
+// Prints "EXIT <code>" on its own line, then asks the SoC for a reset (GUTS RSTCR), which QEMU
+// turns into a shutdown under -no-reboot. QEMU then exits with status 0 whatever `code` is: there is
+// no semihosting on this machine, so pass/fail must be read from the serial output.
+[[noreturn]] void exit(int code);
+inline constexpr int kExitFail = 1;   // firmware-detected failure
+inline constexpr int kExitFault = 3;  // unexpected interrupt (after the "<name> interrupt at" line)
+
+// Time base (CRM 2.6.3). QEMU 7.2's mpc8544ds clocks the time base and decrementer at 400 MHz
+// (hw/ppc/e500.c passes 400000000 to ppc_booke_timers_init and writes the same value into the
+// device tree's timebase-frequency); its virtual clock is in nanoseconds, so one tick is 2.5 ns, and
+// under `-icount shift=0` (one instruction per ns) one tick is 2.5 instructions. On silicon the time
+// base runs at CCB/8 by default (CRM 9.3): take the value from the board's device tree instead.
+inline constexpr std::uint32_t kTimebaseHz = 400'000'000u;
+
+inline std::uint32_t timebase_lo() { return e500::mfspr<e500::TBL_R>(); }
+
+// 64-bit time base: TBU, TBL, TBU again, retried if TBL carried into TBU in between.
+inline std::uint64_t timebase() {
+  std::uint32_t hi, lo, hi2;
+  do {
+    hi = e500::mfspr<e500::TBU_R>();
+    lo = e500::mfspr<e500::TBL_R>();
+    hi2 = e500::mfspr<e500::TBU_R>();
+  } while (hi != hi2);
+  return (static_cast<std::uint64_t>(hi) << 32) | lo;
+}
+
+// Periodic decrementer interrupt every `period_ticks` time-base ticks (auto-reload from DECAR,
+// TCR[ARE]); `on_tick` runs in each interrupt after TSR[DIS] is cleared. Interrupts are taken only
+// while MSR[EE] is set: see ee_enable(). period_ticks must be non-zero.
+void decrementer_start(std::uint32_t period_ticks, IrqHandler on_tick);
+void decrementer_stop();
+
+// Performance monitor interrupt (IVOR35, CRM 7.4): taken when PMGC0[PMIE] is set, a counter with
+// PMLCan[CE] overflows, and MSR[EE] is set. The handler must clear the condition (rewrite the
+// overflowed PMC or clear its CE) or the interrupt is taken again at once. Wired but never raised
+// under QEMU 7.2, whose e500 model has no performance monitor (every mfpmr/mtpmr is an illegal
+// instruction). Without a handler, a performance monitor interrupt is fatal.
+void set_perfmon_handler(IrqHandler on_perfmon);
+
+// MSR[EE]: gates external input, decrementer, fixed-interval timer and performance monitor interrupts.
+inline void ee_enable() { e500::wrteei_1(); }
+inline void ee_disable() { e500::wrteei_0(); }
+inline bool ee_enabled() { return (e500::mfmsr() & e500::MSR_EE) != 0; }
+
+// Clears MSR[EE] for its lifetime and restores the previous MSR[EE]; nests.
+class CriticalSection {
+ public:
+  CriticalSection() : saved_msr_(e500::mfmsr()) { e500::wrteei_0(); }
+  ~CriticalSection() { e500::wrtee(saved_msr_); }
+  CriticalSection(const CriticalSection&) = delete;
+  CriticalSection& operator=(const CriticalSection&) = delete;
+
+ private:
+  std::uint32_t saved_msr_;
+};
+
+}  // namespace board

@@ -1,0 +1,119 @@
+#pragma once
+// Board support for the Intel PXA270 "mainstone" board (QEMU: -M mainstone -semihosting).
+//
+// What firmware gets after reset (board/startup.S): main() runs in SYS mode on its own stack with
+// IRQ and FIQ masked, .bss zeroed and constructors run; main's return value becomes the exit status.
+// Call board::init() first. Everything here is polled or interrupt driven, with no heap.
+//
+// Hardware facts and where they come from are listed at the top of board.cpp.
+#include <cstdint>
+
+#include "examples/common/console.hpp"
+
+namespace board {
+
+// ---- Output and exit ------------------------------------------------------------------------------
+
+// Programs the FFUART (0x40100000) for 115200 8N1, masks every interrupt source and stops the OS timer
+// channel this board uses. Call once, first.
+void init();
+
+// Polled output on the FFUART (QEMU -nographic shows it on stdout). No newline translation.
+void putc(char c);
+void write(const char* s);
+
+// Number formatting over putc (examples/common/console.hpp).
+inline constexpr examples::Console console{&putc};
+
+// Exit status conventions of this board (0 = pass).
+inline constexpr int kExitFail = 1;                // firmware-detected failure
+inline constexpr int kExitUndefinedInstruction = 3;
+inline constexpr int kExitPrefetchAbort = 4;
+inline constexpr int kExitDataAbort = 5;
+inline constexpr int kExitUnexpectedSwi = 6;
+inline constexpr int kExitUnexpectedFiq = 7;
+inline constexpr int kExitReservedVector = 8;
+
+// Ends the program through ARM semihosting SYS_EXIT_EXTENDED: QEMU's exit status is `code`. Masks
+// interrupts and drains the UART first. Without -semihosting QEMU traps the SVC; the SWI handler then
+// says so and halts (there is no other way out of the emulator).
+[[noreturn]] void exit(int code);
+
+// ---- CPU interrupt mask (CPSR I bit; ARMv5 has no CPS instruction) ----------------------------------
+
+inline std::uint32_t cpsr() {
+  std::uint32_t v;
+  asm volatile("mrs %0, cpsr" : "=r"(v));
+  return v;
+}
+inline void irq_enable() {
+  std::uint32_t tmp;
+  asm volatile("mrs %0, cpsr\n\tbic %0, %0, #0x80\n\tmsr cpsr_c, %0" : "=&r"(tmp) : : "memory");
+}
+inline void irq_disable() {
+  std::uint32_t tmp;
+  asm volatile("mrs %0, cpsr\n\torr %0, %0, #0x80\n\tmsr cpsr_c, %0" : "=&r"(tmp) : : "memory");
+}
+inline bool irq_enabled() { return (cpsr() & 0x80u) == 0; }
+
+// Masks IRQ and returns the previous CPSR for irq_restore().
+inline std::uint32_t irq_save() {
+  std::uint32_t old, tmp;
+  asm volatile("mrs %0, cpsr\n\torr %1, %0, #0x80\n\tmsr cpsr_c, %1" : "=&r"(old), "=&r"(tmp) : : "memory");
+  return old;
+}
+// Restores the I bit saved by irq_save() (the other control bits are unchanged: same mode, same F).
+inline void irq_restore(std::uint32_t saved) {
+  asm volatile("msr cpsr_c, %0" : : "r"(saved) : "memory");
+}
+
+// IRQ masked for the lifetime of the object; nests.
+class CriticalSection {
+ public:
+  CriticalSection() : saved_(irq_save()) {}
+  ~CriticalSection() { irq_restore(saved_); }
+  CriticalSection(const CriticalSection&) = delete;
+  CriticalSection& operator=(const CriticalSection&) = delete;
+
+ private:
+  std::uint32_t saved_;
+};
+
+// ---- OS timer: periodic tick and timebase ------------------------------------------------------------
+
+// The PXA27x OS timer channels 0-3 count a fixed 3.25 MHz clock (PXA25x: 3.6864 MHz). Under
+// `qemu -icount shift=0` one tick is 1e9/3.25e6 = ~307.7 guest instructions.
+inline constexpr std::uint32_t kTimerHz = 3'250'000;
+constexpr std::uint32_t timer_hz() { return kTimerHz; }
+
+// Free-running OS timer count (OSCR0), kTimerHz ticks per second, wraps at 2^32 (~22 minutes).
+std::uint32_t timebase();
+
+// The tick callback: pc = the interrupted instruction (LR_irq - 4, where execution resumes); lr = the
+// interrupted mode's own link register (SYS for main's code). LR is banked per mode, so the IRQ stub
+// reads it by switching to the mode named in SPSR_irq (USR through SYS, which shares its bank) with
+// IRQ and FIQ still masked, then switching back (vectors.S). The callback runs in IRQ mode on the IRQ
+// stack with IRQ and FIQ masked; keep it short.
+using TickFn = void (*)(std::uint32_t pc, std::uint32_t lr);
+
+// Smallest accepted period: the handler needs this much headroom to re-arm the match register
+// before the counter passes it (a missed match only recurs after a full 2^32 wrap).
+inline constexpr std::uint32_t kMinPeriodTicks = 32;
+
+// Calls on_tick every period_ticks OS timer ticks from OS timer match register 0 (interrupt source
+// 26). Does not touch the CPSR: call irq_enable() to let the interrupt in. Returns false (and does
+// nothing) if period_ticks < kMinPeriodTicks or on_tick is null. Restarting replaces the callback.
+bool timer_start(std::uint32_t period_ticks, TickFn on_tick);
+void timer_stop();
+// Ticks delivered since the last timer_start().
+std::uint32_t timer_ticks();
+
+// Instructions one timer interrupt executes outside the callback, from the IRQ vector fetch to the
+// return into the interrupted code: 15 in the entry stub (vectors.S: vector, 13 to the call, the
+// return) plus 29 in board_irq_dispatch as GCC 12 -O2 compiles it (it tail-calls the callback). A
+// callback of k instructions makes one interrupt cost kIrqPathInstructions + k. Measured under QEMU
+// -icount shift=0 with CCNT and confirmed with an instruction trace (-singlestep -d exec); the
+// self-test fails if the figure goes stale. A sampling profiler can subtract it from counts.
+inline constexpr std::uint32_t kIrqPathInstructions = 44;
+
+}  // namespace board

@@ -1,0 +1,288 @@
+#pragma once
+// The portable profiler: counters by preset or raw event on any Backend, start/stop/reset/read/
+// accumulate, 64-bit values from narrow counters, consistent reads of linked counter pairs.
+//
+//   using Pmu = pmu::xscale::Xsc2<pmu::Cp14Bus>;
+//   prof::Profiler<Pmu> p;                          // static storage, no heap
+//   p.probe();
+//   prof::Counter cyc, dmiss;
+//   p.add<pmu::Preset::cycles>(cyc);                // compile error if the PMU has no such event
+//   p.add(pmu::Preset::dcache_misses, dmiss);       // run-time choice: returns a Status
+//   p.start();  work();  p.stop();
+//   std::uint64_t n = p.read(cyc);
+//
+// 64-bit extension: each counter's overflow condition (see width() in backend.hpp) is folded into a
+// software high part by fold() — call it from the PMU overflow interrupt (Sampler does) or poll it
+// at least once per 2^width events. read() is correct across any number of folded overflows and
+// when an overflow lands between its register reads (it retries; see read()).
+#include <cstddef>
+#include <cstdint>
+
+#include "hal/core/event.hpp"
+#include "profiler/backend.hpp"
+
+namespace prof {
+
+using pmu::Preset;
+
+// Handle to a counter added to a Profiler. Invalid until add() returns ok.
+struct Counter {
+  static constexpr std::uint8_t kInvalid = 0xFF;
+  std::uint8_t index = kInvalid;
+  constexpr bool valid() const { return index != kInvalid; }
+};
+
+constexpr std::uint64_t low_mask(unsigned bits) {
+  return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+}
+
+// A counter register is 32 bits unless its overflow condition is wider (NetBurst: 40). Counters
+// whose condition is bit 31 (e500, RM7000) still count through all 32 bits until software clears it.
+constexpr unsigned register_bits(unsigned width) { return width < 32 ? 32 : width; }
+
+// Events between two raw reads of a counter `width` wide, correct across at most one wrap.
+constexpr std::uint64_t delta(std::uint64_t before, std::uint64_t after, unsigned width) {
+  return (after - before) & low_mask(register_bits(width));
+}
+
+namespace detail {
+template <class B>
+constexpr const pmu::PresetBinding* find_preset(Preset p) {
+  for (std::size_t i = 0; i < B::catalog.num_presets; ++i)
+    if (B::catalog.presets[i].preset == p) return &B::catalog.presets[i];
+  return nullptr;
+}
+template <class B>
+constexpr const pmu::EventInfo* find_event(std::uint32_t code) {
+  for (std::size_t i = 0; i < B::catalog.num_events; ++i)
+    if (B::catalog.events[i].code == code) return &B::catalog.events[i];
+  return nullptr;
+}
+}  // namespace detail
+
+// Compile-time questions about a backend (usable in static_assert and if constexpr).
+template <class B>
+constexpr bool supports(Preset p) {
+  return detail::find_preset<B>(p) != nullptr;
+}
+template <class B>
+constexpr bool has_event(std::uint32_t code) {
+  return detail::find_event<B>(code) != nullptr;
+}
+
+template <Backend B>
+class Profiler {
+ public:
+  static constexpr unsigned kMaxCounters = B::kSlots;
+  static_assert(kMaxCounters <= 32, "slot masks are 32 bits");
+
+  // Detects the PMU and which counters work. Until probe() runs, every slot is assumed to work.
+  ProbeResult probe() {
+    const ProbeResult r = B::probe();
+    usable_ = r.status == Status::ok ? r.working_slots : 0;
+    probed_ = true;
+    return r;
+  }
+  std::uint32_t usable_slots() const { return probed_ ? usable_ : all_slots(); }
+
+  // --- adding counters ---
+  template <Preset P>
+  Status add(Counter& out) {
+    static_assert(supports<B>(P), "this PMU has no event for that preset (see its events.hpp)");
+    return add(P, out);
+  }
+  Status add(Preset p, Counter& out) {
+    const pmu::PresetBinding* b = detail::find_preset<B>(p);
+    if (!b) return Status::unsupported_event;
+    return allocate(EventConfig{b->code, 0, 0}, b->counters & B::slots_for(b->code), out);
+  }
+  template <std::uint32_t Code>
+  Status add_event(Counter& out, std::uint32_t qualifier = 0, std::uint32_t options = 0) {
+    static_assert(has_event<B>(Code), "this PMU has no event with that code (see its events.hpp)");
+    return add(EventConfig{Code, qualifier, options}, out);
+  }
+  Status add(EventConfig ev, Counter& out) {
+    if (!detail::find_event<B>(ev.code)) return Status::unsupported_event;
+    return allocate(ev, B::slots_for(ev.code), out);
+  }
+  // Same, on a chosen slot (e.g. to set up a chain or a cascade on the counters that allow it).
+  Status add_on(unsigned slot, EventConfig ev, Counter& out) {
+    if (slot >= kMaxCounters) return Status::bad_argument;
+    if (!detail::find_event<B>(ev.code)) return Status::unsupported_event;
+    if (!(B::slots_for(ev.code) & bit(slot))) return Status::unsupported_event;
+    return allocate(ev, bit(slot), out);
+  }
+
+  // Links two added counters into one wider value (e500 chain, NetBurst cascade).
+  Status link(Counter lo, Counter hi) {
+    if (!valid(lo) || !valid(hi) || lo.index == hi.index) return Status::bad_argument;
+    if constexpr (B::kLink == LinkKind::none) {
+      return Status::not_linkable;
+    } else {
+      if (running_) return Status::busy;
+      const Status s = B::link(slot_of(lo), slot_of(hi));
+      if (s == Status::ok) {
+        counters_[hi.index].linked_lo = lo.index;
+        linked_lows_ |= bit(slot_of(lo));
+      }
+      return s;
+    }
+  }
+
+  // Removes every counter; the PMU is stopped first.
+  void clear() {
+    stop();
+    used_ = 0;
+    linked_lows_ = 0;
+    for (auto& c : counters_) c = Slot{};
+  }
+
+  // --- counting ---
+  // Zeroes and starts every added counter.
+  void start() {
+    reset();
+    B::start(used_);
+    running_ = true;
+  }
+  void stop() {
+    if (!running_) return;
+    B::stop(used_);
+    running_ = false;
+    fold();
+  }
+  bool running() const { return running_; }
+  // Zeroes every added counter (hardware and software parts); leaves it running or stopped.
+  void reset() {
+    B::stop(used_);
+    for (unsigned s = 0; s < kMaxCounters; ++s) {
+      if (!(used_ & bit(s))) continue;
+      B::write(s, 0);
+    }
+    B::clear_overflow(used_);
+    for (auto& c : counters_) c.high = 0;
+    folds_ = folds_ + 1;
+    if (running_) B::start(used_);
+  }
+
+  // 64-bit value of one counter (a linked pair: the combined value, read from its high counter).
+  std::uint64_t read(Counter c) const {
+    if (!valid(c)) return 0;
+    const Slot& s = counters_[c.index];
+    if (s.linked_lo != Counter::kInvalid) return read_linked(counters_[s.linked_lo], s);
+    return read_extended(s);
+  }
+
+  // PAPI_accum: adds each counter's value to values[i] (in add() order) and zeroes the counters.
+  void accumulate(std::uint64_t* values, std::size_t n) {
+    for (std::size_t i = 0; i < n && i < kMaxCounters; ++i) {
+      if (counters_[i].slot != Counter::kInvalid) values[i] += read(Counter{static_cast<std::uint8_t>(i)});
+    }
+    reset();
+  }
+
+  // Folds set overflow conditions into the software high parts. Call from the PMU interrupt
+  // (Sampler does) or poll it often enough; safe to call at any time.
+  void fold() { fold_mask(B::overflow_status()); }
+
+  // Folds exactly these slots' overflow conditions (the caller has read overflow_status()).
+  // The low counter of a linked pair is never folded: its overflow is what the high one counts.
+  void fold_mask(std::uint32_t mask) {
+    mask &= used_ & ~linked_lows_;
+    if (!mask) return;
+    // Clearing a bit-31 condition rewrites the counter: freeze around it so no event is lost.
+    if (running_) B::stop(mask);
+    for (auto& c : counters_) {
+      if (c.slot != Counter::kInvalid && (mask & bit(c.slot))) c.high += std::uint64_t{1} << B::width(c.slot);
+    }
+    B::clear_overflow(mask);
+    folds_ = folds_ + 1;
+    if (running_) B::start(mask);
+  }
+
+  unsigned slot_of(Counter c) const { return counters_[c.index].slot; }
+  EventConfig event_of(Counter c) const { return counters_[c.index].event; }
+  std::uint32_t used_slots() const { return used_; }
+  unsigned counters_added() const {
+    unsigned n = 0;
+    for (const auto& c : counters_) n += c.slot != Counter::kInvalid;
+    return n;
+  }
+
+ private:
+  struct Slot {
+    std::uint8_t slot = Counter::kInvalid;
+    std::uint8_t linked_lo = Counter::kInvalid;  // index of the low counter when this is a high one
+    EventConfig event{};
+    std::uint64_t high = 0;  // software part: 2^width per folded overflow
+  };
+
+  static constexpr std::uint32_t bit(unsigned s) { return std::uint32_t{1} << s; }
+  static constexpr std::uint32_t all_slots() {
+    return kMaxCounters >= 32 ? ~0u : (std::uint32_t{1} << kMaxCounters) - 1;
+  }
+  bool valid(Counter c) const {
+    return c.index < kMaxCounters && counters_[c.index].slot != Counter::kInvalid;
+  }
+
+  Status allocate(EventConfig ev, std::uint32_t candidates, Counter& out) {
+    if (running_) return Status::busy;
+    if (!candidates) return Status::unsupported_event;
+    const std::uint32_t working = candidates & usable_slots();
+    if (!working) return Status::counter_unavailable;
+    const std::uint32_t free = working & ~used_;
+    if (!free) return Status::no_free_counter;
+    // Lowest free slot that can take it; an event that fits fewer slots should be added first.
+    unsigned s = 0;
+    while (!(free & bit(s))) ++s;
+    const Status st = B::configure(s, ev);
+    if (st != Status::ok) return st;
+    unsigned i = 0;
+    while (counters_[i].slot != Counter::kInvalid) ++i;  // a free entry exists: used_ has a free slot
+    counters_[i] = Slot{static_cast<std::uint8_t>(s), Counter::kInvalid, ev, 0};
+    used_ |= bit(s);
+    out = Counter{static_cast<std::uint8_t>(i)};
+    return Status::ok;
+  }
+
+  // high + the overflow condition + the low bits, from one consistent set of reads: an overflow or
+  // a fold between the reads changes the condition or the fold count, and the read is retried.
+  std::uint64_t read_extended(const Slot& s) const {
+    const unsigned w = B::width(s.slot);
+    for (;;) {
+      const std::uint32_t f1 = folds_;
+      const bool c1 = B::overflow_status() & bit(s.slot);
+      const std::uint64_t v = B::read(s.slot);
+      const bool c2 = B::overflow_status() & bit(s.slot);
+      const std::uint64_t high = s.high;
+      if (c1 != c2 || f1 != folds_) continue;
+      return high + (c1 ? std::uint64_t{1} << w : 0) + (v & low_mask(w));
+    }
+  }
+
+  // Linked pair, never folded on its low side, read high-low-high and retried if high moved.
+  // Chain (e500 CRM 7.6.1, the seed's loop): high counts low's rollovers to zero, so the value is
+  // high * 2^32 + low. Cascade (Intel SDM 18.15.5.6): counting "begins on one counter then
+  // continues on the second counter after the first counter overflows" and "the contents of the
+  // two counters can be added together": low (with its overflow, 2^40) + high.
+  std::uint64_t read_linked(const Slot& lo, const Slot& hi) const {
+    const unsigned lo_bits = register_bits(B::width(lo.slot));
+    for (;;) {
+      const std::uint64_t h1 = read_extended(hi);
+      const std::uint64_t l = B::kLink == LinkKind::chain ? B::read(lo.slot) & low_mask(lo_bits)
+                                                          : read_extended(lo);
+      const std::uint64_t h2 = read_extended(hi);
+      if (h1 != h2) continue;
+      return B::kLink == LinkKind::chain ? (h1 << lo_bits) + l : l + h1;
+    }
+  }
+
+  Slot counters_[kMaxCounters]{};
+  std::uint32_t used_ = 0;
+  std::uint32_t linked_lows_ = 0;
+  std::uint32_t usable_ = 0;
+  bool probed_ = false;
+  bool running_ = false;
+  volatile std::uint32_t folds_ = 0;  // bumped by every fold/reset; read() retries across one
+};
+
+}  // namespace prof

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The project's test command: installs what is missing, then for every preset configures, builds
+# and runs ctest (host suite; cross builds with header checks, zero-cost probes, firmware on QEMU,
+# and the host suite again under qemu-user on big-endian MIPS/PowerPC and i686), then prints the
+# combined zero-cost table. Ends with one line "tests: N passed, N failed".
+#   scripts/test.sh            all presets
+#   scripts/test.sh host e500  only these presets
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh || { echo "test: setup failed"; exit 1; }
+
+presets=("$@")
+[ ${#presets[@]} -gt 0 ] || presets=(host xscale e500 mips-cps netburst rm7000)
+
+passed=0
+failed=0
+bad=()
+logdir=build/logs
+mkdir -p "$logdir"
+for p in "${presets[@]}"; do
+  echo "=== preset $p"
+  start=$(date +%s)
+  if ! cmake --workflow --preset "$p" >"$logdir/$p.log" 2>&1; then
+    bad+=("$p")
+  fi
+  # ctest's own summary line: "NN% tests passed, F tests failed out of T"
+  line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$logdir/$p.log" | tail -n1)
+  if [ -n "$line" ]; then
+    f=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$line")
+    t=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\2/' <<<"$line")
+    passed=$((passed + t - f))
+    failed=$((failed + f))
+    echo "    $line ($(( $(date +%s) - start )) s)"
+  else
+    echo "    no ctest summary ($(( $(date +%s) - start )) s)"
+  fi
+  if [[ " ${bad[*]-} " == *" $p "* ]]; then
+    echo "    FAILED: last lines of $logdir/$p.log:"
+    grep -E 'FAILED|Failed|\*\*\*|error' "$logdir/$p.log" | head -40 | sed 's/^/    /'
+    tail -n 15 "$logdir/$p.log" | sed 's/^/    /'
+  fi
+done
+
+if [ -x bench/zero_cost/run_all.sh ] && [ $# -eq 0 ]; then
+  echo "=== zero-cost table (all targets)"
+  if bash bench/zero_cost/run_all.sh build; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    bad+=("zero-cost")
+  fi
+fi
+
+if [ ${#bad[@]} -gt 0 ]; then echo "failing: ${bad[*]}"; fi
+echo "tests: $passed passed, $failed failed"
+[ $failed -eq 0 ] && [ ${#bad[@]} -eq 0 ]
