@@ -1,0 +1,76 @@
+/* C API for C firmware: the same profiler, bound to one PMU backend per firmware image.
+ *
+ * In exactly one C++ file of the firmware, name the backend and include the implementation:
+ *     using pmukit_backend = pmu::xscale::Xsc2<pmu::Cp14Bus>;
+ *     #include "profiler/c_api_impl.hpp"
+ * then call these functions from C. Every function that can fail returns a pmukit_status;
+ * nothing allocates, nothing aborts. */
+#ifndef PMUKIT_C_API_H
+#define PMUKIT_C_API_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Same values as pmu::Status. */
+typedef enum {
+  PMUKIT_OK = 0,
+  PMUKIT_UNSUPPORTED_EVENT,
+  PMUKIT_NO_FREE_COUNTER,
+  PMUKIT_COUNTER_UNAVAILABLE,
+  PMUKIT_PMU_ABSENT,
+  PMUKIT_BAD_ARGUMENT,
+  PMUKIT_NOT_LINKABLE,
+  PMUKIT_BUSY
+} pmukit_status;
+
+/* Same values as pmu::Preset. */
+typedef enum {
+  PMUKIT_CYCLES = 0,
+  PMUKIT_INSTRUCTIONS,
+  PMUKIT_DCACHE_MISSES,
+  PMUKIT_ICACHE_MISSES,
+  PMUKIT_BRANCH_MISPREDICTS,
+  PMUKIT_BRANCHES,
+  PMUKIT_TLB_MISSES,
+  PMUKIT_STALL_CYCLES
+} pmukit_preset;
+
+typedef int pmukit_counter; /* handle from pmukit_add_*; -1 = none */
+
+#define PMUKIT_MAX_REGIONS 16u
+#define PMUKIT_SAMPLE_RING 1024u
+
+const char* pmukit_status_name(pmukit_status s);
+pmukit_status pmukit_probe(uint32_t* working_slots);
+pmukit_status pmukit_add_preset(pmukit_preset p, pmukit_counter* out);
+pmukit_status pmukit_add_event(uint32_t code, uint32_t qualifier, uint32_t options,
+                               pmukit_counter* out);
+pmukit_status pmukit_link(pmukit_counter lo, pmukit_counter hi);
+void pmukit_start(void);
+void pmukit_stop(void);
+void pmukit_reset(void);
+uint64_t pmukit_read(pmukit_counter c);
+void pmukit_fold(void);
+
+/* Regions, by number (0 .. PMUKIT_MAX_REGIONS-1); not nestable under the same number. */
+void pmukit_calibrate(void);
+pmukit_status pmukit_region_name(unsigned id, const char* name);
+pmukit_status pmukit_region_begin(unsigned id);
+pmukit_status pmukit_region_end(unsigned id);
+uint32_t pmukit_region_calls(unsigned id);
+uint64_t pmukit_region_total(unsigned id, pmukit_counter c);
+
+/* Sampling into a ring of PMUKIT_SAMPLE_RING samples. */
+pmukit_status pmukit_sample_arm(pmukit_counter c, uint64_t period);
+void pmukit_on_pmu_interrupt(uint32_t pc, uint32_t lr);
+void pmukit_on_timer_tick(uint32_t pc, uint32_t lr);
+int pmukit_sample_pop(uint32_t* pc, uint32_t* lr); /* 1: got one, 0: empty */
+uint32_t pmukit_samples_dropped(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PMUKIT_C_API_H */

@@ -1,0 +1,116 @@
+#pragma once
+// Definitions of the C API (profiler/c_api.h) for the backend the including file names:
+//   using pmukit_backend = pmu::xscale::Xsc2<pmu::Cp14Bus>;
+//   #include "profiler/c_api_impl.hpp"
+// Include it in exactly one C++ translation unit of a firmware image.
+#include "profiler/c_api.h"
+#include "profiler/profiler.hpp"
+#include "profiler/region.hpp"
+#include "profiler/sampler.hpp"
+
+static_assert(static_cast<int>(PMUKIT_BUSY) == static_cast<int>(pmu::Status::busy) &&
+                  static_cast<int>(PMUKIT_NO_FREE_COUNTER) ==
+                      static_cast<int>(pmu::Status::no_free_counter),
+              "C status codes must match pmu::Status");
+static_assert(static_cast<int>(PMUKIT_STALL_CYCLES) == static_cast<int>(pmu::Preset::stall_cycles) &&
+                  static_cast<int>(PMUKIT_DCACHE_MISSES) ==
+                      static_cast<int>(pmu::Preset::dcache_misses),
+              "C presets must match pmu::Preset");
+
+namespace pmukit_c {
+using B = ::pmukit_backend;
+using Ring = prof::SampleRing<PMUKIT_SAMPLE_RING>;
+
+struct State {
+  prof::Profiler<B> profiler;
+  prof::Regions<B> regions{profiler};
+  prof::RegionStats<B> stats[PMUKIT_MAX_REGIONS];
+  prof::Regions<B>::Mark open[PMUKIT_MAX_REGIONS];
+  bool is_open[PMUKIT_MAX_REGIONS] = {};
+  Ring ring;
+  prof::Sampler<B, Ring> sampler{profiler, ring};
+};
+inline State state;
+
+inline pmukit_status c(pmu::Status s) { return static_cast<pmukit_status>(s); }
+inline bool handle_ok(pmukit_counter h) {
+  return h >= 0 && static_cast<unsigned>(h) < prof::Profiler<B>::kMaxCounters;
+}
+inline prof::Counter counter(pmukit_counter h) {
+  return handle_ok(h) ? prof::Counter{static_cast<std::uint8_t>(h)} : prof::Counter{};
+}
+inline pmukit_status out(pmu::Status s, prof::Counter k, pmukit_counter* o) {
+  if (o) *o = s == pmu::Status::ok ? k.index : -1;
+  return c(s);
+}
+}  // namespace pmukit_c
+
+extern "C" {
+const char* pmukit_status_name(pmukit_status s) {
+  return pmu::status_name(static_cast<pmu::Status>(s));
+}
+pmukit_status pmukit_probe(uint32_t* working) {
+  const pmu::ProbeResult r = pmukit_c::state.profiler.probe();
+  if (working) *working = r.working_slots;
+  return pmukit_c::c(r.status);
+}
+pmukit_status pmukit_add_preset(pmukit_preset p, pmukit_counter* o) {
+  if (p < PMUKIT_CYCLES || p > PMUKIT_STALL_CYCLES) return pmukit_c::out(pmu::Status::bad_argument, {}, o);
+  prof::Counter k;
+  return pmukit_c::out(pmukit_c::state.profiler.add(static_cast<pmu::Preset>(p), k), k, o);
+}
+pmukit_status pmukit_add_event(uint32_t code, uint32_t qualifier, uint32_t options, pmukit_counter* o) {
+  prof::Counter k;
+  return pmukit_c::out(pmukit_c::state.profiler.add(pmu::EventConfig{code, qualifier, options}, k), k, o);
+}
+pmukit_status pmukit_link(pmukit_counter lo, pmukit_counter hi) {
+  return pmukit_c::c(pmukit_c::state.profiler.link(pmukit_c::counter(lo), pmukit_c::counter(hi)));
+}
+void pmukit_start(void) { pmukit_c::state.profiler.start(); }
+void pmukit_stop(void) { pmukit_c::state.profiler.stop(); }
+void pmukit_reset(void) { pmukit_c::state.profiler.reset(); }
+uint64_t pmukit_read(pmukit_counter h) { return pmukit_c::state.profiler.read(pmukit_c::counter(h)); }
+void pmukit_fold(void) { pmukit_c::state.profiler.fold(); }
+
+void pmukit_calibrate(void) { pmukit_c::state.regions.calibrate(); }
+pmukit_status pmukit_region_name(unsigned id, const char* name) {
+  if (id >= PMUKIT_MAX_REGIONS || !name) return PMUKIT_BAD_ARGUMENT;
+  pmukit_c::state.stats[id].name = name;
+  return PMUKIT_OK;
+}
+pmukit_status pmukit_region_begin(unsigned id) {
+  if (id >= PMUKIT_MAX_REGIONS) return PMUKIT_BAD_ARGUMENT;
+  if (pmukit_c::state.is_open[id]) return PMUKIT_BUSY;
+  pmukit_c::state.is_open[id] = true;
+  pmukit_c::state.open[id] = pmukit_c::state.regions.begin();
+  return PMUKIT_OK;
+}
+pmukit_status pmukit_region_end(unsigned id) {
+  if (id >= PMUKIT_MAX_REGIONS || !pmukit_c::state.is_open[id]) return PMUKIT_BAD_ARGUMENT;
+  pmukit_c::state.regions.end(pmukit_c::state.open[id], pmukit_c::state.stats[id]);
+  pmukit_c::state.is_open[id] = false;
+  return PMUKIT_OK;
+}
+uint32_t pmukit_region_calls(unsigned id) {
+  return id < PMUKIT_MAX_REGIONS ? pmukit_c::state.stats[id].calls : 0;
+}
+uint64_t pmukit_region_total(unsigned id, pmukit_counter h) {
+  if (id >= PMUKIT_MAX_REGIONS || !pmukit_c::handle_ok(h)) return 0;
+  return pmukit_c::state.stats[id].total[h];
+}
+
+pmukit_status pmukit_sample_arm(pmukit_counter h, uint64_t period) {
+  if (!pmukit_c::handle_ok(h)) return PMUKIT_BAD_ARGUMENT;
+  return pmukit_c::c(pmukit_c::state.sampler.arm(pmukit_c::counter(h), period));
+}
+void pmukit_on_pmu_interrupt(uint32_t pc, uint32_t lr) { pmukit_c::state.sampler.on_pmu_interrupt(pc, lr); }
+void pmukit_on_timer_tick(uint32_t pc, uint32_t lr) { pmukit_c::state.sampler.on_timer_tick(pc, lr); }
+int pmukit_sample_pop(uint32_t* pc, uint32_t* lr) {
+  prof::Sample s;
+  if (!pmukit_c::state.ring.pop(s)) return 0;
+  if (pc) *pc = s.pc;
+  if (lr) *lr = s.lr;
+  return 1;
+}
+uint32_t pmukit_samples_dropped(void) { return pmukit_c::state.ring.dropped(); }
+}
