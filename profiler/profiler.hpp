@@ -94,7 +94,11 @@ class Profiler {
   Status add(Preset p, Counter& out) {
     const pmu::PresetBinding* b = detail::find_preset<B>(p);
     if (!b) return Status::unsupported_event;
-    return allocate(EventConfig{b->code, 0, 0}, b->counters & B::slots_for(b->code), out);
+    // Slots come from the driver (B::slots_for): catalog counter masks use the PMU's own counter
+    // numbering, which need not match slot numbers (XScale: slot 0 is CCNT).
+    const Status s = allocate(EventConfig{b->code, 0, 0}, B::slots_for(b->code), out);
+    if (s == Status::ok) counters_[out.index].preset = static_cast<std::int8_t>(p);
+    return s;
   }
   template <std::uint32_t Code>
   Status add_event(Counter& out, std::uint32_t qualifier = 0, std::uint32_t options = 0) {
@@ -141,13 +145,20 @@ class Profiler {
   // Zeroes and starts every added counter.
   void start() {
     reset();
+    stopped_latched_ = false;
     B::start(used_);
     running_ = true;
   }
+  // Stops counting and latches every counter's value: read() returns the latched value until the
+  // next start() or reset(). (Some parts do not hold a stopped counter's value: QEMU's XScale CCNT
+  // reads 0 while PMNC.E=0; the latch makes read-after-stop mean the same everywhere.)
   void stop() {
     if (!running_) return;
+    for (unsigned i = 0; i < kMaxCounters; ++i)
+      if (counters_[i].slot != Counter::kInvalid) latched_[i] = read(Counter{static_cast<std::uint8_t>(i)});
     B::stop(used_);
     running_ = false;
+    stopped_latched_ = true;
     fold();
   }
   bool running() const { return running_; }
@@ -160,6 +171,7 @@ class Profiler {
     }
     B::clear_overflow(used_);
     for (auto& c : counters_) c.high = 0;
+    for (auto& l : latched_) l = 0;
     folds_ = folds_ + 1;
     if (running_) B::start(used_);
   }
@@ -167,6 +179,7 @@ class Profiler {
   // 64-bit value of one counter (a linked pair: the combined value, read from its high counter).
   std::uint64_t read(Counter c) const {
     if (!valid(c)) return 0;
+    if (!running_ && stopped_latched_) return latched_[c.index];
     const Slot& s = counters_[c.index];
     if (s.linked_lo != Counter::kInvalid) return read_linked(counters_[s.linked_lo], s);
     return read_extended(s);
@@ -201,6 +214,16 @@ class Profiler {
 
   unsigned slot_of(Counter c) const { return counters_[c.index].slot; }
   EventConfig event_of(Counter c) const { return counters_[c.index].event; }
+  // The preset a counter was added by, or nullptr for a raw event.
+  const char* preset_of(Counter c) const {
+    const std::int8_t p = counters_[c.index].preset;
+    return p < 0 ? nullptr : pmu::preset_name(static_cast<Preset>(p));
+  }
+  // The event's mnemonic from the PMU's table.
+  const char* event_name(Counter c) const {
+    const pmu::EventInfo* e = detail::find_event<B>(counters_[c.index].event.code);
+    return e ? e->name : "?";
+  }
   std::uint32_t used_slots() const { return used_; }
   unsigned counters_added() const {
     unsigned n = 0;
@@ -212,6 +235,7 @@ class Profiler {
   struct Slot {
     std::uint8_t slot = Counter::kInvalid;
     std::uint8_t linked_lo = Counter::kInvalid;  // index of the low counter when this is a high one
+    std::int8_t preset = -1;                      // pmu::Preset it was added by, -1: raw event
     EventConfig event{};
     std::uint64_t high = 0;  // software part: 2^width per folded overflow
   };
@@ -238,7 +262,7 @@ class Profiler {
     if (st != Status::ok) return st;
     unsigned i = 0;
     while (counters_[i].slot != Counter::kInvalid) ++i;  // a free entry exists: used_ has a free slot
-    counters_[i] = Slot{static_cast<std::uint8_t>(s), Counter::kInvalid, ev, 0};
+    counters_[i] = Slot{static_cast<std::uint8_t>(s), Counter::kInvalid, -1, ev, 0};
     used_ |= bit(s);
     out = Counter{static_cast<std::uint8_t>(i)};
     return Status::ok;
@@ -280,8 +304,10 @@ class Profiler {
   std::uint32_t used_ = 0;
   std::uint32_t linked_lows_ = 0;
   std::uint32_t usable_ = 0;
+  std::uint64_t latched_[kMaxCounters]{};  // values at the last stop()
   bool probed_ = false;
   bool running_ = false;
+  bool stopped_latched_ = false;
   volatile std::uint32_t folds_ = 0;  // bumped by every fold/reset; read() retries across one
 };
 

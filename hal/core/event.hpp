@@ -44,7 +44,8 @@ struct EventInfo {
   std::uint32_t code;        // value written to the PMU's event-select field
   const char* name;          // short mnemonic, e.g. "DCACHE_MISS"
   const char* description;   // the manual's wording
-  std::uint32_t counters;    // bit n set: counter n can count it
+  std::uint32_t counters;    // bit n set: counter n (the PMU's own numbering) can count it;
+                             // drivers map this to profiler slots in slots_for()
   std::uint32_t flags;       // EventFlag bits
 };
 

@@ -35,6 +35,7 @@ struct State {
   unsigned hook_at = ~0u;       // run hook just before access number hook_at
   void (*hook)() = nullptr;
   void (*irq)() = nullptr;      // called when an enabled overflow condition is raised
+  bool zero_when_stopped = false;  // QEMU's XScale CCNT: reads 0 while the PMU is disabled
   std::uint32_t cost_event = 0; // every backend access is one event of this code (0: none):
                                 // the measurement's own cost, which calibration must remove
 };
@@ -82,7 +83,7 @@ struct Pmu {
   }
   static std::uint64_t read(unsigned s) {
     touch();
-    return st.count[s];
+    return st.zero_when_stopped && !st.running[s] ? 0 : st.count[s];
   }
   template <unsigned S>
   static std::uint64_t read() {

@@ -100,6 +100,21 @@ TEST(ProfilerCount, StartStopResetAccumulate) {
   EXPECT_EQ(p.read(cyc), 0u);  // accumulate zeroes
 }
 
+TEST(ProfilerCount, StopLatchesValuesWhereStoppedCountersReadZero) {
+  P32::reset_state();
+  P32::st.zero_when_stopped = true;
+  prof::Profiler<P32> p;
+  Counter cyc;
+  ASSERT_EQ(p.add(Preset::cycles, cyc), Status::ok);
+  p.start();
+  P32::event(1, 321);
+  p.stop();
+  EXPECT_EQ(P32::read(0), 0u);  // the hardware forgot
+  EXPECT_EQ(p.read(cyc), 321u);  // the profiler did not
+  p.reset();
+  EXPECT_EQ(p.read(cyc), 0u);
+}
+
 // --- 64-bit extension at every width ---
 template <class B>
 struct Extension : Fixture<B> {};
