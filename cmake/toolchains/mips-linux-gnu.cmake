@@ -15,6 +15,11 @@ set(CMAKE_C_FLAGS_INIT "${_pmu_flags}")
 set(CMAKE_CXX_FLAGS_INIT "${_pmu_flags}")
 set(CMAKE_ASM_FLAGS_INIT "${_pmu_flags}")
 set(CMAKE_FIND_ROOT_PATH /usr/mips-linux-gnu)
+# Debian's mips-linux-gnu C library is built for mips32r2: an rm7000 (MIPS IV) object cannot link
+# against it, so compiler checks build static libraries there (rm7000 builds are freestanding).
+if(NOT PMU_MIPS_ARCH STREQUAL "mips32r2")
+  set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+endif()
 set(CMAKE_CROSSCOMPILING_EMULATOR qemu-mips -L /usr/mips-linux-gnu)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)

@@ -60,6 +60,9 @@ struct Layout {
   T reset = 0;                          // value after reset (unpredictable in the manual: 0)
   T write_mask = static_cast<T>(~T{0}); // writable bits; the rest are always written as zero
   T w1c = 0;                            // write-1-to-clear bits
+  T action = 0;                         // write-only action bits in a read-write register (e.g.
+                                        // "reset counters"): read back unpredictable, so modify()
+                                        // writes them as 0 unless named
 };
 
 // Register descriptor. Loc is the bus-specific location (Cp14<...>, Pmr<...>, Msr<...>, ...).
@@ -75,12 +78,19 @@ struct Reg {
   static constexpr T reset = L.reset;
   static constexpr T write_mask = L.write_mask;
   static constexpr T w1c_mask = L.w1c;
+  static constexpr T action_mask = L.action;
+  // Bits a read-modify-write must not write back as read.
+  static constexpr T volatile_bits = static_cast<T>(L.w1c | L.action);
 };
 
 // Runtime field values that do not fit are masked, then reported here (nullptr: mask silently).
 // A firmware sets it once at start-up, e.g. to count the error or to halt in a debug build.
 using FieldErrorHook = void (*)(const char* reg, const char* field, u64 value);
 inline FieldErrorHook field_error_hook = nullptr;
+
+// Deliberately not constexpr: reaching it during constant evaluation makes the compiler reject a
+// constant value that does not fit its field, instead of silently truncating it.
+inline void field_value_out_of_range() {}
 
 template <class F>
 struct FieldValue {
@@ -112,7 +122,10 @@ struct Field {
   constexpr FieldValue<Field> operator()(V v) const {
     const u64 raw = static_cast<u64>(v);
     if (raw > static_cast<u64>(max)) {
-      if (!std::is_constant_evaluated() && field_error_hook) field_error_hook(R::name, name, raw);
+      if (std::is_constant_evaluated())
+        field_value_out_of_range();  // compile error: value does not fit the field
+      else if (field_error_hook)
+        field_error_hook(R::name, name, raw);
     }
     return {static_cast<value_type>(raw & max)};
   }
@@ -201,22 +214,23 @@ struct Regs {
         static_cast<typename R::value_type>(v & R::write_mask));
   }
 
-  // One write: named fields take the given values, all other fields their reset value, W1C bits 0.
+  // One write: named fields take the given values, all other fields their reset value, W1C and
+  // action bits 0.
   template <class... FV>
   static void write(FV... fv) {
     using R = typename detail::First<FV...>::type::field::reg;
     detail::check_writable<R, FV...>();
-    constexpr auto base = static_cast<typename R::value_type>(R::reset & ~R::w1c_mask);
+    constexpr auto base = static_cast<typename R::value_type>(R::reset & ~R::volatile_bits);
     write_raw<R>(detail::apply<R>(base, fv...));
   }
 
-  // Exactly one read and one write. W1C bits read as 1 are written back as 0 unless named.
+  // Exactly one read and one write. W1C and action bits are written back as 0 unless named.
   template <class... FV>
   static void modify(FV... fv) {
     using R = typename detail::First<FV...>::type::field::reg;
     detail::check_writable<R, FV...>();
     static_assert(R::access != Access::WO, "register is write-only: use write(), not modify()");
-    const auto cur = static_cast<typename R::value_type>(read_raw<R>() & ~R::w1c_mask);
+    const auto cur = static_cast<typename R::value_type>(read_raw<R>() & ~R::volatile_bits);
     write_raw<R>(detail::apply<R>(cur, fv...));
   }
 };

@@ -1,0 +1,371 @@
+#!/usr/bin/env python3
+"""Zero-cost check: the register engine against hand-written accessors, instruction by instruction.
+
+A probe object holds pairs of extern "C" functions, ours_<op> (through pmu::Regs<Bus>) and
+hand_<op> (the minimal inline-asm accessor an expert would write for the same operation). This
+script disassembles the object with the target's objdump and, per pair:
+
+  * counts instructions (the counting rule is below) and gates on ratio = ours / hand <= 1.00;
+  * compares the mnemonic sequences (reported: "same" or "differs", with a diff on request);
+  * compares the access signature: the ordered list of register/memory accesses, barriers and
+    calls, with their encodings (coprocessor register, PMR number, CP0 register and select, MSR
+    number in ECX, MMIO offset). It must be identical on both sides: ours may not drop a barrier,
+    touch another register or add a call, whatever the counts say. An empty signature is an error
+    too (a probe the compiler optimised away proves nothing).
+
+Pairs named ours_info_<op> / hand_info_<op> are reported but not gated (marked "info").
+
+Counting rule (the same for both sides of a pair):
+  1. Data in the text (ARM literal pools shown as .word) is not an instruction and is skipped.
+     objdump runs with -z so runs of zero words (MIPS nops) are shown, not folded into "...".
+  2. The LAST return instruction of the function is not counted: ARM `bx lr`, `pop {..., pc}`,
+     `ldm sp!, {..., pc}`, `mov pc, lr`; PowerPC `blr`; x86 `ret`; MIPS `jr ra`.
+     On MIPS the return's delay slot is not counted when it is a nop; when the compiler filled it
+     with real work (`jr ra; addu v0,v0,v1`) that instruction counts.
+  3. Padding nops after the return (section alignment) are not counted.
+  Everything else counts, including prologue/epilogue register saves, other returns and the
+  hazard nops an accessor needs (RM7000 mtc0 + nop + nop).
+
+Usage:
+  check.py --objdump OBJDUMP --target NAME OBJECT          one probe object
+  check.py --probe NAME OBJDUMP OBJECT [--probe ...]       several, one combined table
+Options:
+  --diff                 print both disassemblies for every pair whose sequences differ
+  --expect-regression    self-test of the gate: succeed only if a gated pair fails
+Exit status: 0 all gated pairs pass, 1 a gated pair fails, 2 usage or tool error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+
+# ----------------------------------------------------------------------------------------------
+# Disassembly parsing
+
+
+@dataclass
+class Insn:
+    mnem: str
+    ops: str
+
+    def text(self) -> str:
+        return f"{self.mnem} {self.ops}".strip()
+
+
+@dataclass
+class Function:
+    name: str
+    insns: list[Insn] = field(default_factory=list)
+
+
+FUNC_RE = re.compile(r"^[0-9a-fA-F]+ <([^>]+)>:\s*$")
+INSN_RE = re.compile(r"^\s*[0-9a-fA-F]+:\s+(\S+)\s*(.*?)\s*$")
+
+
+def detect_arch(fmt: str) -> str:
+    if "arm" in fmt:
+        return "arm"
+    if "mips" in fmt:
+        return "mips"
+    if "powerpc" in fmt:
+        return "ppc"
+    if "i386" in fmt or "x86-64" in fmt:
+        return "x86"
+    raise ValueError(f"unknown object format '{fmt}'")
+
+
+def disassemble(objdump: str, obj: str) -> tuple[str, dict[str, Function]]:
+    cmd = [objdump, "-d", "-z", "--no-show-raw-insn", obj]
+    try:
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    except FileNotFoundError:
+        raise RuntimeError(f"objdump not found: {objdump}")
+    except subprocess.CalledProcessError as e:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {e.stderr.strip()}")
+    fmt = re.search(r"file format (\S+)", out)
+    if not fmt:
+        raise RuntimeError(f"cannot read the object format from {objdump} output for {obj}")
+    arch = detect_arch(fmt.group(1))
+    funcs: dict[str, Function] = {}
+    cur: Function | None = None
+    for line in out.splitlines():
+        m = FUNC_RE.match(line)
+        if m:
+            cur = funcs.setdefault(m.group(1), Function(m.group(1)))
+            continue
+        if cur is None or line.strip() in ("", "..."):
+            continue
+        if line.startswith("Disassembly of section"):
+            cur = None
+            continue
+        m = INSN_RE.match(line)
+        if not m:
+            continue
+        mnem, ops = m.group(1), m.group(2)
+        # objdump's trailing comments: "@ 0xff" on ARM (where "#" starts an immediate), "# ..."
+        # elsewhere.
+        ops = re.sub(r"\s*@.*$", "", ops) if arch == "arm" else re.sub(r"\s*#.*$", "", ops)
+        if mnem.startswith("."):  # .word/.short/.byte: literal pool data, not an instruction
+            continue
+        cur.insns.append(Insn(mnem, ops.strip()))
+    return arch, funcs
+
+
+# ----------------------------------------------------------------------------------------------
+# Per-architecture rules
+
+NOPS = {
+    "arm": {"nop"},
+    "ppc": {"nop"},
+    "mips": {"nop", "ssnop"},
+    "x86": {"nop", "nopw", "nopl", "xchg", "data16", "cs", "lea"},  # lea/xchg only as padding
+}
+
+
+def is_padding(arch: str, i: Insn) -> bool:
+    if i.mnem not in NOPS[arch]:
+        return False
+    if arch == "x86" and i.mnem == "xchg":
+        return i.ops == "%ax,%ax"
+    if arch == "x86" and i.mnem == "lea":  # lea 0x0(%esi,%eiz,1),%esi and friends
+        return re.fullmatch(r"0x0\(%(\w+)(,%eiz,1)?\),%\1", i.ops) is not None or \
+            re.fullmatch(r"\(%(\w+)\),%\1", i.ops) is not None
+    return True
+
+
+def is_return(arch: str, i: Insn) -> bool:
+    if arch == "arm":
+        if i.mnem == "bx" and i.ops == "lr":
+            return True
+        if i.mnem == "mov" and i.ops.replace(" ", "") == "pc,lr":
+            return True
+        if i.mnem in ("pop", "ldm", "ldmfd", "ldmia") and re.search(r"\bpc\b", i.ops):
+            return True
+        return False
+    if arch == "ppc":
+        return i.mnem == "blr"
+    if arch == "mips":
+        return i.mnem in ("jr", "jr.hb") and i.ops == "ra"
+    if arch == "x86":
+        return i.mnem in ("ret", "retl")
+    return False
+
+
+def counted(arch: str, f: Function) -> list[Insn]:
+    """The instructions that count under the rule in the module docstring."""
+    ins = f.insns
+    last = None
+    for k in range(len(ins) - 1, -1, -1):
+        if is_return(arch, ins[k]):
+            last = k
+            break
+    if last is None:  # no return (tail call or noreturn): drop trailing padding only
+        body = list(ins)
+        while body and is_padding(arch, body[-1]):
+            body.pop()
+        return body
+    body = ins[:last]
+    after = ins[last + 1:]
+    if arch == "mips" and after:
+        slot, after = after[0], after[1:]
+        if not is_padding(arch, slot):
+            body.append(slot)
+    body.extend(i for i in after if not is_padding(arch, i))
+    return body
+
+
+ARM_GPR = re.compile(r"\b(r\d{1,2}|sp|lr|pc|ip|fp|sl|sb)\b")
+MIPS_GPR = re.compile(r"\b(zero|at|v[01]|a[0-3]|t\d|s[0-8]|k[01]|gp|sp|fp|ra)\b")
+PPC_GPR = re.compile(r"\br\d{1,2}\b")
+
+
+def signature(arch: str, body: list[Insn]) -> list[str]:
+    """Ordered accesses, barriers and calls, register allocation normalised away."""
+    sig: list[str] = []
+    for k, i in enumerate(body):
+        if arch == "arm":
+            if i.mnem.startswith(("mrc", "mcr")):
+                sig.append(f"{i.mnem} {ARM_GPR.sub('R', i.ops)}")
+            elif i.mnem in ("bl", "blx"):
+                sig.append("call")
+            elif i.mnem in ("dsb", "dmb", "isb"):
+                sig.append(i.mnem)
+        elif arch == "ppc":
+            if i.mnem in ("mfpmr", "mtpmr"):
+                sig.append(f"{i.mnem} {PPC_GPR.sub('R', i.ops)}")
+            elif i.mnem in ("isync", "sync", "msync", "mbar", "eieio", "lwsync"):
+                sig.append(i.mnem)
+            elif i.mnem in ("bl", "bctrl", "blrl"):
+                sig.append("call")
+        elif arch == "mips":
+            if i.mnem in ("mfc0", "mtc0", "dmfc0", "dmtc0"):
+                s = f"{i.mnem} {MIPS_GPR.sub('R', i.ops)}"
+                if i.mnem.endswith("mtc0"):  # hazard nops that follow the write
+                    n = 0
+                    while k + 1 + n < len(body) and body[k + 1 + n].mnem in ("nop", "ssnop") and n < 2:
+                        n += 1
+                    s += f" +{n}nop"
+                sig.append(s)
+            elif i.mnem in ("ehb", "sync", "jalr.hb", "jr.hb"):
+                sig.append(i.mnem)
+            elif i.mnem in ("jal", "jalr", "bal"):
+                sig.append("call")
+            elif re.fullmatch(r"(l|s)(w|h|b|hu|bu|d)", i.mnem) and "(sp)" not in i.ops:
+                # memory access: keep the offset, drop the registers (MMIO at base + offset)
+                off = re.search(r",\s*(-?\w*)\(", i.ops)
+                sig.append(f"{i.mnem} {off.group(1) if off else '?'}(R)")
+        elif arch == "x86":
+            if i.mnem in ("rdmsr", "wrmsr"):
+                ecx = "?"
+                for j in range(k - 1, -1, -1):
+                    p = body[j]
+                    if p.ops.endswith(",%ecx") or p.ops == "%ecx":
+                        m = re.fullmatch(r"\$(0x[0-9a-f]+|\d+),%ecx", p.ops)
+                        ecx = m.group(1) if (m and p.mnem == "mov") else "?"
+                        break
+                sig.append(f"{i.mnem} ecx={ecx}")
+            elif i.mnem in ("rdpmc", "rdtsc", "rdtscp", "cpuid", "lfence", "mfence", "sfence",
+                            "in", "out", "inb", "outb"):
+                sig.append(i.mnem)
+            elif i.mnem in ("call", "calll"):
+                sig.append("call")
+    return sig
+
+
+# ----------------------------------------------------------------------------------------------
+# Comparison and report
+
+
+@dataclass
+class Row:
+    target: str
+    op: str
+    ours: int
+    hand: int
+    same_seq: bool
+    info: bool
+    problem: str = ""
+    ours_text: list[str] = field(default_factory=list)
+    hand_text: list[str] = field(default_factory=list)
+
+    @property
+    def ratio(self) -> float:
+        if self.hand == 0:
+            return 1.0 if self.ours == 0 else float("inf")
+        return self.ours / self.hand
+
+    @property
+    def failed(self) -> bool:
+        return not self.info and (self.ratio > 1.0 or bool(self.problem))
+
+
+def check_object(target: str, objdump: str, obj: str) -> list[Row]:
+    arch, funcs = disassemble(objdump, obj)
+    ours = {n[len("ours_"):]: f for n, f in funcs.items() if n.startswith("ours_")}
+    hand = {n[len("hand_"):]: f for n, f in funcs.items() if n.startswith("hand_")}
+    if not ours and not hand:
+        raise RuntimeError(f"{obj}: no ours_*/hand_* functions found")
+    rows: list[Row] = []
+    # Source order (objdump lists functions in the order of the object), info pairs last.
+    order = list(ours) + [o for o in hand if o not in ours]
+    for op in sorted(order, key=lambda o: o.startswith("info_")):
+        info = op.startswith("info_")
+        if op not in ours or op not in hand:
+            missing = "ours" if op not in ours else "hand"
+            rows.append(Row(target, op, 0, 0, False, info, f"{missing}_{op} is missing"))
+            continue
+        bo, bh = counted(arch, ours[op]), counted(arch, hand[op])
+        so, sh = signature(arch, bo), signature(arch, bh)
+        problem = ""
+        if not sh:
+            problem = f"hand_{op} performs no access (optimised away?)"
+        elif so != sh:
+            problem = f"access signature differs: ours {so} vs hand {sh}"
+        rows.append(Row(target, op, len(bo), len(bh), [i.mnem for i in bo] == [i.mnem for i in bh],
+                        info, problem, [i.text() for i in bo], [i.text() for i in bh]))
+    return rows
+
+
+def print_table(rows: list[Row], show_diff: bool) -> None:
+    headers = ["target", "operation", "ours", "hand", "ratio", "sequence"]
+    table = []
+    for r in rows:
+        ratio = "inf" if r.ratio == float("inf") else f"{r.ratio:.2f}"
+        seq = "same" if r.same_seq else "differs"
+        if r.info:
+            seq += " (info, not gated)"
+        elif r.failed:
+            seq += "  <-- FAIL"
+        table.append([r.target, r.op, str(r.ours), str(r.hand), ratio, seq])
+    widths = [max(len(h), *(len(t[c]) for t in table)) for c, h in enumerate(headers)]
+
+    def line(cells: list[str]) -> str:
+        out = []
+        for c, cell in enumerate(cells):
+            out.append(cell.rjust(widths[c]) if c in (2, 3, 4) else cell.ljust(widths[c]))
+        return "| " + " | ".join(out) + " |"
+
+    print(line(headers))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for t in table:
+        print(line(t))
+    for r in rows:
+        if r.problem and not r.info:
+            print(f"{r.target}/{r.op}: {r.problem}")
+        if (show_diff and not r.same_seq) or r.failed:
+            print(f"--- {r.target}: hand_{r.op} / ours_{r.op} (counted instructions)")
+            for d in difflib.unified_diff(r.hand_text, r.ours_text, f"hand_{r.op}", f"ours_{r.op}",
+                                          lineterm="", n=20):
+                print("    " + d)
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("object", nargs="?", help="probe object file (single-target form)")
+    ap.add_argument("--objdump", help="objdump for the single-target form")
+    ap.add_argument("--target", help="target name for the single-target form")
+    ap.add_argument("--probe", nargs=3, action="append", default=[],
+                    metavar=("NAME", "OBJDUMP", "OBJECT"), help="one target of a combined table")
+    ap.add_argument("--diff", action="store_true", help="show disassembly diffs")
+    ap.add_argument("--expect-regression", action="store_true",
+                    help="gate self-test: exit 0 only if some gated pair fails")
+    a = ap.parse_args(argv)
+    probes = [tuple(p) for p in a.probe]
+    if a.object:
+        if not a.objdump or not a.target:
+            ap.error("the single-target form needs --objdump and --target")
+        probes.insert(0, (a.target, a.objdump, a.object))
+    if not probes:
+        ap.error("give an object (with --objdump and --target) or at least one --probe")
+    rows: list[Row] = []
+    try:
+        for name, objdump, obj in probes:
+            rows.extend(check_object(name, objdump, obj))
+    except (RuntimeError, ValueError, OSError) as e:
+        print(f"check.py: error: {e}", file=sys.stderr)
+        return 2
+    print_table(rows, a.diff)
+    failed = [r for r in rows if r.failed]
+    gated = [r for r in rows if not r.info]
+    if a.expect_regression:
+        if failed:
+            print(f"gate self-test: the gate caught {len(failed)} regression(s), as it must")
+            return 0
+        print("gate self-test: FAILED, a slower 'ours' passed the gate", file=sys.stderr)
+        return 1
+    if failed:
+        print(f"zero-cost check FAILED: {len(failed)} of {len(gated)} gated operations "
+              "cost more than the hand-written accessor or access the hardware differently")
+        return 1
+    print(f"zero-cost check passed: {len(gated)} gated operations, every ratio <= 1.00, "
+          "same accesses and barriers as the hand-written accessors")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,28 @@
+// Self-test of the zero-cost gate (ctest zero_cost_gate_<preset>): ours_gate does the same access
+// as hand_gate plus one extra instruction, so check.py --expect-regression must report ratio > 1.
+// If it does not, the gate cannot catch a slower engine and the zero-cost result means nothing.
+#include <cstdint>
+
+namespace {
+inline std::uint32_t access() {
+  std::uint32_t v;
+#if defined(__arm__)
+  asm volatile("mrc p15, 0, %0, c0, c0, 0" : "=r"(v) : : "memory");  // MIDR
+#elif defined(__powerpc__)
+  asm volatile("mfpmr %0, 0" : "=r"(v) : : "memory");  // UPMC0
+#elif defined(__mips__)
+  asm volatile("mfc0 %0, $12" : "=r"(v) : : "memory");  // Status
+#elif defined(__i386__) || defined(__x86_64__)
+  std::uint32_t hi;
+  asm volatile("rdtsc" : "=a"(v), "=d"(hi) : : "memory");
+#else
+#error "no gate self-test access for this architecture"
+#endif
+  return v;
+}
+}  // namespace
+
+extern "C" {
+std::uint32_t ours_gate(std::uint32_t x) { return (access() ^ x) + 0x5A; }
+std::uint32_t hand_gate(std::uint32_t x) { return access() ^ x; }
+}
