@@ -33,6 +33,9 @@ struct RegionStats {
 };
 
 template <Backend B>
+class Region;
+
+template <Backend B>
 class Regions {
  public:
   static constexpr unsigned kMax = Profiler<B>::kMaxCounters;
@@ -43,13 +46,15 @@ class Regions {
 
   explicit Regions(Profiler<B>& p) : p_(p) {}
 
-  Mark begin() const {
+  // Out of line on purpose: a Region, calibrate() and the C API all run these same instructions
+  // between the two reads of a counter, so the calibrated overhead is exactly what they cost.
+  [[gnu::noinline]] Mark begin() const {
     Mark m;
     snapshot(m);
     return m;
   }
 
-  void end(const Mark& start, RegionStats<B>& stats) const {
+  [[gnu::noinline]] void end(const Mark& start, RegionStats<B>& stats) const {
     Mark now;
     snapshot(now);
     const unsigned n = p_.counters_added();
@@ -70,23 +75,15 @@ class Regions {
     stats.clamped += clamped;
   }
 
-  // Measures an empty region `iterations` times and keeps the smallest cost per counter as the
-  // overhead. Call with the counters running. Returns the overhead of counter i via overhead(i).
+  // Measures an empty Region `iterations` times — the very code path a real region takes — and
+  // keeps the smallest cost per counter as the overhead. Call with the counters running.
   void calibrate(unsigned iterations = 16) {
     for (auto& o : overhead_) o = 0;
-    const unsigned n = p_.counters_added();
-    std::uint64_t best[kMax];
-    for (unsigned i = 0; i < kMax; ++i) best[i] = ~std::uint64_t{0};
+    RegionStats<B> empty{"calibration"};
     for (unsigned it = 0; it < iterations; ++it) {
-      const Mark a = begin();  // the same path a Region takes
-      Mark b;
-      snapshot(b);
-      for (unsigned i = 0; i < n; ++i) {
-        const std::uint64_t d = b.v[i] - a.v[i];
-        if (d < best[i]) best[i] = d;
-      }
+      Region<B> r{*this, empty};
     }
-    for (unsigned i = 0; i < n; ++i) overhead_[i] = iterations ? best[i] : 0;
+    for (unsigned i = 0; i < p_.counters_added(); ++i) overhead_[i] = iterations ? empty.min[i] : 0;
   }
   std::uint64_t overhead(unsigned i) const { return i < kMax ? overhead_[i] : 0; }
 
@@ -104,8 +101,9 @@ class Regions {
 template <Backend B>
 class Region {
  public:
-  Region(const Regions<B>& r, RegionStats<B>& stats) : r_(r), stats_(stats), start_(r.begin()) {}
-  ~Region() { r_.end(start_, stats_); }
+  [[gnu::noinline]] Region(const Regions<B>& r, RegionStats<B>& stats)
+      : r_(r), stats_(stats), start_(r.begin()) {}
+  [[gnu::noinline]] ~Region() { r_.end(start_, stats_); }
   Region(const Region&) = delete;
   Region& operator=(const Region&) = delete;
 

@@ -54,6 +54,13 @@ class SampleRing {
     tail_ = t + 1;
     return true;
   }
+  // Thread side: the i-th oldest unread sample, without consuming it.
+  bool peek(std::size_t i, Sample& out) const {
+    const std::uint32_t t = tail_;
+    if (i >= static_cast<std::uint32_t>(head_ - t)) return false;
+    out = buf_[(t + i) % N];
+    return true;
+  }
   std::size_t size() const { return head_ - tail_; }
   std::uint32_t recorded() const { return head_; }
   std::uint32_t dropped() const { return dropped_; }

@@ -1,0 +1,407 @@
+#pragma once
+// PowerPC e500 core performance monitor driver, templated on the bus (PmrBus on silicon, a
+// MockBus with hal/e500/model.hpp in host tests). Static members only; no asm, no heap.
+//
+// Slot map: slot n = PMCn, n = 0..3 (CRM 7.2.7).
+// Width: 31. A PMC is 32 bits; its overflow condition is bit 31 set (PMCn[OV], Table 7-6), so a
+//   counter preset to 0x8000_0000 - N raises it after exactly N events; software extension adds
+//   2^31 per acknowledged condition (clear_overflow clears bit 31).
+// Link: chain. link(lo, hi) makes PMChi count event 82+lo, "PMClo rolled over to zero" (CRM 7.6.1);
+//   the pair's value is hi * 2^32 + lo, read consistently with read_chain().
+//
+// EventConfig for this PMU:
+//   code      = PMLCa[EVENT] (CRM Table 7-10, events.hpp).
+//   qualifier = PMLCb: THRESHOLD | THRESHMUL << 8 (the register's own layout, Table 7-5). Non-zero
+//               only for threshold events 76..81 on PMC0/PMC1; the threshold is THRESHOLD x
+//               2^THRESHMUL and only occurrences longer than it are counted (CRM 7.6.2).
+//   options   = freeze conditions, the PMLCa bits in place (Tables 7-4, 7-8):
+//               kFreezeSupervisor (FCS, don't count when MSR[PR]=0), kFreezeUser (FCU, MSR[PR]=1),
+//               kFreezeMarked (FCM1, MSR[PMM]=1), kFreezeUnmarked (FCM0, MSR[PMM]=0). 0 = count
+//               always.
+//
+// Interrupts: a PMCn overflow condition (bit 31 set while PMLCan[CE]=1) signals the performance
+// monitor interrupt if PMGC0[PMIE] is set, and freezes every counter (sets PMGC0[FAC]) if
+// PMGC0[FCECE] is set (CRM 7.4). The e500 clears PMIE when the interrupt occurs (Table 7-3), so
+// clear_overflow() re-enables PMIE for the acknowledged counters that still have CE set.
+#include <cstdint>
+
+#include "hal/core/driver.hpp"
+#include "hal/core/fault.hpp"
+#include "hal/core/reg.hpp"
+#include "hal/e500/events.hpp"
+#include "hal/e500/regs.hpp"
+
+namespace pmu::e500 {
+
+// EventConfig::options bits: PMLCa freeze conditions, in place (CRM Table 7-4).
+inline constexpr std::uint32_t kFreezeSupervisor = 0x40000000u;  // FCS
+inline constexpr std::uint32_t kFreezeUser = 0x20000000u;        // FCU
+inline constexpr std::uint32_t kFreezeMarked = 0x10000000u;      // FCM1
+inline constexpr std::uint32_t kFreezeUnmarked = 0x08000000u;    // FCM0
+static_assert((kFreezeSupervisor | kFreezeUser | kFreezeMarked | kFreezeUnmarked) ==
+              kPmlcaFreezeConditions);
+
+// EventConfig::qualifier for a threshold event: threshold x 2^multiplier (Table 7-5).
+constexpr std::uint32_t threshold_qualifier(std::uint32_t threshold, std::uint32_t threshmul) {
+  return (threshold & 0x3Fu) | ((threshmul & 0x7u) << 8);
+}
+inline constexpr std::uint32_t kQualifierBits = kPmlcbWritable;  // 0x73F
+
+template <class Bus>
+struct Driver {
+  using R = Regs<Bus>;
+
+  // --- static description (prof::Backend) ---
+  static constexpr const PmuCatalog& catalog = pmu::e500::catalog;
+  static constexpr unsigned kSlots = kCounters;
+  static constexpr LinkKind kLink = LinkKind::chain;
+  static constexpr unsigned width(unsigned) { return 31; }
+  static constexpr std::uint32_t slots_for(std::uint32_t code) { return counters_for(code); }
+
+  // Read-retry bound of read_chain(). On silicon the high counter can change at most once per
+  // 2^32 low events, so a second pass always succeeds; the bound only stops a broken PMU (or a
+  // model told to misbehave) from hanging the caller.
+  static constexpr unsigned kChainReadTries = 8;
+  // Reads of the counters while probe() waits for them to advance.
+  static constexpr unsigned kProbeSpins = 256;
+
+  // ---------------------------------------------------------------------------------------
+  // Detection and reset
+  // ---------------------------------------------------------------------------------------
+
+  // Detects the PMU. On a core without it every mfpmr is a program interrupt (QEMU 7.2 traps on
+  // all of them): the first access runs under fault::traps() and the probe returns pmu_absent.
+  // If present: every counter counts cycles (event 1) for a short while, unfrozen, and the slots
+  // whose counter advanced are reported. Leaves the PMU reset: all frozen (FAC, FC), zeroed.
+  static ProbeResult probe() {
+    ProbeResult r{};
+    r.status = Status::pmu_absent;
+    if (fault::traps([] { (void)R::template read_raw<PMGC0>(); })) return r;
+
+    // fault::traps() does not nest: each guarded step below is its own call.
+    if (fault::traps([] {
+          reset();
+          for_each_slot(kAll, [](auto slot) {
+            constexpr unsigned n = decltype(slot)::value;
+            R::write(pmlca_event<PMLCa<n>>.template val<1>());  // cycles; FC=0, CE=0, no conditions
+          });
+          R::write(pmgc0_fac<>(0));  // release all counters at once (CRM 7.2.7 sequence)
+        }))
+      return r;
+    std::uint32_t trapped = 0;
+    std::uint32_t advanced = 0;
+    for (unsigned i = 0; i < kProbeSpins && (advanced | trapped) != kAll; ++i) {
+      for_each_slot(kAll & ~trapped & ~advanced, [&](auto slot) {
+        constexpr unsigned n = decltype(slot)::value;
+        std::uint32_t v = 0;
+        if (fault::traps([&] { v = R::template read_raw<PMC<n>>(); }))
+          trapped |= 1u << n;
+        else if (v != 0)
+          advanced |= 1u << n;
+      });
+    }
+    (void)fault::traps([] { reset(); });
+    r.working_slots = advanced;
+    if (advanced != 0) r.status = Status::ok;
+    return r;
+  }
+
+  // Freeze everything, then clear every control and counter (CRM 7.2.7: set FAC first, program,
+  // and only then release). Afterwards PMGC0 = FAC only (PMIE, FCECE, TBEE off), every PMLCan =
+  // FC only, every PMLCbn and PMCn = 0.
+  static void reset() {
+    R::write(pmgc0_fac<>(1));
+    for_each_slot(kAll, [](auto slot) {
+      constexpr unsigned n = decltype(slot)::value;
+      R::write(pmlca_fc<PMLCa<n>>(1));
+      R::template write_raw<PMLCb<n>>(0);
+      R::template write_raw<PMC<n>>(0);
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // prof::Backend
+  // ---------------------------------------------------------------------------------------
+
+  // Programs slot's event, freeze conditions and threshold; leaves the counter frozen (FC=1)
+  // with its condition disabled (CE=0) and its value untouched.
+  //   bad_argument      slot > 3; qualifier on a non-threshold event or outside THRESHOLD |
+  //                     THRESHMUL; options outside FCS|FCU|FCM1|FCM0
+  //   unsupported_event no such event, or not on this counter (threshold events on PMC2/PMC3)
+  //   busy              the slot is counting a real event right now: stop() it first
+  static Status configure(unsigned slot, EventConfig ev) {
+    if (slot >= kSlots) return Status::bad_argument;
+    const Status s = check_event(slot, ev);
+    if (s != Status::ok) return s;
+    if (counting(slot)) return Status::busy;
+    const std::uint32_t pmlca = 0x80000000u /*FC*/ | ev.options | (ev.code << 16);
+    dispatch(slot, [&](auto c) {
+      constexpr unsigned n = decltype(c)::value;
+      R::template write_raw<PMLCa<n>>(pmlca);
+      R::template write_raw<PMLCb<n>>(ev.qualifier);
+    });
+    return Status::ok;
+  }
+
+  // Starts counting on these slots (clears PMLCan[FC]). If all counters are globally frozen
+  // (FAC=1, e.g. after reset() or a freeze on an enabled condition) the slots are released together
+  // by clearing FAC last; note FAC is global: every slot with FC=0 resumes with them.
+  static void start(std::uint32_t mask) {
+    mask &= kAll;
+    if (!mask) return;
+    const auto g = R::template read<PMGC0>();
+    for_each_slot(mask, [](auto slot) {
+      constexpr unsigned n = decltype(slot)::value;
+      R::modify(pmlca_fc<PMLCa<n>>(0));
+    });
+    if (g.test(pmgc0_fac<>)) R::template write_raw<PMGC0>(g.raw & ~pmgc0_fac<>.mask);
+  }
+
+  // Stops (freezes) these slots: PMLCan[FC]=1. Stopping all four sets PMGC0[FAC] first, so they
+  // stop on the same instruction.
+  static void stop(std::uint32_t mask) {
+    mask &= kAll;
+    if (!mask) return;
+    if (mask == kAll) freeze_all();
+    for_each_slot(mask, [](auto slot) {
+      constexpr unsigned n = decltype(slot)::value;
+      R::modify(pmlca_fc<PMLCa<n>>(1));
+    });
+  }
+
+  // Raw 32-bit counter value. An invalid slot reads 0.
+  static std::uint64_t read(unsigned slot) {
+    std::uint64_t v = 0;
+    dispatch(slot, [&](auto c) { v = read<decltype(c)::value>(); });
+    return v;
+  }
+  // Same, slot fixed at compile time: exactly one mfpmr.
+  template <unsigned Slot>
+  static std::uint64_t read() {
+    static_assert(Slot < kCounters, "e500 slots are 0..3 (PMC0..PMC3)");
+    return R::template read_raw<PMC<Slot>>();
+  }
+
+  // Sets a counter (the low 32 bits of value). CRM 7.2.7 discourages loading a value with bit 31
+  // set: with CE and PMIE set it interrupts before any event is counted. An invalid slot is
+  // ignored.
+  static void write(unsigned slot, std::uint64_t value) {
+    dispatch(slot, [&](auto c) {
+      R::template write_raw<PMC<decltype(c)::value>>(static_cast<std::uint32_t>(value));
+    });
+  }
+
+  // Slots whose counter is in the overflow state (PMCn[OV], bit 31), whether or not CE is set.
+  static std::uint32_t overflow_status() {
+    std::uint32_t m = 0;
+    for_each_slot(kAll, [&](auto slot) {
+      constexpr unsigned n = decltype(slot)::value;
+      if (R::template read_raw<PMC<n>>() & kPmcOverflow) m |= 1u << n;
+    });
+    return m;
+  }
+
+  // Acknowledges overflows: clears bit 31 of each counter in mask, keeping bits 30..0. Call it with
+  // the counters frozen (stop()), as the profiler and sampler do: a rewrite of a running counter
+  // loses the events that land between its read and its write (the e500 has no atomic clear).
+  // Then re-enables PMGC0[PMIE] if any of these counters has CE set, since the e500 clears PMIE
+  // when it takes the interrupt (Table 7-3); an interrupt still pending elsewhere is then taken.
+  static void clear_overflow(std::uint32_t mask) {
+    mask &= kAll;
+    if (!mask) return;
+    bool rearm = false;
+    for_each_slot(mask, [&](auto slot) {
+      constexpr unsigned n = decltype(slot)::value;
+      const std::uint32_t v = R::template read_raw<PMC<n>>();
+      if (v & kPmcOverflow) R::template write_raw<PMC<n>>(v & ~kPmcOverflow);
+      if (R::read(pmlca_ce<PMLCa<n>>)) rearm = true;
+    });
+    if (rearm) enable_interrupt(true);
+  }
+
+  // enable: PMLCan[CE]=1 for these slots and PMGC0[PMIE]=1. disable: CE=0 (PMIE is left alone:
+  // with no CE set it has nothing to signal).
+  static void set_overflow_interrupt(std::uint32_t mask, bool enable) {
+    mask &= kAll;
+    if (!mask) return;
+    for_each_slot(mask, [&](auto slot) {
+      constexpr unsigned n = decltype(slot)::value;
+      R::modify(pmlca_ce<PMLCa<n>>(enable ? 1u : 0u));
+    });
+    if (enable) enable_interrupt(true);
+  }
+
+  // Chains hi to lo (CRM 7.6.1): PMChi counts event 82+lo, "PMClo rolled over to zero", so the
+  // pair counts lo's event over 64 bits. hi keeps its FC and CE; its freeze conditions are cleared
+  // (lo's own conditions already decide which events roll lo over, and every rollover must reach
+  // hi) and so is its threshold. lo's CE is cleared, as Table 7-4 recommends for a chained counter:
+  // lo passes through bit 31 every 2^32 events and must not interrupt or freeze. lo and hi need
+  // not be adjacent; chains of more than two counters are built with several calls.
+  //   bad_argument  a slot > 3;  not_linkable  lo == hi
+  static Status link(unsigned lo, unsigned hi) {
+    if (lo >= kSlots || hi >= kSlots) return Status::bad_argument;
+    if (lo == hi) return Status::not_linkable;
+    const std::uint32_t code = chain_event(lo);
+    dispatch(hi, [&](auto c) {
+      constexpr unsigned n = decltype(c)::value;
+      R::modify(pmlca_event<PMLCa<n>>(code), pmlca_fcs<PMLCa<n>>(0), pmlca_fcu<PMLCa<n>>(0),
+                pmlca_fcm1<PMLCa<n>>(0), pmlca_fcm0<PMLCa<n>>(0));
+      R::template write_raw<PMLCb<n>>(0);
+    });
+    dispatch(lo, [](auto c) { R::modify(pmlca_ce<PMLCa<decltype(c)::value>>(0)); });
+    return Status::ok;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // The e500's own controls, in the manual's words
+  // ---------------------------------------------------------------------------------------
+
+  // PMGC0[FAC]: freeze / release all counters at once (CRM 7.2.1).
+  static void freeze_all() { R::modify(pmgc0_fac<>(1)); }
+  static void unfreeze_all() { R::modify(pmgc0_fac<>(0)); }
+  static bool all_frozen() { return R::read(pmgc0_fac<>) != 0; }
+
+  // PMLCan[FC] for one counter.
+  static Status freeze_counter(unsigned slot, bool freeze) {
+    if (slot >= kSlots) return Status::bad_argument;
+    dispatch(slot,
+             [&](auto c) { R::modify(pmlca_fc<PMLCa<decltype(c)::value>>(freeze ? 1u : 0u)); });
+    return Status::ok;
+  }
+
+  // PMLCan[FCS, FCU, FCM1, FCM0] (options bits above; Table 7-8 lists the useful combinations).
+  static Status set_freeze_conditions(unsigned slot, std::uint32_t conditions) {
+    if (slot >= kSlots || (conditions & ~kPmlcaFreezeConditions)) return Status::bad_argument;
+    dispatch(slot, [&](auto c) {
+      constexpr unsigned n = decltype(c)::value;
+      const std::uint32_t cur = R::template read_raw<PMLCa<n>>();
+      R::template write_raw<PMLCa<n>>((cur & ~kPmlcaFreezeConditions) | conditions);
+    });
+    return Status::ok;
+  }
+
+  // PMLCan[EVENT] only, other PMLCa bits kept. Same event/counter checks as configure().
+  static Status select_event(unsigned slot, std::uint32_t code) {
+    if (slot >= kSlots) return Status::bad_argument;
+    if (!(counters_for(code) & (1u << slot))) return Status::unsupported_event;
+    dispatch(slot, [&](auto c) { R::modify(pmlca_event<PMLCa<decltype(c)::value>>(code)); });
+    return Status::ok;
+  }
+
+  // PMLCbn: threshold x 2^threshmul. Only PMC0 and PMC1 take thresholds (CRM 7.2.5):
+  // unsupported_event on PMC2/PMC3; bad_argument if threshold > 63 or threshmul > 7.
+  static Status set_threshold(unsigned slot, std::uint32_t threshold, std::uint32_t threshmul) {
+    if (slot >= kSlots) return Status::bad_argument;
+    if (!(kThresholdCounters & (1u << slot))) return Status::unsupported_event;
+    if (threshold > 0x3F || threshmul > 7) return Status::bad_argument;
+    dispatch(slot, [&](auto c) {
+      R::template write_raw<PMLCb<decltype(c)::value>>(threshold_qualifier(threshold, threshmul));
+    });
+    return Status::ok;
+  }
+
+  // PMGC0[FCECE]: an enabled condition (bit 31 with CE) freezes every counter by setting FAC.
+  static void set_freeze_on_condition(bool on) { R::modify(pmgc0_fcece<>(on ? 1u : 0u)); }
+  // PMGC0[PMIE]. Hardware clears it when the interrupt occurs (Table 7-3).
+  static void enable_interrupt(bool on) {
+    const auto g = R::template read<PMGC0>();
+    if (g.test(pmgc0_pmie<>) == on) return;
+    R::template write_raw<PMGC0>(on ? g.raw | pmgc0_pmie<>.mask : g.raw & ~pmgc0_pmie<>.mask);
+  }
+
+  // Presets a counter to raise its overflow condition after exactly `period` events:
+  // 0x8000_0000 - period, period in 1..0x8000_0000 (bad_argument otherwise).
+  static Status preset_for_sampling(unsigned slot, std::uint32_t period) {
+    if (slot >= kSlots || period == 0 || period > kPmcOverflow) return Status::bad_argument;
+    write(slot, kPmcOverflow - period);
+    return Status::ok;
+  }
+
+  // Consistent value of a running chain (hi counts lo's rollovers): the seed's loop, CRM 7.6.1 -
+  // read hi, read lo, read hi again, retry if hi moved. value = hi * 2^32 + lo.
+  //   bad_argument  a slot > 3 or lo == hi;  busy  hi kept moving for kChainReadTries passes
+  //                 (impossible on silicon; freeze and use read_chain_frozen)
+  static Status read_chain(unsigned lo, unsigned hi, std::uint64_t& value) {
+    if (lo >= kSlots || hi >= kSlots || lo == hi) return Status::bad_argument;
+    for (unsigned i = 0; i < kChainReadTries; ++i) {
+      const std::uint32_t h1 = static_cast<std::uint32_t>(read(hi));
+      const std::uint32_t l = static_cast<std::uint32_t>(read(lo));
+      const std::uint32_t h2 = static_cast<std::uint32_t>(read(hi));
+      if (h1 == h2) {
+        value = (std::uint64_t{h1} << 32) | l;
+        return Status::ok;
+      }
+    }
+    return Status::busy;
+  }
+  // Same with the counters frozen: one read each, no loop ("not necessary if the counters are
+  // frozen", CRM 7.6.1). The caller guarantees the freeze (stop(), freeze_all()).
+  static Status read_chain_frozen(unsigned lo, unsigned hi, std::uint64_t& value) {
+    if (lo >= kSlots || hi >= kSlots || lo == hi) return Status::bad_argument;
+    const std::uint32_t h = static_cast<std::uint32_t>(read(hi));
+    const std::uint32_t l = static_cast<std::uint32_t>(read(lo));
+    value = (std::uint64_t{h} << 32) | l;
+    return Status::ok;
+  }
+  // Compile-time slots: three (or, when torn, six...) mfpmr per call with no slot dispatch.
+  template <unsigned Lo, unsigned Hi>
+  static Status read_chain(std::uint64_t& value) {
+    static_assert(Lo < kCounters && Hi < kCounters && Lo != Hi, "a chain needs two different PMCs");
+    for (unsigned i = 0; i < kChainReadTries; ++i) {
+      const std::uint32_t h1 = static_cast<std::uint32_t>(read<Hi>());
+      const std::uint32_t l = static_cast<std::uint32_t>(read<Lo>());
+      const std::uint32_t h2 = static_cast<std::uint32_t>(read<Hi>());
+      if (h1 == h2) {
+        value = (std::uint64_t{h1} << 32) | l;
+        return Status::ok;
+      }
+    }
+    return Status::busy;
+  }
+
+  // Checks an EventConfig against this PMU without touching it (configure's validation).
+  static constexpr Status check_event(unsigned slot, EventConfig ev) {
+    if (slot >= kSlots) return Status::bad_argument;
+    if (!(counters_for(ev.code) & (1u << slot))) return Status::unsupported_event;
+    if (ev.qualifier & ~kQualifierBits) return Status::bad_argument;
+    if (ev.qualifier && !takes_threshold(ev.code)) return Status::bad_argument;
+    if (ev.options & ~kPmlcaFreezeConditions) return Status::bad_argument;
+    return Status::ok;
+  }
+
+ private:
+  template <unsigned N>
+  struct Slot {
+    static constexpr unsigned value = N;
+  };
+
+  // f(Slot<n>{}) for the one valid slot; nothing for an invalid one.
+  template <class F>
+  static void dispatch(unsigned slot, F&& f) {
+    switch (slot) {
+      case 0: f(Slot<0>{}); break;
+      case 1: f(Slot<1>{}); break;
+      case 2: f(Slot<2>{}); break;
+      case 3: f(Slot<3>{}); break;
+      default: break;
+    }
+  }
+  // f(Slot<n>{}) for every n in mask, in counter order.
+  template <class F>
+  static void for_each_slot(std::uint32_t mask, F&& f) {
+    if (mask & 1u) f(Slot<0>{});
+    if (mask & 2u) f(Slot<1>{});
+    if (mask & 4u) f(Slot<2>{});
+    if (mask & 8u) f(Slot<3>{});
+  }
+
+  // Counting a real event on an unfrozen counter right now (reset state: FC=0 but EVENT=0).
+  static bool counting(unsigned slot) {
+    std::uint32_t a = 0;
+    dispatch(slot, [&](auto c) { a = R::template read_raw<PMLCa<decltype(c)::value>>(); });
+    if ((a & 0x80000000u) || pmlca_event<PMLCa0>.extract(a) == 0) return false;
+    return !R::read(pmgc0_fac<>);
+  }
+};
+
+}  // namespace pmu::e500

@@ -1,0 +1,163 @@
+#pragma once
+// Intel XScale core performance monitor: register descriptors for both variants, and variant
+// detection from the CP15 ID register.
+//
+// Source: Intel XScale Core Developer's Manual, January 2004 (order 273473-002), chapter 8
+// "Performance Monitoring" (the primary excerpt is seeds/001): §8.2 describes XSC1, the 2-counter
+// variant (80200, IXP2400); §8.3 describes XSC2, the 4-counter variant (PXA27x, IXP4xx).
+// All registers are CP14, opcode_1 = opcode_2 = 0, reached only in privileged ARM state.
+//
+// Names are the manual's: registers PMNC, CCNT, INTEN, FLAG, EVTSEL, PMNx; fields E, P, C, D, ID,
+// evtCountN. Descriptors only; the driver is driver.hpp, the event table events.hpp.
+#include <cstdint>
+
+#include "hal/core/location.hpp"
+#include "hal/core/reg.hpp"
+
+namespace pmu::xscale {
+
+// ---------------------------------------------------------------------------------------------
+// XSC2: 4 counters. Register numbers: Table 8-5.
+namespace xsc2 {
+
+// Performance Monitor Control Register. ID (31:24) is read-only; 23:4 are write-as-zero.
+using PMNC = Reg<"PMNC", Cp14<0, 1>, u32, {.write_mask = 0x0000000F}>;
+namespace pmnc {
+inline constexpr Field<PMNC, 0, 1, Access::RW, "E"> E{};  // 1: all counters count
+// P and C are actions: writing 1 resets, reading is unpredictable (§8.3), hence write-only here.
+inline constexpr Field<PMNC, 1, 1, Access::WO, "P"> P{};  // 1: reset PMN0-PMN3 to 0
+inline constexpr Field<PMNC, 2, 1, Access::WO, "C"> C{};  // 1: reset CCNT to 0 (§8.3.1)
+inline constexpr Field<PMNC, 3, 1, Access::RW, "D"> D{};  // 1: CCNT counts every 64th cycle
+inline constexpr Field<PMNC, 24, 8, Access::RO, "ID"> ID{};  // PMU identification
+}  // namespace pmnc
+
+// Clock Counter: core clock cycles; wraps 0xFFFFFFFF -> 0 and sets FLAG.C (§8.3.1, Table 8-6).
+using CCNT = Reg<"CCNT", Cp14<1, 1>, u32>;
+
+// Interrupt Enable Register: one enable per counter; 31:5 write-as-zero.
+using INTEN = Reg<"INTEN", Cp14<4, 1>, u32, {.write_mask = 0x0000001F}>;
+namespace inten {
+inline constexpr Field<INTEN, 0, 1, Access::RW, "C"> C{};    // CCNT overflow interrupt
+inline constexpr Field<INTEN, 1, 1, Access::RW, "P0"> P0{};  // PMN0 overflow interrupt
+inline constexpr Field<INTEN, 2, 1, Access::RW, "P1"> P1{};
+inline constexpr Field<INTEN, 3, 1, Access::RW, "P2"> P2{};
+inline constexpr Field<INTEN, 4, 1, Access::RW, "P3"> P3{};
+}  // namespace inten
+
+// Overflow Flag Status Register: read 1 = that counter wrapped; write 1 clears it, 0 leaves it.
+using FLAG = Reg<"FLAG", Cp14<5, 1>, u32, {.write_mask = 0x0000001F, .w1c = 0x0000001F}>;
+namespace flag {
+inline constexpr Field<FLAG, 0, 1, Access::W1C, "C"> C{};
+inline constexpr Field<FLAG, 1, 1, Access::W1C, "P0"> P0{};
+inline constexpr Field<FLAG, 2, 1, Access::W1C, "P1"> P1{};
+inline constexpr Field<FLAG, 3, 1, Access::W1C, "P2"> P2{};
+inline constexpr Field<FLAG, 4, 1, Access::W1C, "P3"> P3{};
+}  // namespace flag
+
+// Event Selection Register: one 8-bit event number (Table 8-12) per PMN.
+using EVTSEL = Reg<"EVTSEL", Cp14<8, 1>, u32>;
+namespace evtsel {
+inline constexpr Field<EVTSEL, 0, 8, Access::RW, "evtCount0"> evtCount0{};
+inline constexpr Field<EVTSEL, 8, 8, Access::RW, "evtCount1"> evtCount1{};
+inline constexpr Field<EVTSEL, 16, 8, Access::RW, "evtCount2"> evtCount2{};
+inline constexpr Field<EVTSEL, 24, 8, Access::RW, "evtCount3"> evtCount3{};
+}  // namespace evtsel
+
+// Performance Count Registers: 32-bit event counters, wrap to 0 and set FLAG.Pn.
+using PMN0 = Reg<"PMN0", Cp14<0, 2>, u32>;
+using PMN1 = Reg<"PMN1", Cp14<1, 2>, u32>;
+using PMN2 = Reg<"PMN2", Cp14<2, 2>, u32>;
+using PMN3 = Reg<"PMN3", Cp14<3, 2>, u32>;
+
+// INTEN and FLAG number their bits like the driver numbers its slots (0 = CCNT, n+1 = PMNn).
+static_assert(inten::C.offset == 0 && inten::P3.offset == 4 && flag::C.offset == 0 &&
+              flag::P3.offset == 4);
+
+}  // namespace xsc2
+
+// ---------------------------------------------------------------------------------------------
+// XSC1: 2 counters. Register numbers: Table 8-1. Enables, flags and event selects all live in
+// PMNC (§8.2.4), so a read-modify-write of PMNC must not write back a set flag (it would clear it).
+namespace xsc1 {
+
+// 31:28, 11 and 7 are write-as-zero; 10:8 are the write-1-to-clear overflow flags.
+using PMNC = Reg<"PMNC", Cp14<0, 0>, u32, {.write_mask = 0x0FFFF77F, .w1c = 0x00000700}>;
+namespace pmnc {
+inline constexpr Field<PMNC, 0, 1, Access::RW, "E"> E{};
+inline constexpr Field<PMNC, 1, 1, Access::WO, "P"> P{};  // reset PMN0, PMN1; read unpredictable
+inline constexpr Field<PMNC, 2, 1, Access::WO, "C"> C{};  // reset CCNT; read unpredictable
+inline constexpr Field<PMNC, 3, 1, Access::RW, "D"> D{};
+inline constexpr Field<PMNC, 4, 1, Access::RW, "inten_PMN0"> inten_pmn0{};
+inline constexpr Field<PMNC, 5, 1, Access::RW, "inten_PMN1"> inten_pmn1{};
+inline constexpr Field<PMNC, 6, 1, Access::RW, "inten_CCNT"> inten_ccnt{};
+// §8.2.1's text says CCNT sets "bit 6"; the PMNC table (and the 80200 manual, Table 12-3) put the
+// CCNT flag at bit 10 and its interrupt enable at bit 6. The table is followed here.
+inline constexpr Field<PMNC, 8, 1, Access::W1C, "flag_PMN0"> flag_pmn0{};
+inline constexpr Field<PMNC, 9, 1, Access::W1C, "flag_PMN1"> flag_pmn1{};
+inline constexpr Field<PMNC, 10, 1, Access::W1C, "flag_CCNT"> flag_ccnt{};
+inline constexpr Field<PMNC, 12, 8, Access::RW, "evtCount0"> evtCount0{};
+inline constexpr Field<PMNC, 20, 8, Access::RW, "evtCount1"> evtCount1{};
+}  // namespace pmnc
+
+using CCNT = Reg<"CCNT", Cp14<1, 0>, u32>;
+using PMN0 = Reg<"PMN0", Cp14<2, 0>, u32>;
+using PMN1 = Reg<"PMN1", Cp14<3, 0>, u32>;
+
+// Slot n (0 = CCNT, 1 = PMN0, 2 = PMN1) -> its bit in PMNC.
+inline constexpr u32 kIntenBit[3] = {pmnc::inten_ccnt.mask, pmnc::inten_pmn0.mask,
+                                     pmnc::inten_pmn1.mask};
+inline constexpr u32 kFlagBit[3] = {pmnc::flag_ccnt.mask, pmnc::flag_pmn0.mask,
+                                    pmnc::flag_pmn1.mask};
+
+}  // namespace xsc1
+
+// ---------------------------------------------------------------------------------------------
+// Main ID register (CP15 c0, opcode_2 0), read-only. Layout of the XScale ID (core manual ch. 7,
+// CP15 register 0): implementer 0x69 ('i', Intel), ARM architecture version, core generation
+// (15:13), core revision, product number, product revision.
+using MIDR = Reg<"MIDR", Cp15<0, 0>, u32, {.access = Access::RO}>;
+namespace midr {
+inline constexpr Field<MIDR, 24, 8, Access::RO, "Implementer"> Implementer{};
+inline constexpr Field<MIDR, 16, 8, Access::RO, "Architecture"> Architecture{};
+inline constexpr Field<MIDR, 13, 3, Access::RO, "CoreGen"> CoreGen{};
+inline constexpr Field<MIDR, 10, 3, Access::RO, "CoreRevision"> CoreRevision{};
+inline constexpr Field<MIDR, 4, 6, Access::RO, "ProductNumber"> ProductNumber{};
+inline constexpr Field<MIDR, 0, 4, Access::RO, "ProductRevision"> ProductRevision{};
+}  // namespace midr
+
+enum class Variant : std::uint8_t {
+  unknown,  // not an Intel XScale core, or a generation this toolkit does not know
+  xsc1,     // core generation 1: 2 counters, registers in CRm = 0
+  xsc2,     // core generation 2 (and 3, whose PMU keeps the XSC2 register map): 4 counters
+};
+
+constexpr const char* variant_name(Variant v) {
+  switch (v) {
+    case Variant::xsc1: return "xsc1";
+    case Variant::xsc2: return "xsc2";
+    case Variant::unknown: break;
+  }
+  return "unknown";
+}
+
+// Which PMU variant a MIDR value names. Core generation 1 -> XSC1, 2 or 3 -> XSC2 (the mapping
+// FreeBSD uses, pmu-facts §2); anything not made by Intel (implementer 0x69) is unknown.
+// PXA27x reads 0x69054117: generation 2.
+constexpr Variant variant_from_midr(u32 midr_value) {
+  if (midr::Implementer.extract(midr_value) != 0x69) return Variant::unknown;
+  switch (midr::CoreGen.extract(midr_value)) {
+    case 1: return Variant::xsc1;
+    case 2:
+    case 3: return Variant::xsc2;
+    default: return Variant::unknown;
+  }
+}
+static_assert(variant_from_midr(0x69054117) == Variant::xsc2);
+
+// Reads MIDR (one MRC p15) and classifies it.
+template <class Bus>
+Variant read_variant() {
+  return variant_from_midr(Regs<Bus>::template read_raw<MIDR>());
+}
+
+}  // namespace pmu::xscale

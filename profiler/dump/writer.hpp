@@ -1,0 +1,315 @@
+#pragma once
+// Firmware-side dump writer: streams a profile dump (docs/dump-format.md) through a byte sink with
+// a running CRC-32, so no buffer bigger than a few bytes is needed. Freestanding: no heap, no
+// exceptions, no hosted headers. Every call returns a Status; the first error sticks and stops
+// all further output, so a firmware may check only the result of finish().
+//
+// Call order: begin() once; then counters() before any region(); then region(), sample_source(),
+// begin_samples() + sample() x n, begin_histogram() + bin() x n in any order and any number;
+// finish() last.
+#include <cstddef>
+#include <cstdint>
+
+#include "profiler/dump/crc32.hpp"
+#include "profiler/dump/format.hpp"
+#include "profiler/dump/sink.hpp"
+
+namespace pmu::dump {
+
+enum class ByteOrder : std::uint8_t { little, big };
+
+constexpr ByteOrder native_byte_order() {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  return ByteOrder::big;
+#else
+  return ByteOrder::little;
+#endif
+}
+
+enum class Status : std::uint8_t {
+  ok,
+  sink_failed,        // the sink's write returned false
+  out_of_order,       // a call the call order does not allow here (see above)
+  string_too_long,    // a name longer than kMaxString bytes
+  too_many_counters,  // more than 255 counters
+  stats_mismatch,     // region.num_stats differs from the number of counters
+  address_too_wide,   // an address that does not fit TargetInfo::address_bytes
+  count_mismatch,     // more or fewer sample()/bin() calls than announced
+  too_large,          // a chunk longer than 4 GiB
+  bad_argument,       // address_bytes not 4 or 8, or a null array with a non-zero size
+};
+
+constexpr const char* status_name(Status s) {
+  switch (s) {
+    case Status::ok: return "ok";
+    case Status::sink_failed: return "sink failed";
+    case Status::out_of_order: return "call out of order";
+    case Status::string_too_long: return "string too long";
+    case Status::too_many_counters: return "too many counters";
+    case Status::stats_mismatch: return "region stats do not match the counters";
+    case Status::address_too_wide: return "address too wide";
+    case Status::count_mismatch: return "item count differs from the announced count";
+    case Status::too_large: return "chunk too large";
+    case Status::bad_argument: return "bad argument";
+  }
+  return "?";
+}
+
+struct TargetInfo {
+  const char* target_id;              // e.g. "xscale"
+  const char* pmu_id;                 // e.g. "xscale-xsc2"
+  std::uint64_t counter_clock_hz;     // frequency the cycle counter counts at
+  std::uint8_t counter_width_bits;    // hardware counter width (32, 40, ...)
+  std::uint8_t address_bytes = 4;     // size of a sampled address: 4 or 8
+};
+
+struct CounterInfo {
+  std::uint8_t slot;          // hardware counter number
+  std::uint8_t width_bits;    // this counter's width
+  std::uint32_t event_code;   // value programmed into the event selector
+  const char* name;           // display name, e.g. "cycles" or "DCACHE_MISS"
+  const char* preset;         // portable preset name, or nullptr / "" for a raw event
+};
+
+// One counter's results for one region, already calibrated: each call's measurement had
+// `overhead` (the measured cost of an empty region) subtracted before total/min/max were taken.
+struct CounterStats {
+  std::uint64_t total;
+  std::uint64_t min;
+  std::uint64_t max;
+  std::uint64_t overhead;  // per call
+};
+
+struct RegionInfo {
+  const char* name;
+  std::uint64_t calls;
+  const CounterStats* stats;  // one per counter, in counters() order
+  std::size_t num_stats;
+};
+
+struct SampleSourceInfo {
+  SampleSourceKind kind;
+  std::uint8_t counter_slot;  // overflowing counter; kNoCounter for a timer
+  std::uint64_t period;       // events per sample (pmu_overflow) or nanoseconds (timer)
+  std::uint64_t dropped;      // samples lost (ring buffer full)
+};
+
+class Writer {
+ public:
+  explicit Writer(Sink sink, ByteOrder order = native_byte_order()) : sink_(sink), order_(order) {}
+
+  // Header and TARGET chunk.
+  Status begin(const TargetInfo& t) {
+    if (!usable(State::fresh)) return status_;
+    if (t.address_bytes != 4 && t.address_bytes != 8) return fail(Status::bad_argument);
+    address_bytes_ = t.address_bytes;
+    const std::size_t target_len = str_size(t.target_id), pmu_len = str_size(t.pmu_id);
+    if (target_len > kMaxString || pmu_len > kMaxString) return fail(Status::string_too_long);
+    bytes(kMagic, 4);
+    u32(kByteOrderMark);
+    u16(kVersionMajor);
+    u16(kVersionMinor);
+    u16(kHeaderSize);
+    u16(0);
+    chunk(ChunkType::target, 2 + target_len + pmu_len + 8 + 1 + 1);
+    str(t.target_id, target_len);
+    str(t.pmu_id, pmu_len);
+    u64(t.counter_clock_hz);
+    u8(t.counter_width_bits);
+    u8(t.address_bytes);
+    state_ = State::open;
+    return status_;
+  }
+
+  // COUNTERS chunk: the counter configuration, in the order regions report their stats.
+  Status counters(const CounterInfo* list, std::size_t n) {
+    if (!usable(State::open)) return status_;
+    if (n > 255) return fail(Status::too_many_counters);
+    if (n != 0 && list == nullptr) return fail(Status::bad_argument);
+    std::uint64_t len = 1;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t name_len = str_size(list[i].name), preset_len = str_size(list[i].preset);
+      if (name_len > kMaxString || preset_len > kMaxString) return fail(Status::string_too_long);
+      len += 1 + 1 + 4 + 1 + name_len + 1 + preset_len;
+    }
+    chunk(ChunkType::counters, len);
+    u8(static_cast<std::uint8_t>(n));
+    for (std::size_t i = 0; i < n; ++i) {
+      u8(list[i].slot);
+      u8(list[i].width_bits);
+      u32(list[i].event_code);
+      str(list[i].name, str_size(list[i].name));
+      str(list[i].preset, str_size(list[i].preset));
+    }
+    num_counters_ = static_cast<std::uint8_t>(n);
+    have_counters_ = true;
+    return status_;
+  }
+
+  // REGION chunk: one region's calibrated results.
+  Status region(const RegionInfo& r) {
+    if (!usable(State::open)) return status_;
+    if (!have_counters_) return fail(Status::out_of_order);
+    if (r.num_stats != num_counters_) return fail(Status::stats_mismatch);
+    if (r.num_stats != 0 && r.stats == nullptr) return fail(Status::bad_argument);
+    const std::size_t name_len = str_size(r.name);
+    if (name_len > kMaxString) return fail(Status::string_too_long);
+    chunk(ChunkType::region, 1 + name_len + 8 + 1 + 32u * r.num_stats);
+    str(r.name, name_len);
+    u64(r.calls);
+    u8(static_cast<std::uint8_t>(r.num_stats));
+    for (std::size_t i = 0; i < r.num_stats; ++i) {
+      u64(r.stats[i].total);
+      u64(r.stats[i].min);
+      u64(r.stats[i].max);
+      u64(r.stats[i].overhead);
+    }
+    return status_;
+  }
+
+  // SAMPLE_SOURCE chunk.
+  Status sample_source(const SampleSourceInfo& s) {
+    if (!usable(State::open)) return status_;
+    chunk(ChunkType::sample_source, 1 + 1 + 8 + 8);
+    u8(static_cast<std::uint8_t>(s.kind));
+    u8(s.counter_slot);
+    u64(s.period);
+    u64(s.dropped);
+    return status_;
+  }
+
+  // SAMPLES chunk: announce `count` records, then call sample() exactly `count` times.
+  // lr is 0 where the target has no link register (x86) or it was not captured.
+  Status begin_samples(std::uint32_t count) {
+    return begin_items(ChunkType::samples, count, 2u * address_bytes_);
+  }
+  Status sample(std::uint64_t pc, std::uint64_t lr) {
+    if (!usable(State::samples)) return status_;
+    if (!fits_address(pc) || !fits_address(lr)) return fail(Status::address_too_wide);
+    address(pc);
+    address(lr);
+    return item_done();
+  }
+
+  // HISTOGRAM chunk: announce `count` bins, then call bin() exactly `count` times.
+  Status begin_histogram(std::uint32_t count) {
+    return begin_items(ChunkType::histogram, count, address_bytes_ + 4u);
+  }
+  Status bin(std::uint64_t pc, std::uint32_t count) {
+    if (!usable(State::histogram)) return status_;
+    if (!fits_address(pc)) return fail(Status::address_too_wide);
+    address(pc);
+    u32(count);
+    return item_done();
+  }
+
+  // END chunk with the CRC-32 of every byte before the CRC value; then the sink's close().
+  Status finish() {
+    if (state_ == State::samples || state_ == State::histogram) return fail(Status::count_mismatch);
+    if (!usable(State::open)) return status_;
+    chunk(ChunkType::end, 4);
+    u32(crc_.value());
+    state_ = State::done;
+    if (status_ == Status::ok && sink_.close != nullptr) sink_.close(sink_.ctx);
+    return status_;
+  }
+
+  Status status() const { return status_; }
+  std::uint64_t bytes_written() const { return written_; }
+
+ private:
+  enum class State : std::uint8_t { fresh, open, samples, histogram, done };
+
+  bool usable(State expected) {
+    if (status_ != Status::ok) return false;
+    if (state_ != expected) {
+      const bool in_items = state_ == State::samples || state_ == State::histogram;
+      const bool want_items = expected == State::samples || expected == State::histogram;
+      if ((in_items && expected == State::open) || (want_items && state_ == State::open))
+        fail(Status::count_mismatch);
+      else
+        fail(Status::out_of_order);
+      return false;
+    }
+    return true;
+  }
+  Status fail(Status s) {
+    if (status_ == Status::ok) status_ = s;
+    return status_;
+  }
+
+  Status begin_items(ChunkType type, std::uint32_t count, std::uint32_t item_size) {
+    if (!usable(State::open)) return status_;
+    const std::uint64_t len = 4 + std::uint64_t{count} * item_size;
+    if (len > 0xFFFFFFFFu) return fail(Status::too_large);
+    chunk(type, len);
+    u32(count);
+    items_left_ = count;
+    if (count != 0) state_ = type == ChunkType::samples ? State::samples : State::histogram;
+    return status_;
+  }
+  Status item_done() {
+    if (--items_left_ == 0) state_ = State::open;
+    return status_;
+  }
+
+  bool fits_address(std::uint64_t a) const { return address_bytes_ == 8 || a <= 0xFFFFFFFFu; }
+
+  static std::size_t str_size(const char* s) {
+    std::size_t n = 0;
+    if (s != nullptr)
+      while (s[n] != '\0' && n <= kMaxString) ++n;
+    return n;
+  }
+
+  void chunk(ChunkType type, std::uint64_t payload_len) {
+    if (payload_len > 0xFFFFFFFFu) {
+      fail(Status::too_large);
+      return;
+    }
+    u16(static_cast<std::uint16_t>(type));
+    u16(0);
+    u32(static_cast<std::uint32_t>(payload_len));
+  }
+
+  void bytes(const std::uint8_t* p, std::size_t n) {
+    if (status_ != Status::ok) return;
+    crc_.update(p, n);
+    if (!sink_.write(sink_.ctx, p, n)) {
+      fail(Status::sink_failed);
+      return;
+    }
+    written_ += n;
+  }
+  // Unsigned integer of `n` bytes in the writer's byte order.
+  void uint(std::uint64_t v, unsigned n) {
+    std::uint8_t b[8];
+    for (unsigned i = 0; i < n; ++i) {
+      const unsigned shift = 8 * (order_ == ByteOrder::big ? n - 1 - i : i);
+      b[i] = static_cast<std::uint8_t>(v >> shift);
+    }
+    bytes(b, n);
+  }
+  void u8(std::uint8_t v) { bytes(&v, 1); }
+  void u16(std::uint16_t v) { uint(v, 2); }
+  void u32(std::uint32_t v) { uint(v, 4); }
+  void u64(std::uint64_t v) { uint(v, 8); }
+  void address(std::uint64_t v) { uint(v, address_bytes_); }
+  void str(const char* s, std::size_t n) {
+    u8(static_cast<std::uint8_t>(n));
+    if (n != 0) bytes(reinterpret_cast<const std::uint8_t*>(s), n);
+  }
+
+  Sink sink_;
+  ByteOrder order_;
+  Crc32 crc_{};
+  Status status_ = Status::ok;
+  State state_ = State::fresh;
+  std::uint8_t address_bytes_ = 4;
+  std::uint8_t num_counters_ = 0;
+  bool have_counters_ = false;
+  std::uint32_t items_left_ = 0;
+  std::uint64_t written_ = 0;
+};
+
+}  // namespace pmu::dump

@@ -1,0 +1,66 @@
+#pragma once
+// Writes what a Profiler measured as one dump (docs/dump-format.md): target identity, counter
+// configuration, calibrated region results, the sample source with its dropped count, and the
+// samples drained from the ring. Shared by every example firmware; no heap.
+#include <cstddef>
+#include <cstdint>
+
+#include "profiler/dump/writer.hpp"
+#include "profiler/profiler.hpp"
+#include "profiler/region.hpp"
+#include "profiler/sampler.hpp"
+
+namespace prof {
+
+struct DumpTarget {
+  const char* target_id;            // board/target, e.g. "xscale"
+  std::uint64_t counter_clock_hz;   // what the cycle counter counts at
+};
+
+struct DumpSamples {
+  pmu::dump::SampleSourceKind kind;
+  std::uint8_t counter_slot;        // pmu::dump::kNoCounter for a timer
+  std::uint64_t period;             // events per sample, or nanoseconds for a timer
+};
+
+template <Backend B, std::size_t N>
+pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Profiler<B>& p,
+                             const Regions<B>& regions, RegionStats<B>* const* stats,
+                             std::size_t num_regions, const DumpSamples* source,
+                             SampleRing<N>* ring) {
+  using pmu::dump::CounterInfo;
+  using pmu::dump::CounterStats;
+  constexpr unsigned kMax = Profiler<B>::kMaxCounters;
+  const unsigned n = p.counters_added();
+  unsigned width = 0;
+  CounterInfo counters[kMax];
+  for (unsigned i = 0; i < n; ++i) {
+    const Counter c{static_cast<std::uint8_t>(i)};
+    const unsigned s = p.slot_of(c);
+    const char* preset = p.preset_of(c);
+    counters[i] = CounterInfo{static_cast<std::uint8_t>(s),
+                              static_cast<std::uint8_t>(register_bits(B::width(s))),
+                              p.event_of(c).code, preset ? preset : p.event_name(c),
+                              preset ? preset : ""};
+    if (register_bits(B::width(s)) > width) width = register_bits(B::width(s));
+  }
+  w.begin({t.target_id, B::catalog.id, t.counter_clock_hz, static_cast<std::uint8_t>(width), 4});
+  w.counters(counters, n);
+  for (std::size_t r = 0; r < num_regions; ++r) {
+    CounterStats cs[kMax];
+    for (unsigned i = 0; i < n; ++i)
+      cs[i] = CounterStats{stats[r]->total[i], stats[r]->min[i], stats[r]->max[i],
+                           regions.overhead(i)};
+    w.region({stats[r]->name, stats[r]->calls, cs, n});
+  }
+  if (source && ring) {
+    w.sample_source({source->kind, source->counter_slot, source->period, ring->dropped()});
+    const std::size_t count = ring->size();
+    w.begin_samples(static_cast<std::uint32_t>(count));
+    Sample smp;
+    for (std::size_t i = 0; i < count && ring->pop(smp); ++i) w.sample(smp.pc, smp.lr);
+  }
+  return w.finish();
+}
+
+}  // namespace prof

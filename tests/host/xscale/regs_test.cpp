@@ -1,0 +1,199 @@
+// Register descriptors, variant detection and the event catalog, checked against the core manual.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "fixture.hpp"
+#include "hal/core/reg.hpp"
+#include "hal/xscale/events.hpp"
+#include "hal/xscale/regs.hpp"
+
+namespace {
+
+using namespace pmu;
+using namespace pmu::xscale;
+
+// Table 8-5 (XSC2) and Table 8-1 (XSC1): MRC/MCR p14, 0, Rd, CRn, CRm, 0.
+template <class R>
+constexpr bool at(unsigned crn, unsigned crm) {
+  using L = typename R::location;
+  return L::coproc == 14 && L::crn == crn && L::crm == crm && L::opc1 == 0 && L::opc2 == 0;
+}
+static_assert(at<xsc2::PMNC>(0, 1) && at<xsc2::CCNT>(1, 1) && at<xsc2::INTEN>(4, 1) &&
+              at<xsc2::FLAG>(5, 1) && at<xsc2::EVTSEL>(8, 1));
+static_assert(at<xsc2::PMN0>(0, 2) && at<xsc2::PMN1>(1, 2) && at<xsc2::PMN2>(2, 2) &&
+              at<xsc2::PMN3>(3, 2));
+static_assert(at<xsc1::PMNC>(0, 0) && at<xsc1::CCNT>(1, 0) && at<xsc1::PMN0>(2, 0) &&
+              at<xsc1::PMN1>(3, 0));
+static_assert(MIDR::location::coproc == 15 && MIDR::location::crn == 0 &&
+              MIDR::location::crm == 0 && MIDR::access == Access::RO);
+
+TEST(xscaleRegs, VariantFromMidr) {
+  EXPECT_EQ(variant_from_midr(0x69054117), Variant::xsc2);  // PXA27x: generation 2
+  EXPECT_EQ(variant_from_midr(0x69052000), Variant::xsc1);  // generation 1
+  EXPECT_EQ(variant_from_midr(0x69056000), Variant::xsc2);  // generation 3 keeps the XSC2 map
+  EXPECT_EQ(variant_from_midr(0x69050000), Variant::unknown);  // generation 0
+  for (std::uint32_t gen = 4; gen < 8; ++gen)
+    EXPECT_EQ(variant_from_midr(0x69050000 | gen << 13), Variant::unknown) << gen;
+  // Not Intel: bits 15:13 mean something else there (ARM926EJ-S; an ARM part with "gen 2" bits).
+  EXPECT_EQ(variant_from_midr(0x41069265), Variant::unknown);
+  EXPECT_EQ(variant_from_midr(0x41004000), Variant::unknown);
+  EXPECT_STREQ(variant_name(Variant::xsc1), "xsc1");
+  EXPECT_STREQ(variant_name(Variant::xsc2), "xsc2");
+  EXPECT_STREQ(variant_name(Variant::unknown), "unknown");
+}
+
+struct MidrTag {};
+using MidrBus = MockBus<MidrTag>;
+
+TEST(xscaleRegs, ReadVariantIsOneCp15Read) {
+  MidrBus::reset();
+  Xsc2Model m2;
+  MidrBus::device = &m2;
+  EXPECT_EQ(read_variant<MidrBus>(), Variant::xsc2);
+  ASSERT_EQ(MidrBus::log_size, 1u);
+  EXPECT_EQ(MidrBus::log[0].key, MIDR::location::key);
+  EXPECT_EQ(MidrBus::log[0].op, MockOp::read);
+
+  Xsc1Model m1;
+  MidrBus::device = &m1;
+  EXPECT_EQ(read_variant<MidrBus>(), Variant::xsc1);
+
+  MidrBus::device = nullptr;  // the plain register file: whatever the test pokes
+  MidrBus::poke<MIDR>(0x41069265);
+  EXPECT_EQ(read_variant<MidrBus>(), Variant::unknown);
+  MidrBus::reset();
+}
+
+// Fields of a register, OR-ed: checks that they do not overlap and cover the writable bits.
+template <class... F>
+constexpr u32 union_of(F...) {
+  return (F::mask | ...);
+}
+template <class... F>
+constexpr u32 sum_of(F...) {
+  return (F::mask + ...);
+}
+
+TEST(xscaleRegs, Xsc1PmncLayout) {
+  using namespace xsc1::pmnc;
+  // §8.2.4: 31:28, 11 and 7 write-as-zero; flags 10:8 W1C.
+  EXPECT_EQ(xsc1::PMNC::write_mask, 0x0FFFF77Fu);
+  EXPECT_EQ(xsc1::PMNC::w1c_mask, 0x00000700u);
+  constexpr u32 all = union_of(E, P, C, D, inten_pmn0, inten_pmn1, inten_ccnt, flag_pmn0, flag_pmn1,
+                               flag_ccnt, evtCount0, evtCount1);
+  constexpr u32 sum = sum_of(E, P, C, D, inten_pmn0, inten_pmn1, inten_ccnt, flag_pmn0, flag_pmn1,
+                             flag_ccnt, evtCount0, evtCount1);
+  EXPECT_EQ(all, sum) << "fields overlap";
+  EXPECT_EQ(all, xsc1::PMNC::write_mask) << "fields must cover exactly the writable bits";
+  EXPECT_EQ(evtCount0.mask, 0x000FF000u);
+  EXPECT_EQ(evtCount1.mask, 0x0FF00000u);
+  EXPECT_EQ(inten_ccnt.mask, 0x40u);
+  EXPECT_EQ(flag_ccnt.mask, 0x400u);
+  EXPECT_EQ(flag_pmn0.mask, 0x100u);
+  EXPECT_EQ(flag_pmn1.mask, 0x200u);
+  EXPECT_EQ(xsc1::kFlagBit[0], 0x400u);  // slot 0 = CCNT
+  EXPECT_EQ(xsc1::kIntenBit[1], 0x10u);  // slot 1 = PMN0
+}
+
+TEST(xscaleRegs, Xsc2Layouts) {
+  EXPECT_EQ(xsc2::PMNC::write_mask, 0xFu);  // 23:4 write-as-zero, ID read-only
+  EXPECT_EQ(xsc2::pmnc::ID.mask, 0xFF000000u);
+  EXPECT_EQ(xsc2::pmnc::ID.access, Access::RO);
+  EXPECT_EQ(xsc2::pmnc::P.access, Access::WO);  // read unpredictable
+  EXPECT_EQ(xsc2::pmnc::C.access, Access::WO);
+  EXPECT_EQ(xsc2::FLAG::w1c_mask, 0x1Fu);
+  EXPECT_EQ(xsc2::INTEN::write_mask, 0x1Fu);
+  EXPECT_EQ(xsc2::INTEN::w1c_mask, 0u);
+  using namespace xsc2::evtsel;
+  EXPECT_EQ(union_of(evtCount0, evtCount1, evtCount2, evtCount3), 0xFFFFFFFFu);
+  EXPECT_EQ(evtCount3.offset, 24u);
+}
+
+struct RegsTag {};
+using RegsBus = MockBus<RegsTag>;
+
+// Through the engine, with the register file only: descriptors mask what they must.
+TEST(xscaleRegs, EngineMasksWriteAsZeroAndKeepsFlags) {
+  RegsBus::reset();
+  Regs<RegsBus>::write_raw<xsc1::PMNC>(0xFFFFFFFF);
+  EXPECT_EQ(RegsBus::peek<xsc1::PMNC>(), 0x0FFFF77Fu);
+  // modify() writes a set flag back as 0 (no change) unless it is named.
+  RegsBus::poke<xsc1::PMNC>(0x00000701);
+  Regs<RegsBus>::modify(xsc1::pmnc::inten_pmn1(1));
+  EXPECT_EQ(RegsBus::peek<xsc1::PMNC>(), 0x00000021u);
+  RegsBus::poke<xsc1::PMNC>(0x00000700);
+  Regs<RegsBus>::modify(xsc1::pmnc::flag_pmn1.val<1>());
+  EXPECT_EQ(RegsBus::peek<xsc1::PMNC>(), 0x00000200u);
+  Regs<RegsBus>::write_raw<xsc2::PMNC>(0xFFFFFFFF);
+  EXPECT_EQ(RegsBus::peek<xsc2::PMNC>(), 0xFu);
+  RegsBus::reset();
+}
+
+// ---- catalog ----
+TEST(xscaleEvents, TableMatchesManual) {
+  for (const PmuCatalog* c : {&kXsc1Catalog, &kXsc2Catalog}) {
+    SCOPED_TRACE(c->id);
+    EXPECT_EQ(c->counter_width, 32u);
+    ASSERT_EQ(c->num_events, 23u);  // 0x00-0x0D, 0x10-0x17, CCNT
+    for (std::size_t i = 0; i < c->num_events; ++i) {
+      const EventInfo& e = c->events[i];
+      for (std::size_t j = i + 1; j < c->num_events; ++j) EXPECT_NE(e.code, c->events[j].code);
+      if (e.code == kCcntEvent) {
+        EXPECT_EQ(e.counters, 0u) << "cycles are CCNT's, not a PMN's";
+        continue;
+      }
+      EXPECT_LE(e.code, kMaxEventCode);
+      EXPECT_FALSE(e.code >= 0x0E && e.code <= 0x0F) << "0x0E, 0x0F are not in Table 8-12";
+      EXPECT_EQ(e.counters, (1u << c->num_counters) - 1);
+    }
+    EXPECT_STREQ(find_event(*c, 0x07)->name, "INSTR");
+    EXPECT_STREQ(find_event(*c, 0x0B)->name, "DC_MISS");
+    EXPECT_STREQ(find_event(*c, 0x00)->name, "IC_MISS");
+    EXPECT_EQ(find_event(*c, 0x0E), nullptr);
+    EXPECT_EQ(find_event(*c, 0x18), nullptr);
+  }
+  EXPECT_STREQ(kXsc1Catalog.id, "xscale-xsc1");
+  EXPECT_STREQ(kXsc2Catalog.id, "xscale-xsc2");
+  EXPECT_EQ(kXsc1Catalog.num_counters, 2u);
+  EXPECT_EQ(kXsc2Catalog.num_counters, 4u);
+}
+
+TEST(xscaleEvents, PresetsBindDocumentedEvents) {
+  struct Want {
+    Preset p;
+    std::uint32_t code;
+  };
+  constexpr Want want[] = {
+      {Preset::cycles, kCcntEvent},        {Preset::instructions, 0x07},
+      {Preset::dcache_misses, 0x0B},       {Preset::icache_misses, 0x00},
+      {Preset::branch_mispredicts, 0x06},  {Preset::branches, 0x05},
+      {Preset::tlb_misses, 0x04},          {Preset::stall_cycles, 0x02},
+  };
+  for (const PmuCatalog* c : {&kXsc1Catalog, &kXsc2Catalog}) {
+    ASSERT_EQ(c->num_presets, kPresetCount);
+    for (const Want& w : want) {
+      const PresetBinding* b = find_preset(*c, w.p);
+      ASSERT_NE(b, nullptr) << preset_name(w.p);
+      EXPECT_EQ(b->code, w.code) << preset_name(w.p);
+      const EventInfo* e = find_event(*c, b->code);
+      ASSERT_NE(e, nullptr) << "preset bound to an event missing from the table";
+      EXPECT_EQ(b->counters, e->counters);
+    }
+  }
+}
+
+TEST(xscaleEvents, SlotsForEachCode) {
+  using P2 = Xsc2<MockBus<RegsTag>>;
+  using P1 = Xsc1<MockBus<RegsTag>>;
+  static_assert(P2::slots_for(kCcntEvent) == 0x1);
+  static_assert(P2::slots_for(0x07) == 0x1E);
+  static_assert(P1::slots_for(0x07) == 0x6);
+  EXPECT_EQ(P2::slots_for(0x17), 0x1Eu);  // ASSP events go to any PMN
+  EXPECT_EQ(P2::slots_for(0x0E), 0u);
+  EXPECT_EQ(P2::slots_for(0xFF), 0u);
+  EXPECT_EQ(P2::slots_for(0x1000), 0u);
+  EXPECT_EQ(P1::slots_for(kCcntEvent), 1u);
+}
+
+}  // namespace
