@@ -51,6 +51,11 @@ if [ -x bench/zero_cost/run_all.sh ] && [ $# -eq 0 ]; then
   fi
 fi
 
+if [ -x bench/footprint/footprint.sh ] && [ $# -eq 0 ]; then
+  echo "=== profiler footprint per target (bench/footprint)"
+  bash bench/footprint/footprint.sh build/footprint || bad+=("footprint")
+fi
+
 if [ ${#bad[@]} -gt 0 ]; then echo "failing: ${bad[*]}"; fi
 echo "tests: $passed passed, $failed failed"
 [ $failed -eq 0 ] && [ ${#bad[@]} -eq 0 ]

@@ -1,0 +1,54 @@
+// What the profiler costs in a firmware image: one translation unit per configuration, compiled
+// for each target by footprint.sh. PMU_FOOTPRINT_SAMPLING adds the sampler and its ring.
+#include <cstdint>
+
+#include "profiler/profiler.hpp"
+#include "profiler/region.hpp"
+#if PMU_FOOTPRINT_SAMPLING
+#include "profiler/sampler.hpp"
+#endif
+
+#if defined(__arm__)
+#include "hal/core/bus/arm_cp.hpp"
+#include "hal/xscale/driver.hpp"
+using Pmu = pmu::xscale::Xsc2<pmu::Cp14Bus>;
+#elif defined(__powerpc__)
+#include "hal/core/bus/pmr.hpp"
+#include "hal/e500/driver.hpp"
+using Pmu = pmu::e500::Driver<pmu::PmrBus>;
+#endif
+
+namespace {
+prof::Profiler<Pmu> profiler;
+prof::Regions<Pmu> regions{profiler};
+prof::RegionStats<Pmu> stats{"work"};
+prof::Counter cycles;
+#if PMU_FOOTPRINT_SAMPLING
+prof::SampleRing<256> ring;
+prof::Sampler<Pmu, prof::SampleRing<256>> sampler{profiler, ring};
+#endif
+}  // namespace
+
+extern "C" void work();
+
+extern "C" std::uint64_t footprint_main() {
+  profiler.probe();
+  profiler.add<pmu::Preset::cycles>(cycles);
+  profiler.start();
+  regions.calibrate();
+  {
+    prof::Region<Pmu> r{regions, stats};
+    work();
+  }
+#if PMU_FOOTPRINT_SAMPLING
+  sampler.arm(cycles, 10000);
+  work();
+  sampler.disarm();
+#endif
+  profiler.stop();
+  return profiler.read(cycles) + stats.total[0];
+}
+
+#if PMU_FOOTPRINT_SAMPLING
+extern "C" void footprint_pmu_irq(std::uint32_t pc, std::uint32_t lr) { sampler.on_pmu_interrupt(pc, lr); }
+#endif

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Footprint of the profiler per target: .text/.data/.bss of counting only (probe, one counter,
+# calibrated region, start/stop/read) and of counting + sampling (Sampler, 256-entry ring, ISR
+# entry). Compiled with the firmware flags (-O2, freestanding, -ffunction-sections); sizes are of
+# the object, so they include the driver and everything the profiler pulls in, nothing else.
+# Targets without a backend yet (mips-cps, rm7000, netburst) are listed as such.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out=${1:-$(mktemp -d)}
+mkdir -p "$out"
+common="-std=c++20 -O2 -ffreestanding -fno-exceptions -fno-rtti -fno-threadsafe-statics -ffunction-sections -fdata-sections -Wall -Wextra -Werror -I$root"
+printf '| target | backend | configuration | .text | .data | .bss |\n|---|---|---|---|---|---|\n'
+run() {  # target triple flags backend
+  local target=$1 cxx=$2 flags=$3 backend=$4
+  for cfg in counting sampling; do
+    local s=0; [ $cfg = sampling ] && s=1
+    local obj="$out/$target-$cfg.o"
+    $cxx $common $flags -DPMU_FOOTPRINT_SAMPLING=$s -c "$here/footprint.cpp" -o "$obj"
+    read -r text data bss _ < <(${cxx%g++}size "$obj" | tail -n1)
+    printf '| %s | %s | %s | %s | %s | %s |\n' "$target" "$backend" "$cfg" "$text" "$data" "$bss"
+  done
+}
+run xscale arm-none-eabi-g++ "-mcpu=xscale -marm" "xscale::Xsc2<Cp14Bus>"
+run e500 powerpc-linux-gnu-g++ "-mcpu=8548 -msoft-float -fno-pic" "e500::Driver<PmrBus>"
+for t in mips-cps rm7000 netburst; do
+  printf '| %s | (no backend yet) | - | - | - | - |\n' "$t"
+done
