@@ -1,5 +1,5 @@
 // Asking a PMU for a preset it has no event for is a compile error, not a run-time surprise.
-// The XSC2 catalog has every preset, so the misuse uses a driver-shaped PMU with only cycles.
+// The XSC2 catalog has every preset, so the misuse asks for a reserved event code instead.
 #include "hal/core/bus/mock.hpp"
 #include "hal/xscale/driver.hpp"
 #include "profiler/profiler.hpp"
