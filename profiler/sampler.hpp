@@ -118,7 +118,8 @@ class Sampler {
     const unsigned s = p_.slot_of(c);
     if (!c.valid() || s >= B::kSlots) return Status::bad_argument;
     const unsigned w = B::width(s);
-    if (period == 0 || period > (std::uint64_t{1} << w)) return Status::bad_argument;
+    // A 64-bit-wide slot (a clock) never overflows: nothing to arm. Otherwise 1 <= N <= 2^width.
+    if (w >= 64 || period == 0 || period > (std::uint64_t{1} << w)) return Status::bad_argument;
     period_[s] = period;
     armed_ |= std::uint32_t{1} << s;
     B::write(s, preset(s));
