@@ -49,7 +49,7 @@ class Regions {
   // Out of line on purpose: a Region, calibrate() and the C API all run these same instructions
   // between the two reads of a counter, so the calibrated overhead is exactly what they cost.
   [[gnu::noinline]] Mark begin() const {
-    Mark m;
+    Mark m{};  // zeroed before the first counter read, so outside every measured window
     snapshot(m);
     return m;
   }

@@ -10,7 +10,7 @@ echo "== building firmware (preset xscale) and host tool (preset host)" >&2
 cmake --preset xscale >/dev/null
 cmake --build --preset xscale --target xscale_profile >/dev/null
 cmake --preset host >/dev/null
-cmake --build --preset host --target pmukit >/dev/null
+cmake --build --preset host --target pmukit_cli >/dev/null
 elf=build/xscale/examples/xscale/xscale_profile.elf
 log=build/xscale-profile.log
 echo "== running $elf on qemu-system-arm -M mainstone" >&2

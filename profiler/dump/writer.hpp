@@ -1,8 +1,10 @@
 #pragma once
 // Firmware-side dump writer: streams a profile dump (docs/dump-format.md) through a byte sink with
-// a running CRC-32, so no buffer bigger than a few bytes is needed. Freestanding: no heap, no
-// exceptions, no hosted headers. Every call returns a Status; the first error sticks and stops
-// all further output, so a firmware may check only the result of finish().
+// a running CRC-32, so the dump is never held whole: the writer keeps only a 64-byte block, which
+// it hands to the sink when full (one semihosting call per block, not per field) and on finish().
+// Freestanding: no heap, no exceptions, no hosted headers. Every call returns a Status; the first
+// error sticks and stops all further output, so a firmware may check only the result of finish()
+// (a sink failure shows at the latest there).
 //
 // Call order: begin() once; then counters() before any region(); then region(), sample_source(),
 // begin_samples() + sample() x n, begin_histogram() + bin() x n in any order and any number;
@@ -209,12 +211,14 @@ class Writer {
     if (!usable(State::open)) return status_;
     chunk(ChunkType::end, 4);
     u32(crc_.value());
+    flush();
     state_ = State::done;
     if (status_ == Status::ok && sink_.close != nullptr) sink_.close(sink_.ctx);
     return status_;
   }
 
   Status status() const { return status_; }
+  // Bytes the sink has taken so far (after finish(): the whole dump).
   std::uint64_t bytes_written() const { return written_; }
 
  private:
@@ -272,17 +276,26 @@ class Writer {
     u32(static_cast<std::uint32_t>(payload_len));
   }
 
-  void bytes(const std::uint8_t* p, std::size_t n) {
+  // Out of line, like uint(): inlined into every field they would make the writer tens of KB.
+  [[gnu::noinline]] void bytes(const std::uint8_t* p, std::size_t n) {
     if (status_ != Status::ok) return;
     crc_.update(p, n);
-    if (!sink_.write(sink_.ctx, p, n)) {
-      fail(Status::sink_failed);
-      return;
+    for (std::size_t i = 0; i < n && status_ == Status::ok; ++i) {
+      block_[fill_++] = p[i];
+      if (fill_ == kBlockSize) flush();
     }
-    written_ += n;
+  }
+  void flush() {
+    if (fill_ != 0 && status_ == Status::ok) {
+      if (sink_.write(sink_.ctx, block_, fill_))
+        written_ += fill_;
+      else
+        fail(Status::sink_failed);
+    }
+    fill_ = 0;
   }
   // Unsigned integer of `n` bytes in the writer's byte order.
-  void uint(std::uint64_t v, unsigned n) {
+  [[gnu::noinline]] void uint(std::uint64_t v, unsigned n) {
     std::uint8_t b[8];
     for (unsigned i = 0; i < n; ++i) {
       const unsigned shift = 8 * (order_ == ByteOrder::big ? n - 1 - i : i);
@@ -300,8 +313,12 @@ class Writer {
     if (n != 0) bytes(reinterpret_cast<const std::uint8_t*>(s), n);
   }
 
+  static constexpr std::size_t kBlockSize = 64;
+
   Sink sink_;
   ByteOrder order_;
+  std::uint8_t block_[kBlockSize] = {};
+  std::size_t fill_ = 0;
   Crc32 crc_{};
   Status status_ = Status::ok;
   State state_ = State::fresh;

@@ -1,0 +1,192 @@
+// Writer -> decoder round trips in both byte orders, through both carriers.
+#include <gtest/gtest.h>
+
+#include "fixtures.hpp"
+#include "profiler/dump/text_frame_sink.hpp"
+#include "tools/dumpread/binary_decoder.hpp"
+#include "tools/dumpread/load.hpp"
+#include "tools/dumpread/text_frames.hpp"
+
+namespace {
+
+namespace pd = pmu::dump;
+using dumptest::Bytes;
+using pmukit::ByteOrder;
+using pmukit::Dump;
+
+class RoundTrip : public ::testing::TestWithParam<pd::ByteOrder> {};
+
+void expect_profile_fixture(const Dump& d) {
+  EXPECT_EQ(d.version_major, 1u);
+  EXPECT_EQ(d.version_minor, 0u);
+  EXPECT_EQ(d.target.id, "xscale");
+  EXPECT_EQ(d.target.pmu, "xscale-xsc2");
+  EXPECT_EQ(d.target.counter_clock_hz, 400000000u);
+  EXPECT_EQ(d.target.counter_width_bits, 32u);
+  EXPECT_EQ(d.target.address_bytes, 4u);
+  ASSERT_EQ(d.counters.size(), 2u);
+  EXPECT_EQ(d.counters[0].name, "cycles");
+  EXPECT_EQ(d.counters[0].preset, "cycles");
+  EXPECT_EQ(d.counters[0].event_code, 0xFFu);
+  EXPECT_EQ(d.counters[1].slot, 1u);
+  EXPECT_EQ(d.counters[1].preset, "");  // raw event
+  EXPECT_EQ(d.counters[1].event_code, 0x0Bu);
+  ASSERT_EQ(d.regions.size(), 3u);
+  EXPECT_EQ(d.regions[0].name, "dma_copy");
+  EXPECT_EQ(d.regions[0].calls, 100u);
+  ASSERT_EQ(d.regions[0].stats.size(), 2u);
+  EXPECT_EQ(d.regions[0].stats[0].total, 123456u);
+  EXPECT_EQ(d.regions[0].stats[0].min, 1200u);
+  EXPECT_EQ(d.regions[0].stats[0].max, 1300u);
+  EXPECT_EQ(d.regions[0].stats[0].overhead, 12u);
+  EXPECT_EQ(d.regions[2].name, "parse \"hdr\", v2 <fast>");
+  ASSERT_TRUE(d.source.has_value());
+  EXPECT_EQ(d.source->kind, 1u);
+  EXPECT_EQ(d.source->counter_slot, 0u);
+  EXPECT_EQ(d.source->period, 10000u);
+  EXPECT_EQ(d.source->dropped, 3u);
+  ASSERT_EQ(d.samples.size(), 16u);
+  EXPECT_EQ(d.samples[0].pc, 0x2010u);
+  EXPECT_EQ(d.samples[0].lr, 0x3020u);
+  EXPECT_EQ(d.samples[15].pc, 0x1030u);
+  EXPECT_EQ(d.samples[15].lr, 0x8000u);
+  EXPECT_TRUE(d.histogram.empty());
+  EXPECT_TRUE(d.skipped.empty());
+  EXPECT_EQ(d.trailing_bytes, 0u);
+}
+
+TEST_P(RoundTrip, Binary) {
+  const Bytes b = dumptest::profile_dump(GetParam());
+  const Dump d = pmukit::decode_dump(b.data(), b.size());
+  EXPECT_EQ(d.byte_order, GetParam() == pd::ByteOrder::big ? ByteOrder::big : ByteOrder::little);
+  EXPECT_EQ(d.size, b.size());
+  expect_profile_fixture(d);
+}
+
+TEST_P(RoundTrip, Histogram) {
+  const Bytes b = dumptest::histogram_dump(GetParam());
+  const Dump d = pmukit::decode_dump(b.data(), b.size());
+  ASSERT_EQ(d.histogram.size(), 3u);
+  EXPECT_EQ(d.histogram[0].pc, 0x2010u);
+  EXPECT_EQ(d.histogram[0].count, 7u);
+  EXPECT_EQ(d.total_samples(), 10u);
+  EXPECT_EQ(d.source->kind, 2u);
+  EXPECT_EQ(d.source->counter_slot, 0xFFu);
+  EXPECT_TRUE(d.regions.empty());
+}
+
+TEST_P(RoundTrip, TextFramesAmongConsoleOutput) {
+  const std::string log = dumptest::profile_log(GetParam());
+  const pmukit::LoadedDump l = pmukit::load_dump(Bytes(log.begin(), log.end()));
+  // 3 console lines, an "irq:" line after every third line, 565 bytes in 18 frame lines.
+  EXPECT_EQ(l.carrier, "text frame 1 of 1 (lines 5-30)");
+  expect_profile_fixture(l.dump);
+  const std::vector<pmukit::TextFrame> frames = pmukit::find_text_frames(log.data(), log.size());
+  ASSERT_EQ(frames.size(), 1u);
+  EXPECT_EQ(Bytes(frames[0].bytes.begin(), frames[0].bytes.end()), dumptest::profile_dump(GetParam()));
+}
+
+TEST_P(RoundTrip, EightByteAddresses) {
+  dumptest::VectorSink out;
+  pd::Writer w(out.sink(), GetParam());
+  w.begin({"host", "none", 1000, 64, 8});
+  w.begin_samples(1);
+  w.sample(0xFFFF800012345678ull, 0x7FFF000000000001ull);
+  w.begin_histogram(1);
+  w.bin(0x123456789ABCull, 0xFFFFFFFFu);
+  ASSERT_EQ(w.finish(), pd::Status::ok);
+  const Dump d = pmukit::decode_dump(out.bytes.data(), out.bytes.size());
+  EXPECT_EQ(d.samples.at(0).pc, 0xFFFF800012345678ull);
+  EXPECT_EQ(d.samples.at(0).lr, 0x7FFF000000000001ull);
+  EXPECT_EQ(d.histogram.at(0).pc, 0x123456789ABCull);
+  EXPECT_EQ(d.histogram.at(0).count, 0xFFFFFFFFu);
+  EXPECT_EQ(d.total_samples(), 0x100000000ull);
+}
+
+TEST_P(RoundTrip, ManySamplesAcrossSeveralChunks) {
+  // A ring buffer that wrapped is written as two SAMPLES chunks; the decoder concatenates them.
+  dumptest::VectorSink out;
+  pd::Writer w(out.sink(), GetParam());
+  w.begin({"t", "p", 1, 32, 4});
+  for (std::uint32_t part = 0; part < 2; ++part) {
+    w.begin_samples(50000);
+    for (std::uint32_t i = 0; i < 50000; ++i) w.sample(part * 50000 + i, i);
+  }
+  ASSERT_EQ(w.finish(), pd::Status::ok);
+  const Dump d = pmukit::decode_dump(out.bytes.data(), out.bytes.size());
+  ASSERT_EQ(d.samples.size(), 100000u);
+  for (std::uint32_t i = 0; i < 100000; ++i) ASSERT_EQ(d.samples[i].pc, i);
+}
+
+INSTANTIATE_TEST_SUITE_P(ByteOrders, RoundTrip,
+                         ::testing::Values(pd::ByteOrder::little, pd::ByteOrder::big),
+                         [](const auto& info) {
+                           return info.param == pd::ByteOrder::big ? "Big" : "Little";
+                         });
+
+TEST(TextFrames, SequenceWrapsAfter65536Lines) {
+  dumptest::TextLog log;
+  pd::Writer w(log.frames.sink());
+  w.begin({"t", "p", 1, 32, 4});
+  const std::uint32_t n = 70000 * 4;  // 8 bytes each: 70000 lines of 32 bytes
+  w.begin_samples(n);
+  for (std::uint32_t i = 0; i < n; ++i) w.sample(i, ~i);
+  ASSERT_EQ(w.finish(), pd::Status::ok);
+  EXPECT_NE(log.text.find("\n@PMUD ffff "), std::string::npos);
+  const pmukit::LoadedDump l = pmukit::load_dump(Bytes(log.text.begin(), log.text.end()));
+  ASSERT_EQ(l.dump.samples.size(), n);
+  EXPECT_EQ(l.dump.samples[n - 1].lr, ~(n - 1));
+}
+
+TEST(TextFrames, CrLfTimestampsAndSeveralFrames) {
+  std::string log;
+  for (int i = 0; i < 3; ++i) {
+    dumptest::TextLog one;
+    pd::Writer w(one.frames.sink());
+    w.begin({i == 1 ? "second" : "other", "p", 1, 32, 4});
+    w.finish();
+    for (char c : one.text) log += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    log += "12:00:0" + std::to_string(i) + " console line\r\n";
+  }
+  const Bytes bytes(log.begin(), log.end());
+  EXPECT_EQ(pmukit::load_dump(bytes, 2).dump.target.id, "second");
+  const pmukit::LoadedDump last = pmukit::load_dump(bytes);
+  EXPECT_EQ(last.dump.target.id, "other");
+  EXPECT_EQ(last.carrier.rfind("text frame 3 of 3", 0), 0u);
+}
+
+TEST(TextFrames, UppercaseHexIsAccepted) {
+  std::string log = dumptest::profile_log(pd::ByteOrder::big);
+  for (char& c : log)
+    if (c >= 'a' && c <= 'f') c = static_cast<char>(c - 'a' + 'A');
+  // Console text changed too, but only frame lines matter.
+  EXPECT_EQ(pmukit::load_dump(Bytes(log.begin(), log.end())).dump.regions.size(), 3u);
+}
+
+TEST(BinaryDump, TrailingBytesAfterEndAreIgnored) {
+  Bytes b = dumptest::profile_dump(pd::ByteOrder::little);
+  b.resize(b.size() + 100, 0xFF);  // a debugger dumped the whole buffer
+  const Dump d = pmukit::decode_dump(b.data(), b.size());
+  EXPECT_EQ(d.trailing_bytes, 100u);
+  EXPECT_EQ(d.regions.size(), 3u);
+}
+
+TEST(BinaryDump, UnknownOptionalChunksAreSkipped) {
+  Bytes b = dumptest::profile_dump(pd::ByteOrder::big);
+  dumptest::insert_chunk(b, pd::ByteOrder::big, 0x0123, 0, {1, 2, 3});
+  const Dump d = pmukit::decode_dump(b.data(), b.size());
+  ASSERT_EQ(d.skipped.size(), 1u);
+  EXPECT_EQ(d.skipped[0].type, 0x0123u);
+  EXPECT_EQ(d.skipped[0].length, 3u);
+  EXPECT_EQ(d.samples.size(), 16u);
+}
+
+TEST(BinaryDump, NewerMinorVersionIsRead) {
+  Bytes b = dumptest::profile_dump(pd::ByteOrder::little);
+  dumptest::put_u16(b, 10, 7, pd::ByteOrder::little);
+  dumptest::fix_crc(b, pd::ByteOrder::little);
+  const Dump d = pmukit::decode_dump(b.data(), b.size());
+  EXPECT_EQ(d.version_minor, 7u);
+}
+
+}  // namespace

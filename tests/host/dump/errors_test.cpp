@@ -1,0 +1,285 @@
+// Every decoding error: one message that says what is wrong and where, never a crash.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "fixtures.hpp"
+#include "tools/dumpread/binary_decoder.hpp"
+#include "tools/dumpread/decode_error.hpp"
+#include "tools/dumpread/load.hpp"
+
+namespace {
+
+namespace pd = pmu::dump;
+using dumptest::Bytes;
+
+std::string decode_error(const Bytes& b) {
+  try {
+    pmukit::decode_dump(b.data(), b.size());
+  } catch (const pmukit::DecodeError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string load_error(const std::string& text, std::size_t frame = 0) {
+  try {
+    pmukit::load_dump(Bytes(text.begin(), text.end()), frame);
+  } catch (const pmukit::DecodeError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// The line (1-based) of the log that holds `text`.
+std::size_t line_of(const std::string& log, const std::string& text) {
+  const std::size_t at = log.find(text);
+  std::size_t line = 1;
+  for (std::size_t i = 0; i < at; ++i) line += log[i] == '\n';
+  return line;
+}
+
+// Replaces line `n` (1-based) of the log.
+std::string with_line(const std::string& log, std::size_t n, const std::string& replacement) {
+  std::size_t at = 0;
+  for (std::size_t i = 1; i < n; ++i) at = log.find('\n', at) + 1;
+  const std::size_t end = log.find('\n', at);
+  return log.substr(0, at) + replacement + log.substr(end);
+}
+std::string line_text(const std::string& log, std::size_t n) {
+  std::size_t at = 0;
+  for (std::size_t i = 1; i < n; ++i) at = log.find('\n', at) + 1;
+  return log.substr(at, log.find('\n', at) - at);
+}
+
+TEST(DumpErrors, NoMagic) {
+  EXPECT_EQ(decode_error({'E', 'L', 'F', 0, 1, 2}), "not a pmukit dump: no 'PMUD' magic at offset 0");
+  EXPECT_EQ(load_error("just a console log\n"),
+            "no dump found: not a binary dump (no 'PMUD' magic at offset 0) and no '@PMUD BEGIN' "
+            "line in the text");
+}
+
+TEST(DumpErrors, TruncatedHeader) {
+  Bytes b = dumptest::profile_dump(pd::ByteOrder::big);
+  b.resize(10);
+  EXPECT_EQ(decode_error(b), "truncated dump: the 16-byte header is cut off at byte 10");
+}
+
+TEST(DumpErrors, TruncatedInsideAChunk) {
+  Bytes b = dumptest::profile_dump(pd::ByteOrder::little);
+  const auto c = dumptest::chunks(b);
+  const dumptest::ChunkAt samples = c[c.size() - 2];
+  ASSERT_EQ(samples.type, 5u);
+  b.resize(samples.offset + 8 + 10);
+  EXPECT_EQ(decode_error(b), "truncated dump: SAMPLES chunk at offset " +
+                                 std::to_string(samples.offset) + " declares " +
+                                 std::to_string(samples.length) + " payload bytes, only 10 left");
+}
+
+TEST(DumpErrors, TruncatedBeforeEnd) {
+  Bytes b = dumptest::profile_dump(pd::ByteOrder::big);
+  const std::size_t end = dumptest::chunks(b).back().offset;
+  b.resize(end + 3);
+  EXPECT_EQ(decode_error(b), "truncated dump: ends at byte " + std::to_string(end + 3) +
+                                 " inside the chunk header at offset " + std::to_string(end) +
+                                 " (no END chunk)");
+}
+
+TEST(DumpErrors, EveryTruncationIsAnErrorNotACrash) {
+  for (pd::ByteOrder order : {pd::ByteOrder::little, pd::ByteOrder::big}) {
+    const Bytes full = dumptest::profile_dump(order);
+    for (std::size_t n = 0; n < full.size(); ++n) {
+      const std::string e = decode_error(Bytes(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n)));
+      if (n < 4)
+        EXPECT_EQ(e.rfind("not a pmukit dump", 0), 0u) << n;
+      else
+        EXPECT_EQ(e.rfind("truncated dump: ", 0), 0u) << n << ": " << e;
+    }
+  }
+}
+
+TEST(DumpErrors, BadCrc) {
+  Bytes b = dumptest::profile_dump(pd::ByteOrder::big);
+  const dumptest::ChunkAt end = dumptest::chunks(b).back();
+  b[40] ^= 0x01;  // one flipped bit in the TARGET chunk
+  char stored[16], computed[16];
+  std::snprintf(stored, sizeof stored, "0x%08x", pd::crc32(dumptest::profile_dump(pd::ByteOrder::big).data(), end.offset + 8));
+  std::snprintf(computed, sizeof computed, "0x%08x", pd::crc32(b.data(), end.offset + 8));
+  EXPECT_EQ(decode_error(b), "bad CRC-32: END chunk at offset " + std::to_string(end.offset) +
+                                 " says " + stored + ", bytes 0.." +
+                                 std::to_string(end.offset + 7) + " give " + computed +
+                                 " (the dump is corrupted)");
+}
+
+TEST(DumpErrors, EveryFlippedBitIsCaught) {
+  const Bytes good = dumptest::histogram_dump(pd::ByteOrder::little);
+  for (std::size_t i = 0; i < good.size(); ++i) {
+    Bytes b = good;
+    b[i] ^= 0x10;
+    EXPECT_NE(decode_error(b), "(no error)") << "byte " << i;
+  }
+}
+
+TEST(DumpErrors, WrongVersion) {
+  Bytes b = dumptest::profile_dump(pd::ByteOrder::little);
+  dumptest::put_u16(b, 8, 2, pd::ByteOrder::little);
+  dumptest::put_u16(b, 10, 3, pd::ByteOrder::little);
+  dumptest::fix_crc(b, pd::ByteOrder::little);
+  EXPECT_EQ(decode_error(b), "unsupported dump version 2.3 at offset 8 (this pmukit reads 1.x)");
+}
+
+TEST(DumpErrors, UnknownEndiannessTag) {
+  Bytes b = dumptest::profile_dump(pd::ByteOrder::big);
+  b[4] = 0x02;
+  b[5] = 0x01;
+  EXPECT_EQ(decode_error(b),
+            "unknown endianness tag 02 01 03 04 at offset 4 (expected 01 02 03 04 for big-endian "
+            "or 04 03 02 01 for little-endian)");
+}
+
+TEST(DumpErrors, BadHeaderSize) {
+  Bytes b = dumptest::profile_dump(pd::ByteOrder::big);
+  dumptest::put_u16(b, 12, 8, pd::ByteOrder::big);
+  EXPECT_EQ(decode_error(b), "bad header size 8 at offset 12 (at least 16)");
+}
+
+TEST(DumpErrors, UnknownRequiredChunk) {
+  Bytes b = dumptest::profile_dump(pd::ByteOrder::big);
+  const std::size_t at = dumptest::chunks(b).back().offset;
+  dumptest::insert_chunk(b, pd::ByteOrder::big, 0x0456, pd::kChunkRequired, {9});
+  EXPECT_EQ(decode_error(b), "chunk type 0x0456 at offset " + std::to_string(at) +
+                                 " is marked required but this pmukit does not know it (a "
+                                 "newer dump format?)");
+}
+
+TEST(DumpErrors, ChunkTooShortForItsFields) {
+  Bytes b = dumptest::profile_dump(pd::ByteOrder::little);
+  const std::size_t at = dumptest::chunks(b).back().offset;
+  dumptest::insert_chunk(b, pd::ByteOrder::little, 3, 0, {1, 'x', 5});  // REGION, 3 bytes
+  EXPECT_EQ(decode_error(b), "REGION chunk at offset " + std::to_string(at) +
+                                 ": too short for call count at offset " + std::to_string(at + 10) +
+                                 " (needs 8 bytes, 1 left)");
+}
+
+TEST(DumpErrors, SampleCountLargerThanTheChunk) {
+  Bytes b = dumptest::profile_dump(pd::ByteOrder::little);
+  const std::size_t at = dumptest::chunks(b).back().offset;
+  dumptest::insert_chunk(b, pd::ByteOrder::little, 5, 0, {0xFF, 0xFF, 0xFF, 0xFF});
+  EXPECT_EQ(decode_error(b), "SAMPLES chunk at offset " + std::to_string(at) +
+                                 ": 4294967295 samples need 34359738360 bytes, only 0 left");
+}
+
+TEST(DumpErrors, SecondTargetChunk) {
+  Bytes b = dumptest::profile_dump(pd::ByteOrder::big);
+  const std::size_t at = dumptest::chunks(b).back().offset;
+  dumptest::insert_chunk(b, pd::ByteOrder::big, 1, 0, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 4});
+  EXPECT_EQ(decode_error(b), "TARGET chunk at offset " + std::to_string(at) + ": second TARGET chunk");
+}
+
+TEST(DumpErrors, BinaryDumpHasOneFrame) {
+  const Bytes b = dumptest::profile_dump(pd::ByteOrder::big);
+  try {
+    pmukit::load_dump(b, 2);
+    FAIL();
+  } catch (const pmukit::DecodeError& e) {
+    EXPECT_STREQ(e.what(), "--frame 2: a binary dump has one");
+  }
+}
+
+class TextErrors : public ::testing::Test {
+ protected:
+  const std::string log = dumptest::profile_log(pd::ByteOrder::big);
+  const std::size_t first = line_of(log, "@PMUD 0000 ");
+  const std::size_t begin = line_of(log, "@PMUD BEGIN");
+};
+
+TEST_F(TextErrors, CorruptedHexDigitIsReportedByLineNumber) {
+  std::string line = line_text(log, first + 1);
+  ASSERT_EQ(line.rfind("@PMUD 0001 ", 0), 0u) << line;
+  line[20] = line[20] == '0' ? '1' : '0';
+  const std::string e = load_error(with_line(log, first + 1, line));
+  EXPECT_EQ(e.rfind("text frame 1 of 1: line " + std::to_string(first + 1) + ": frame line check ", 0), 0u) << e;
+  EXPECT_NE(e.find("does not match its content"), std::string::npos) << e;
+}
+
+TEST_F(TextErrors, NonHexCharacter) {
+  std::string line = line_text(log, first);
+  line[15] = 'g';
+  EXPECT_EQ(load_error(with_line(log, first, line)),
+            "text frame 1 of 1: line " + std::to_string(first) +
+                ": frame line has a non-hex character in its data");
+}
+
+TEST_F(TextErrors, LostLine) {
+  const std::string e = load_error(with_line(log, first + 1, "(line lost)"));
+  EXPECT_EQ(e, "text frame 1 of 1: line " + std::to_string(line_of(log, "@PMUD 0002")) +
+                   ": frame line has sequence 0002, expected 0001 (lines lost)");
+}
+
+TEST_F(TextErrors, OutputInsideAFrameLine) {
+  const std::string line = line_text(log, first) + " hello";
+  EXPECT_EQ(load_error(with_line(log, first, line)),
+            "text frame 1 of 1: line " + std::to_string(first) +
+                ": frame line does not have 3 fields (seq data check)");
+}
+
+TEST_F(TextErrors, OddHexDigits) {
+  std::string line = line_text(log, first);
+  line.erase(20, 1);
+  EXPECT_EQ(load_error(with_line(log, first, line)),
+            "text frame 1 of 1: line " + std::to_string(first) +
+                ": frame line has 63 hex digits (an even number up to 64)");
+}
+
+TEST_F(TextErrors, BadSequenceField) {
+  std::string line = line_text(log, first);
+  line[6] = 'x';
+  EXPECT_EQ(load_error(with_line(log, first, line)),
+            "text frame 1 of 1: line " + std::to_string(first) +
+                ": frame line has a bad sequence field 'x000'");
+}
+
+TEST_F(TextErrors, MissingEnd) {
+  const std::string cut = log.substr(0, log.find("@PMUD END"));
+  EXPECT_EQ(load_error(cut), "text frame 1 of 1: line " + std::to_string(begin) +
+                                 ": has no END line (the log ends inside the frame)");
+}
+
+TEST_F(TextErrors, EndCountsDisagree) {
+  const std::size_t end = line_of(log, "@PMUD END");
+  EXPECT_EQ(load_error(with_line(log, end, "@PMUD END 1 32")),
+            "text frame 1 of 1: line " + std::to_string(end) +
+                ": END line says 1 lines and 32 bytes, the frame has " +
+                line_text(log, end).substr(10, line_text(log, end).find(' ', 10) - 10) +
+                " lines and " + line_text(log, end).substr(line_text(log, end).rfind(' ') + 1) +
+                " bytes");
+}
+
+TEST_F(TextErrors, RestartMidDump) {
+  const std::string cut = log.substr(0, log.find("@PMUD 0003")) + log.substr(log.find("@PMUD BEGIN"));
+  // The interrupted first frame is broken; the complete second one is the default (last).
+  EXPECT_EQ(load_error(cut, 0), "(no error)");
+  EXPECT_EQ(load_error(cut, 1).rfind("text frame 1 of 2: line ", 0), 0u);
+  EXPECT_NE(load_error(cut, 1).find(": is interrupted by a new BEGIN line (the target restarted mid-dump?)"),
+            std::string::npos);
+  EXPECT_EQ(load_error(cut, 3), "--frame 3: the log has only 2 dump frame(s)");
+}
+
+TEST_F(TextErrors, UnknownFrameVersion) {
+  EXPECT_EQ(load_error(with_line(log, begin, "@PMUD BEGIN 9")),
+            "text frame 1 of 1: line " + std::to_string(begin) +
+                ": uses text frame version 9 (this pmukit reads version 1)");
+}
+
+TEST_F(TextErrors, GoodLinesWithABadDumpInside) {
+  // Well-formed lines whose payload is not a dump: the binary decoder's error, with the frame.
+  const std::string text = "@PMUD BEGIN 1\n@PMUD 0000 504d5544 " + [] {
+    const std::uint8_t d[] = {0, 0, 'P', 'M', 'U', 'D'};
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "%04x", pd::crc32(d, sizeof d) & 0xFFFF);
+    return std::string(buf);
+  }() + "\n@PMUD END 1 4\n";
+  EXPECT_EQ(load_error(text), "text frame 1 of 1 (lines 1-3): truncated dump: the 16-byte header is cut off at byte 4");
+}
+
+}  // namespace

@@ -1,0 +1,174 @@
+#include "fixtures.hpp"
+
+#include "profiler/dump/text_frame_sink.hpp"
+
+namespace dumptest {
+
+namespace pd = pmu::dump;
+
+pd::Sink VectorSink::sink() {
+  return pd::Sink{[](void* ctx, const std::uint8_t* data, std::size_t n) {
+                    auto* self = static_cast<VectorSink*>(ctx);
+                    self->bytes.insert(self->bytes.end(), data, data + n);
+                    return true;
+                  },
+                  this};
+}
+
+void write_profile(pd::Writer& w) {
+  w.begin({"xscale", "xscale-xsc2", 400000000u, 32, 4});
+  const pd::CounterInfo counters[] = {
+      {0, 32, 0xFF, "cycles", "cycles"},
+      {1, 32, 0x0B, "DCACHE_MISS", nullptr},
+  };
+  w.counters(counters, 2);
+  const pd::CounterStats dma[] = {{123456, 1200, 1300, 12}, {400, 3, 5, 0}};
+  const pd::CounterStats crc[] = {{9000, 2900, 3100, 12}, {0, 0, 0, 0}};
+  const pd::CounterStats parse[] = {{77, 77, 77, 12}, {1, 1, 1, 0}};
+  w.region({"dma_copy", 100, dma, 2});
+  w.region({"crc_update", 3, crc, 2});
+  w.region({"parse \"hdr\", v2 <fast>", 1, parse, 2});
+  w.sample_source({pd::SampleSourceKind::pmu_overflow, 0, 10000, 3});
+  struct {
+    std::uint32_t pc, lr, times;
+  } const samples[] = {
+      {0x2010, 0x3020, 5},  // memcpy called from dma_copy
+      {0x2020, 0x1010, 2},  // memcpy called from main
+      {0x3040, 0x3050, 3},  // dma_copy, LR inside dma_copy: not a caller
+      {0x3044, 0x1020, 1},  // dma_copy called from main
+      {0x4010, 0, 2},       // crc32, no LR
+      {0x4030, 0x3060, 1},  // crc32 at an inlined line from crc_table.h, called from dma_copy
+      {0x9000, 0x1004, 1},  // pc outside every function
+      {0x1030, 0x8000, 1},  // LR outside every function
+  };
+  std::uint32_t n = 0;
+  for (const auto& s : samples) n += s.times;
+  w.begin_samples(n);
+  for (const auto& s : samples)
+    for (std::uint32_t i = 0; i < s.times; ++i) w.sample(s.pc, s.lr);
+  w.finish();
+}
+
+void write_histogram(pd::Writer& w) {
+  w.begin({"e500", "e500", 800000000u, 32, 4});
+  const pd::CounterInfo counters[] = {{0, 32, 1, "cycles", "cycles"}};
+  w.counters(counters, 1);
+  w.sample_source({pd::SampleSourceKind::timer, pd::kNoCounter, 1000000, 0});
+  w.begin_histogram(3);
+  w.bin(0x2010, 7);
+  w.bin(0x3000, 2);
+  w.bin(0x4020, 1);
+  w.finish();
+}
+
+Bytes profile_dump(pd::ByteOrder order) {
+  VectorSink out;
+  pd::Writer w(out.sink(), order);
+  write_profile(w);
+  return out.bytes;
+}
+
+Bytes histogram_dump(pd::ByteOrder order) {
+  VectorSink out;
+  pd::Writer w(out.sink(), order);
+  write_histogram(w);
+  return out.bytes;
+}
+
+std::string profile_log(pd::ByteOrder order) {
+  TextLog log;
+  log.text = "U-Boot 2023.01\r\nbooting...\n[    0.001] pmu: xscale-xsc2 found\n";
+  pd::Writer w(log.frames.sink(), order);
+  write_profile(w);
+  // Console lines between frame lines, and a timestamp before one of them.
+  std::string mixed;
+  std::size_t line = 0, start = 0;
+  while (start < log.text.size()) {
+    const std::size_t nl = log.text.find('\n', start);
+    const std::string l = log.text.substr(start, nl - start + 1);
+    if (l.rfind("@PMUD 0002", 0) == 0) mixed += "[    0.250] ";
+    mixed += l;
+    if (++line % 3 == 0) mixed += "irq: spurious interrupt 7\n";
+    start = nl + 1;
+  }
+  return mixed + "done.\n";
+}
+
+pmukit::SymbolTable synthetic_symbols() {
+  pmukit::SymbolTable t;
+  t.add_function(0x1000, 0x100, "main");
+  t.add_function(0x2000, 0x80, "memcpy");
+  t.add_function(0x3000, 0x100, "dma_copy");
+  t.add_function(0x4000, 0x40, "crc32");
+  t.add_function(0x4000, 0x40, "crc32_alias");  // same address: the first added name wins
+  t.add_function(0x5000, 0, "vectors");  // no size: reaches the next function (none: one byte)
+  t.add_line(0x1000, 0x1010, "app/main.c", 10);
+  t.add_line(0x1010, 0x1020, "app/main.c", 12);
+  t.add_line(0x1020, 0x1100, "app/main.c", 14);
+  t.add_line(0x2000, 0x2018, "lib/memcpy.c", 5);
+  t.add_line(0x2018, 0x2080, "lib/memcpy.c", 7);
+  t.add_line(0x3000, 0x3040, "drivers/dma.c", 20);
+  t.add_line(0x3040, 0x3058, "drivers/dma.c", 22);
+  t.add_line(0x3058, 0x3100, "drivers/dma.c", 25);
+  t.add_line(0x4000, 0x4020, "lib/crc.c", 30);
+  t.add_line(0x4020, 0x4040, "lib/crc_table.h", 3);
+  t.finalize();
+  return t;
+}
+
+namespace {
+std::uint32_t get_u32(const Bytes& b, std::size_t at, pd::ByteOrder order) {
+  std::uint32_t v = 0;
+  for (unsigned i = 0; i < 4; ++i) {
+    const unsigned shift = 8 * (order == pd::ByteOrder::big ? 3 - i : i);
+    v |= std::uint32_t{b.at(at + i)} << shift;
+  }
+  return v;
+}
+pd::ByteOrder order_of(const Bytes& b) { return b.at(4) == 1 ? pd::ByteOrder::big : pd::ByteOrder::little; }
+}  // namespace
+
+std::vector<ChunkAt> chunks(const Bytes& dump) {
+  const pd::ByteOrder order = order_of(dump);
+  std::vector<ChunkAt> out;
+  std::size_t at = pd::kHeaderSize;
+  for (;;) {
+    const std::uint32_t head = get_u32(dump, at, order);
+    const unsigned type = order == pd::ByteOrder::big ? head >> 16 : head & 0xFFFF;
+    const std::uint32_t length = get_u32(dump, at + 4, order);
+    out.push_back({at, type, length});
+    if (type == static_cast<unsigned>(pd::ChunkType::end)) return out;
+    at += pd::kChunkHeaderSize + length;
+  }
+}
+
+void put_u16(Bytes& b, std::size_t at, std::uint16_t v, pd::ByteOrder order) {
+  b.at(at + (order == pd::ByteOrder::big ? 0 : 1)) = static_cast<std::uint8_t>(v >> 8);
+  b.at(at + (order == pd::ByteOrder::big ? 1 : 0)) = static_cast<std::uint8_t>(v);
+}
+
+void put_u32(Bytes& b, std::size_t at, std::uint32_t v, pd::ByteOrder order) {
+  for (unsigned i = 0; i < 4; ++i) {
+    const unsigned shift = 8 * (order == pd::ByteOrder::big ? 3 - i : i);
+    b.at(at + i) = static_cast<std::uint8_t>(v >> shift);
+  }
+}
+
+void fix_crc(Bytes& dump, pd::ByteOrder order) {
+  const std::size_t crc_at = chunks(dump).back().offset + pd::kChunkHeaderSize;
+  put_u32(dump, crc_at, pd::crc32(dump.data(), crc_at), order);
+}
+
+void insert_chunk(Bytes& dump, pd::ByteOrder order, std::uint16_t type, std::uint16_t flags,
+                  const Bytes& payload) {
+  const std::size_t end_at = chunks(dump).back().offset;
+  Bytes chunk(pd::kChunkHeaderSize);
+  put_u16(chunk, 0, type, order);
+  put_u16(chunk, 2, flags, order);
+  put_u32(chunk, 4, static_cast<std::uint32_t>(payload.size()), order);
+  chunk.insert(chunk.end(), payload.begin(), payload.end());
+  dump.insert(dump.begin() + static_cast<std::ptrdiff_t>(end_at), chunk.begin(), chunk.end());
+  fix_crc(dump, order);
+}
+
+}  // namespace dumptest

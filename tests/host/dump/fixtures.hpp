@@ -1,0 +1,59 @@
+#pragma once
+// Deterministic dumps, logs and symbols shared by the dump tests (and the golden files).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "profiler/dump/text_frame_sink.hpp"
+#include "profiler/dump/writer.hpp"
+#include "tools/report/symbols.hpp"
+
+namespace dumptest {
+
+using Bytes = std::vector<std::uint8_t>;
+
+// A Sink appending to a vector.
+struct VectorSink {
+  Bytes bytes;
+  pmu::dump::Sink sink();
+};
+
+// A Sink appending text frames to a string (TextFrameSink through a putc with context).
+struct TextLog {
+  std::string text;
+  pmu::dump::TextFrameSink frames{&TextLog::putc, this};
+  static void putc(void* ctx, char c) { static_cast<TextLog*>(ctx)->text += c; }
+};
+
+// What the "profile" fixture holds: two counters, three regions (one with a name that needs
+// quoting in CSV/JSON/HTML), a PMU-overflow source and raw (pc, lr) samples that hit the
+// synthetic symbols below in every way the profile distinguishes (leaf with caller, LR in the
+// same function, lr 0, pc outside every function, LR outside every function).
+void write_profile(pmu::dump::Writer& w);
+// A timer-sampled dump with a PC histogram, no regions.
+void write_histogram(pmu::dump::Writer& w);
+
+Bytes profile_dump(pmu::dump::ByteOrder order);
+Bytes histogram_dump(pmu::dump::ByteOrder order);
+// The profile dump as text frames with console output around and between the frame lines.
+std::string profile_log(pmu::dump::ByteOrder order);
+
+// Functions and lines at the addresses the fixture samples use.
+pmukit::SymbolTable synthetic_symbols();
+
+// Byte surgery for error tests. Offsets of the chunks, in order; the last is END.
+struct ChunkAt {
+  std::size_t offset;
+  unsigned type;
+  std::uint32_t length;
+};
+std::vector<ChunkAt> chunks(const Bytes& dump);
+void put_u16(Bytes& b, std::size_t at, std::uint16_t v, pmu::dump::ByteOrder order);
+void put_u32(Bytes& b, std::size_t at, std::uint32_t v, pmu::dump::ByteOrder order);
+// Recomputes the END chunk's CRC after an edit.
+void fix_crc(Bytes& dump, pmu::dump::ByteOrder order);
+// Inserts a chunk before END and fixes the CRC.
+void insert_chunk(Bytes& dump, pmu::dump::ByteOrder order, std::uint16_t type, std::uint16_t flags,
+                  const Bytes& payload);
+
+}  // namespace dumptest

@@ -1,0 +1,48 @@
+// libFuzzer target: any bytes through both carriers and the binary decoder, then every report
+// format (with and without symbols). The decoders may only throw DecodeError; anything else
+// (a crash, a sanitizer report, another exception, a hang) is a bug.
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <vector>
+
+#include "fixtures.hpp"
+#include "tools/dumpread/decode_error.hpp"
+#include "tools/dumpread/load.hpp"
+#include "tools/report/formats.hpp"
+
+namespace {
+
+void reports(const pmukit::LoadedDump& loaded, const pmukit::SymbolTable& symbols) {
+  const pmukit::Profile profile = pmukit::build_profile(loaded.dump, symbols);
+  pmukit::ReportOptions options;
+  options.carrier = loaded.carrier;
+  options.elf = symbols.empty() ? "" : "fw.elf";
+  for (const std::string& format : pmukit::report_formats()) {
+    std::ostringstream os;
+    pmukit::write_report(os, format, {loaded.dump, profile, options});
+  }
+  options.csv_table = "profile";
+  std::ostringstream os;
+  pmukit::write_report(os, "csv", {loaded.dump, profile, options});
+  pmukit::write_dump_json(os, loaded.dump, loaded.carrier);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const pmukit::SymbolTable symbols = dumptest::synthetic_symbols();
+  static const pmukit::SymbolTable none;
+  const std::vector<unsigned char> input(data, data + size);
+  for (std::size_t frame : {0, 1, 2}) {
+    try {
+      const pmukit::LoadedDump loaded = pmukit::load_dump(input, frame);
+      // Bound the report work per input so the fuzzer spends its time on decoding.
+      if (loaded.dump.samples.size() + loaded.dump.histogram.size() > 100000) return 0;
+      reports(loaded, symbols);
+      reports(loaded, none);
+    } catch (const pmukit::DecodeError&) {
+    }
+  }
+  return 0;
+}

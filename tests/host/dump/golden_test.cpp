@@ -1,0 +1,146 @@
+// Every output format against a checked-in golden file (tests/host/dump/golden/).
+// Regenerate after an intended change: PMUKIT_UPDATE_GOLDEN=1 ./pmukit_dump_tests
+// --gtest_filter='Golden*' (see README.md), then review the diff.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "fixtures.hpp"
+#include "test_catalog.hpp"
+#include "tools/dumpread/binary_decoder.hpp"
+#include "tools/events/events_listing.hpp"
+#include "tools/report/formats.hpp"
+
+namespace {
+
+namespace pd = pmu::dump;
+
+void check_file(const std::string& path, const std::string& actual) {
+  const char* update = std::getenv("PMUKIT_UPDATE_GOLDEN");
+  if (update != nullptr && std::string(update) == "1") {
+    std::ofstream(path, std::ios::binary) << actual;
+    return;
+  }
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << "missing golden file " << path << " (PMUKIT_UPDATE_GOLDEN=1 creates it)";
+  std::stringstream expected;
+  expected << in.rdbuf();
+  EXPECT_EQ(actual, expected.str()) << "output differs from " << path;
+}
+
+void check_golden(const std::string& name, const std::string& actual) {
+  check_file(std::string(PMUKIT_DUMP_TEST_DIR) + "/golden/" + name, actual);
+}
+
+std::string text(const dumptest::Bytes& b) { return std::string(b.begin(), b.end()); }
+
+class GoldenReport : public ::testing::TestWithParam<std::string> {};
+
+std::string report(const dumptest::Bytes& bytes, const pmukit::SymbolTable& symbols,
+                   const std::string& format, const std::string& elf,
+                   const std::string& csv_table = "regions") {
+  const pmukit::Dump dump = pmukit::decode_dump(bytes.data(), bytes.size());
+  const pmukit::Profile profile = pmukit::build_profile(dump, symbols);
+  pmukit::ReportOptions options;
+  options.carrier = "binary";
+  options.elf = elf;
+  options.csv_table = csv_table;
+  std::ostringstream os;
+  EXPECT_TRUE(pmukit::write_report(os, format, {dump, profile, options}));
+  return os.str();
+}
+
+std::string extension(const std::string& format) {
+  if (format == "json" || format == "csv" || format == "html" || format == "svg") return format;
+  if (format == "callgrind") return "out";
+  return "txt";
+}
+
+TEST_P(GoldenReport, ProfileWithSymbols) {
+  const std::string format = GetParam();
+  check_golden("report_" + format + "." + extension(format),
+               report(dumptest::profile_dump(pd::ByteOrder::big), dumptest::synthetic_symbols(),
+                      format, "firmware.elf"));
+}
+
+TEST_P(GoldenReport, HistogramWithoutSymbols) {
+  const std::string format = GetParam();
+  check_golden("histogram_" + format + "." + extension(format),
+               report(dumptest::histogram_dump(pd::ByteOrder::little), pmukit::SymbolTable(),
+                      format, ""));
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, GoldenReport, ::testing::ValuesIn(pmukit::report_formats()),
+                         [](const auto& info) { return info.param; });
+
+TEST(GoldenReport, EveryFormatIsCovered) {
+  EXPECT_EQ(pmukit::report_formats().size(), 8u);
+}
+
+TEST(GoldenReport, CsvProfileTable) {
+  check_golden("report_profile.csv",
+               report(dumptest::profile_dump(pd::ByteOrder::little), dumptest::synthetic_symbols(),
+                      "csv", "firmware.elf", "profile"));
+}
+
+// The report lines that name the byte order or the CRC (which differs with it), removed.
+std::string without_byte_order(const std::string& text) {
+  std::istringstream in(text);
+  std::string out, line;
+  while (std::getline(in, line))
+    if (line.find("endian") == std::string::npos && line.find("byte_order") == std::string::npos &&
+        line.find("crc32") == std::string::npos)
+      out += line + "\n";
+  return out;
+}
+
+TEST(GoldenReport, SameOutputFromBothByteOrders) {
+  const pmukit::SymbolTable symbols = dumptest::synthetic_symbols();
+  for (const std::string& format : pmukit::report_formats()) {
+    const std::string big = report(dumptest::profile_dump(pd::ByteOrder::big), symbols, format, "e");
+    const std::string little = report(dumptest::profile_dump(pd::ByteOrder::little), symbols, format, "e");
+    EXPECT_EQ(without_byte_order(big), without_byte_order(little)) << format;
+    EXPECT_NE(big.find("dma_copy"), std::string::npos) << format;
+  }
+}
+
+TEST(GoldenDecode, Json) {
+  const dumptest::Bytes b = dumptest::profile_dump(pd::ByteOrder::big);
+  std::ostringstream os;
+  pmukit::write_dump_json(os, pmukit::decode_dump(b.data(), b.size()), "binary");
+  check_golden("decode.json", os.str());
+}
+
+// The fuzzer's seed corpus is the fixtures, so it follows format changes the same way.
+TEST(GoldenCorpus, FuzzSeeds) {
+  const std::string dir = std::string(PMUKIT_DUMP_TEST_DIR) + "/corpus/";
+  check_file(dir + "profile_be.bin", text(dumptest::profile_dump(pd::ByteOrder::big)));
+  check_file(dir + "profile_le.bin", text(dumptest::profile_dump(pd::ByteOrder::little)));
+  check_file(dir + "histogram_le.bin", text(dumptest::histogram_dump(pd::ByteOrder::little)));
+  check_file(dir + "histogram_be.bin", text(dumptest::histogram_dump(pd::ByteOrder::big)));
+  check_file(dir + "console_log.txt", dumptest::profile_log(pd::ByteOrder::big));
+  dumptest::VectorSink wide;
+  pd::Writer w(wide.sink(), pd::ByteOrder::little);
+  w.begin({"host", "none", 1000, 64, 8});
+  w.begin_samples(2);
+  w.sample(0x1010, 0x2010);
+  w.sample(0xFFFF800000001000ull, 0);
+  w.finish();
+  check_file(dir + "eight_byte_addresses.bin", text(wide.bytes));
+}
+
+TEST(GoldenEvents, Text) {
+  std::ostringstream os;
+  pmukit::write_events_text(os, dumptest::kTestCatalogs);
+  check_golden("events.txt", os.str());
+}
+
+TEST(GoldenEvents, Json) {
+  std::ostringstream os;
+  pmukit::write_events_json(os, dumptest::kTestCatalogs);
+  check_golden("events.json", os.str());
+}
+
+}  // namespace

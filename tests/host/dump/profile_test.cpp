@@ -1,0 +1,99 @@
+// Sample aggregation: which function and caller each sample counts for.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "fixtures.hpp"
+#include "tools/dumpread/binary_decoder.hpp"
+#include "tools/events/events_listing.hpp"
+#include "tools/report/profile.hpp"
+#include "tools/report/text_util.hpp"
+
+namespace {
+
+namespace pd = pmu::dump;
+
+pmukit::Profile fixture_profile(const pmukit::SymbolTable& symbols) {
+  const dumptest::Bytes b = dumptest::profile_dump(pd::ByteOrder::little);
+  return pmukit::build_profile(pmukit::decode_dump(b.data(), b.size()), symbols);
+}
+
+std::uint64_t self_of(const pmukit::Profile& p, const std::string& name) {
+  for (const auto& f : p.functions)
+    if (f.name == name) return f.self;
+  return 0;
+}
+
+TEST(Symbols, LookupsAndZeroSizeSymbols) {
+  const pmukit::SymbolTable t = dumptest::synthetic_symbols();
+  EXPECT_FALSE(t.function_at(0xFFF).has_value());
+  EXPECT_EQ(t.function(*t.function_at(0x1000)).name, "main");
+  EXPECT_EQ(t.function(*t.function_at(0x10FF)).name, "main");
+  EXPECT_FALSE(t.function_at(0x1100).has_value());
+  EXPECT_EQ(t.function(*t.function_at(0x4000)).name, "crc32");  // not the alias
+  EXPECT_EQ(t.function(*t.function_at(0x5000)).name, "vectors");
+  EXPECT_FALSE(t.function_at(0x5001).has_value());
+  const pmukit::SourceLine& l = t.line(*t.line_at(0x4024));
+  EXPECT_EQ(t.file(l.file), "lib/crc_table.h");
+  EXPECT_EQ(l.line, 3u);
+  EXPECT_FALSE(t.line_at(0x4040).has_value());
+}
+
+TEST(Profile, SelfSamplesPerFunction) {
+  const pmukit::SymbolTable symbols = dumptest::synthetic_symbols();
+  const pmukit::Profile p = fixture_profile(symbols);
+  EXPECT_EQ(p.total, 16u);
+  EXPECT_EQ(self_of(p, "memcpy"), 7u);
+  EXPECT_EQ(self_of(p, "dma_copy"), 4u);
+  EXPECT_EQ(self_of(p, "crc32"), 3u);
+  EXPECT_EQ(self_of(p, "main"), 1u);
+  EXPECT_EQ(self_of(p, "[unknown]"), 1u);
+  EXPECT_EQ(p.functions[p.by_self().front()].name, "memcpy");
+}
+
+TEST(Profile, LrFrameOnlyWhereItCanBeTheCaller) {
+  const pmukit::SymbolTable symbols = dumptest::synthetic_symbols();
+  std::map<std::string, std::uint64_t> stacks;
+  for (const auto& s : fixture_profile(symbols).folded()) {
+    std::string key;
+    for (const auto& f : s.frames) key += (key.empty() ? "" : ";") + f;
+    stacks[key] = s.count;
+  }
+  const std::map<std::string, std::uint64_t> expect = {
+      {"dma_copy;memcpy", 5}, {"main;memcpy", 2}, {"dma_copy", 3}, {"main;dma_copy", 1},
+      {"crc32", 2},           {"dma_copy;crc32", 1}, {"main;[unknown]", 1}, {"main", 1}};
+  EXPECT_EQ(stacks, expect);
+}
+
+TEST(Profile, WithoutSymbolsEveryAddressIsAnEntry) {
+  const pmukit::SymbolTable none;
+  const pmukit::Profile p = fixture_profile(none);
+  EXPECT_EQ(self_of(p, "0x00002010"), 5u);
+  EXPECT_EQ(p.folded().size(), p.functions.size());  // no LR frames without symbols
+}
+
+TEST(TextUtil, DecimalRatiosWithoutFloatingPoint) {
+  EXPECT_EQ(pmukit::fixed_ratio(123456, 100, 1), "1234.6");
+  EXPECT_EQ(pmukit::fixed_ratio(1, 8, 2), "0.13");  // 0.125: half up
+  EXPECT_EQ(pmukit::fixed_ratio(19999, 2000, 2), "10.00");  // 9.9995: carries
+  EXPECT_EQ(pmukit::fixed_ratio(5, 0, 2), "0.00");
+  EXPECT_EQ(pmukit::fixed_ratio(7, 1, 0), "7");
+  EXPECT_EQ(pmukit::fixed_ratio(UINT64_MAX, 1, 1), "18446744073709551615.0");
+  EXPECT_EQ(pmukit::fixed_ratio(UINT64_MAX, UINT64_MAX, 2), "1.00");
+  EXPECT_EQ(pmukit::percent(7, 16), "43.75");
+  EXPECT_EQ(pmukit::percent(1, 3), "33.33");
+  EXPECT_EQ(pmukit::percent(2, 3), "66.67");
+  EXPECT_EQ(pmukit::percent(16, 16), "100.00");
+}
+
+TEST(Events, CounterLists) {
+  EXPECT_EQ(pmukit::counter_list(0xF), "0-3");
+  EXPECT_EQ(pmukit::counter_list(0x3), "0,1");
+  EXPECT_EQ(pmukit::counter_list(0x5), "0,2");
+  EXPECT_EQ(pmukit::counter_list(0x3B), "0,1,3-5");
+  EXPECT_EQ(pmukit::counter_list(0x80000000u), "31");
+  EXPECT_EQ(pmukit::counter_list(0), "none");
+}
+
+}  // namespace

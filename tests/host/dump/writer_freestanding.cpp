@@ -1,0 +1,40 @@
+// Compiled by writer_cross_compile.cmake with each cross compiler, freestanding, to show the
+// firmware-side writer builds for every target with no hosted library: a whole dump through a
+// memory buffer and through UART text frames.
+#include "profiler/dump/text_frame_sink.hpp"
+#include "profiler/dump/writer.hpp"
+
+namespace {
+
+std::uint8_t g_buffer[4096];
+volatile char g_uart;
+
+void uart_putc(char c) { g_uart = c; }
+
+pmu::dump::Status write_all(pmu::dump::Sink sink) {
+  pmu::dump::Writer w(sink);
+  w.begin({"xscale", "xscale-xsc2", 400000000u, 32, 4});
+  const pmu::dump::CounterInfo counters[] = {{0, 32, 0xFF, "cycles", "cycles"},
+                                             {1, 32, 0x0B, "DCACHE_MISS", nullptr}};
+  w.counters(counters, 2);
+  const pmu::dump::CounterStats stats[] = {{1000, 9, 11, 2}, {5, 0, 1, 0}};
+  w.region({"loop", 100, stats, 2});
+  w.sample_source({pmu::dump::SampleSourceKind::pmu_overflow, 0, 10000, 0});
+  w.begin_samples(1);
+  w.sample(0x8000, 0x8100);
+  w.begin_histogram(1);
+  w.bin(0x8000, 3);
+  return w.finish();
+}
+
+}  // namespace
+
+extern "C" int dump_to_memory() {
+  pmu::dump::BufferSink mem{g_buffer, sizeof g_buffer};
+  return static_cast<int>(write_all(mem.sink()));
+}
+
+extern "C" int dump_to_uart() {
+  pmu::dump::TextFrameSink uart(&uart_putc);
+  return static_cast<int>(write_all(uart.sink()));
+}

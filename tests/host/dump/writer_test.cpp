@@ -1,0 +1,238 @@
+// The firmware-side writer: exact bytes, byte orders, the call-order rules and the sinks.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "fixtures.hpp"
+#include "profiler/dump/crc32.hpp"
+#include "profiler/dump/text_frame_sink.hpp"
+#include "profiler/dump/writer.hpp"
+
+namespace {
+
+namespace pd = pmu::dump;
+using dumptest::Bytes;
+using dumptest::VectorSink;
+
+TEST(DumpCrc32, StandardCheckValues) {
+  const std::string check = "123456789";
+  EXPECT_EQ(pd::crc32(reinterpret_cast<const std::uint8_t*>(check.data()), check.size()),
+            0xCBF43926u);
+  EXPECT_EQ(pd::crc32(nullptr, 0), 0u);
+  static constexpr std::uint8_t kA[] = {'a'};
+  static_assert(pd::crc32(kA, 1) == 0xE8B7BE43u);  // usable at compile time
+  pd::Crc32 split;  // feeding in pieces gives the same value
+  split.update(reinterpret_cast<const std::uint8_t*>(check.data()), 4);
+  split.update(reinterpret_cast<const std::uint8_t*>(check.data()) + 4, 5);
+  EXPECT_EQ(split.value(), 0xCBF43926u);
+}
+
+Bytes small_dump(pd::ByteOrder order) {
+  VectorSink out;
+  pd::Writer w(out.sink(), order);
+  EXPECT_EQ(w.begin({"ab", "c", 0x0102030405060708ull, 32, 4}), pd::Status::ok);
+  EXPECT_EQ(w.finish(), pd::Status::ok);
+  EXPECT_EQ(w.bytes_written(), out.bytes.size());
+  return out.bytes;
+}
+
+TEST(DumpWriter, BigEndianBytesAreExactlyTheSpec) {
+  const Bytes b = small_dump(pd::ByteOrder::big);
+  Bytes expect = {'P', 'M', 'U', 'D', 1, 2, 3, 4, 0, 1, 0, 0, 0, 16, 0, 0,  // header
+                  0, 1, 0, 0, 0, 0, 0, 15,                                 // TARGET, 15 bytes
+                  2, 'a', 'b', 1, 'c', 1, 2, 3, 4, 5, 6, 7, 8, 32, 4,
+                  0, 0xFF, 0, 0, 0, 0, 0, 4};  // END, 4 bytes
+  const std::uint32_t crc = pd::crc32(expect.data(), expect.size());
+  for (int shift = 24; shift >= 0; shift -= 8) expect.push_back(static_cast<std::uint8_t>(crc >> shift));
+  EXPECT_EQ(b, expect);
+}
+
+TEST(DumpWriter, LittleEndianBytesAreExactlyTheSpec) {
+  const Bytes b = small_dump(pd::ByteOrder::little);
+  Bytes expect = {'P', 'M', 'U', 'D', 4, 3, 2, 1, 1, 0, 0, 0, 16, 0, 0, 0,
+                  1, 0, 0, 0, 15, 0, 0, 0,
+                  2, 'a', 'b', 1, 'c', 8, 7, 6, 5, 4, 3, 2, 1, 32, 4,
+                  0xFF, 0, 0, 0, 4, 0, 0, 0};
+  const std::uint32_t crc = pd::crc32(expect.data(), expect.size());
+  for (int shift = 0; shift <= 24; shift += 8) expect.push_back(static_cast<std::uint8_t>(crc >> shift));
+  EXPECT_EQ(b, expect);
+}
+
+TEST(DumpWriter, NativeOrderIsTheDefault) {
+  VectorSink out;
+  pd::Writer w(out.sink());
+  w.begin({"t", "p", 1, 32, 4});
+  w.finish();
+  const std::uint32_t one = 1;
+  const bool little = *reinterpret_cast<const std::uint8_t*>(&one) == 1;
+  EXPECT_EQ(out.bytes.at(4), little ? 4 : 1);
+  EXPECT_EQ(pd::native_byte_order(), little ? pd::ByteOrder::little : pd::ByteOrder::big);
+}
+
+TEST(DumpWriter, BothOrdersHaveTheSameSize) {
+  EXPECT_EQ(dumptest::profile_dump(pd::ByteOrder::big).size(),
+            dumptest::profile_dump(pd::ByteOrder::little).size());
+}
+
+TEST(DumpWriter, CallOrderIsEnforced) {
+  VectorSink out;
+  pd::Writer w(out.sink());
+  EXPECT_EQ(w.finish(), pd::Status::out_of_order);  // before begin()
+  EXPECT_EQ(w.begin({"t", "p", 1, 32, 4}), pd::Status::out_of_order);  // the error sticks
+  EXPECT_TRUE(out.bytes.empty());
+}
+
+TEST(DumpWriter, RegionNeedsCountersFirst) {
+  VectorSink out;
+  pd::Writer w(out.sink());
+  w.begin({"t", "p", 1, 32, 4});
+  EXPECT_EQ(w.region({"r", 1, nullptr, 0}), pd::Status::out_of_order);
+}
+
+TEST(DumpWriter, RegionStatsMustMatchCounters) {
+  VectorSink out;
+  pd::Writer w(out.sink());
+  w.begin({"t", "p", 1, 32, 4});
+  const pd::CounterInfo c[] = {{0, 32, 1, "cycles", "cycles"}};
+  ASSERT_EQ(w.counters(c, 1), pd::Status::ok);
+  const pd::CounterStats s[] = {{1, 1, 1, 0}, {1, 1, 1, 0}};
+  EXPECT_EQ(w.region({"r", 1, s, 2}), pd::Status::stats_mismatch);
+}
+
+TEST(DumpWriter, SampleCountsMustMatchTheAnnouncement) {
+  VectorSink a;
+  pd::Writer few(a.sink());
+  few.begin({"t", "p", 1, 32, 4});
+  few.begin_samples(2);
+  few.sample(1, 2);
+  EXPECT_EQ(few.finish(), pd::Status::count_mismatch);
+
+  VectorSink b;
+  pd::Writer many(b.sink());
+  many.begin({"t", "p", 1, 32, 4});
+  many.begin_histogram(1);
+  EXPECT_EQ(many.bin(1, 1), pd::Status::ok);
+  EXPECT_EQ(many.bin(2, 1), pd::Status::count_mismatch);
+
+  VectorSink c;
+  pd::Writer early(c.sink());
+  early.begin({"t", "p", 1, 32, 4});
+  early.begin_samples(1);
+  EXPECT_EQ(early.sample_source({pd::SampleSourceKind::timer, pd::kNoCounter, 1, 0}),
+            pd::Status::count_mismatch);
+}
+
+TEST(DumpWriter, RejectsBadArguments) {
+  VectorSink out;
+  const std::string long_name(256, 'x');
+  EXPECT_EQ(pd::Writer(out.sink()).begin({long_name.c_str(), "p", 1, 32, 4}),
+            pd::Status::string_too_long);
+  EXPECT_EQ(pd::Writer(out.sink()).begin({"t", "p", 1, 32, 2}), pd::Status::bad_argument);
+  pd::Writer w(out.sink());
+  w.begin({"t", "p", 1, 32, 4});
+  w.begin_samples(1);
+  EXPECT_EQ(w.sample(0x100000000ull, 0), pd::Status::address_too_wide);
+  EXPECT_STREQ(pd::status_name(w.status()), "address too wide");
+}
+
+TEST(DumpWriter, MaxLengthStringIsAccepted) {
+  VectorSink out;
+  const std::string name(255, 'x');
+  pd::Writer w(out.sink());
+  EXPECT_EQ(w.begin({name.c_str(), nullptr, 1, 32, 4}), pd::Status::ok);
+  EXPECT_EQ(w.finish(), pd::Status::ok);
+}
+
+TEST(DumpWriter, EightByteAddresses) {
+  VectorSink out;
+  pd::Writer w(out.sink());
+  w.begin({"t", "p", 1, 64, 8});
+  w.begin_samples(1);
+  EXPECT_EQ(w.sample(0x123456789ull, 0xFFFFFFFFFFFFFFFFull), pd::Status::ok);
+  EXPECT_EQ(w.finish(), pd::Status::ok);
+}
+
+TEST(DumpWriter, BufferSinkStopsWhenFull) {
+  std::uint8_t buf[100];
+  pd::BufferSink mem{buf, sizeof buf};
+  pd::Writer w(mem.sink());
+  dumptest::write_profile(w);  // 565 bytes
+  EXPECT_EQ(w.finish(), pd::Status::sink_failed);
+  EXPECT_EQ(w.status(), pd::Status::sink_failed);
+  EXPECT_EQ(mem.size, 64u);  // one 64-byte block fitted, the next did not
+  EXPECT_EQ(w.bytes_written(), mem.size);
+}
+
+TEST(DumpWriter, SinkGetsBlocksNotFields) {
+  struct Counting {
+    std::size_t calls = 0, bytes = 0;
+  } count;
+  pd::Writer w(pd::Sink{[](void* ctx, const std::uint8_t*, std::size_t n) {
+                          auto* c = static_cast<Counting*>(ctx);
+                          ++c->calls;
+                          c->bytes += n;
+                          return true;
+                        },
+                        &count});
+  dumptest::write_profile(w);
+  ASSERT_EQ(w.status(), pd::Status::ok);
+  EXPECT_EQ(count.bytes, 565u);
+  EXPECT_EQ(count.calls, 9u);  // 8 full blocks of 64 and the last 53 bytes
+}
+
+TEST(DumpWriter, BufferSinkHoldsAWholeDump) {
+  std::uint8_t buf[1024];
+  pd::BufferSink mem{buf, sizeof buf};
+  pd::Writer w(mem.sink(), pd::ByteOrder::big);
+  dumptest::write_profile(w);
+  ASSERT_EQ(w.status(), pd::Status::ok);
+  EXPECT_EQ(Bytes(buf, buf + mem.size), dumptest::profile_dump(pd::ByteOrder::big));
+}
+
+TEST(TextFrameSink, WritesBeginDataAndEndLines) {
+  dumptest::TextLog log;
+  pd::Writer w(log.frames.sink(), pd::ByteOrder::little);
+  w.begin({"ab", "c", 0x0102030405060708ull, 32, 4});
+  ASSERT_EQ(w.finish(), pd::Status::ok);
+  // The example of docs/dump-format.md, computed independently (Python's zlib.crc32).
+  EXPECT_EQ(log.text,
+            "@PMUD BEGIN 1\n"
+            "@PMUD 0000 504d5544040302010100000010000000010000000f0000000261620163080706 4a83\n"
+            "@PMUD 0001 05040302012004ff000000040000002c846174 20b6\n"
+            "@PMUD END 2 51\n");
+}
+
+TEST(TextFrameSink, LineCheckIsLow16BitsOfCrc32OfSequenceAndData) {
+  dumptest::TextLog log;
+  pd::Writer w(log.frames.sink());
+  w.begin({"ab", "c", 1, 32, 4});
+  w.finish();
+  const std::size_t at = log.text.find("@PMUD 0000 ");
+  const std::string line = log.text.substr(at, log.text.find('\n', at) - at);
+  const std::string hex = line.substr(11, 64);
+  Bytes data = {0, 0};
+  for (std::size_t i = 0; i < hex.size(); i += 2)
+    data.push_back(static_cast<std::uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+  char expect[8];
+  std::snprintf(expect, sizeof expect, "%04x", pd::crc32(data.data(), data.size()) & 0xFFFFu);
+  EXPECT_EQ(line.substr(76), expect);
+}
+
+void plain_putc(char c);
+std::string plain_text;
+void plain_putc(char c) { plain_text += c; }
+
+TEST(TextFrameSink, PlainPutcAndTwoFramesThroughOneSink) {
+  plain_text.clear();
+  pd::TextFrameSink frames(&plain_putc);
+  for (int i = 0; i < 2; ++i) {
+    pd::Writer w(frames.sink());
+    w.begin({"t", "p", 1, 32, 4});
+    ASSERT_EQ(w.finish(), pd::Status::ok);
+  }
+  EXPECT_EQ(plain_text.find("@PMUD BEGIN 1\n"), 0u);
+  EXPECT_NE(plain_text.find("@PMUD BEGIN 1\n", 1), std::string::npos);
+  EXPECT_NE(plain_text.find("@PMUD 0000", 20), std::string::npos);  // sequence restarts
+}
+
+}  // namespace

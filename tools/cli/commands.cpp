@@ -1,0 +1,130 @@
+#include "tools/cli/commands.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include "tools/cli/args.hpp"
+#include "tools/cli/catalogs.hpp"
+#include "tools/dumpread/decode_error.hpp"
+#include "tools/dumpread/load.hpp"
+#include "tools/elf/elf_symbols.hpp"
+#include "tools/events/events_listing.hpp"
+#include "tools/report/formats.hpp"
+
+namespace pmukit {
+namespace {
+
+// The single positional input: a file path, or "-" for standard input.
+std::string input_path(const Args& a) {
+  if (a.positionals.empty()) throw UsageError("no input file (a binary dump or a UART log)");
+  if (a.positionals.size() > 1) throw UsageError("more than one input file: '" + a.positionals[1] + "'");
+  return a.positionals[0];
+}
+
+LoadedDump load(const Args& a) {
+  const std::string path = input_path(a);
+  try {
+    std::vector<unsigned char> bytes;
+    if (path == "-")
+      bytes.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    else
+      bytes = read_file(path);
+    return load_dump(bytes, a.number("--frame", 0));
+  } catch (const DecodeError& e) {
+    throw DecodeError((path == "-" ? "<stdin>" : path) + ": " + e.what());
+  }
+}
+
+// Writes through `body` to -o's file (or stdout); a failed write is an error, not a silent loss.
+template <typename Body>
+void emit(const Args& a, Body body) {
+  if (!a.has("-o")) {
+    body(std::cout);
+    std::cout.flush();
+    if (!std::cout) throw OutputError("cannot write to standard output");
+    return;
+  }
+  const std::string path = a.get("-o");
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw OutputError("cannot create '" + path + "'");
+  body(out);
+  out.close();
+  if (!out) throw OutputError("cannot write '" + path + "'");
+}
+
+}  // namespace
+
+int run_report(const std::vector<std::string>& argv) {
+  const Args a = parse_args(argv, {{"--elf", true}, {"--format", true}, {"-o", true},
+                                   {"--frame", true}, {"--top", true}, {"--table", true}});
+  const std::string format = a.get("--format", "table");
+  bool known = false;
+  for (const std::string& f : report_formats()) known |= f == format;
+  if (!known) throw UsageError("unknown --format '" + format + "'");
+  ReportOptions options;
+  options.top = a.number("--top", options.top);
+  options.csv_table = a.get("--table", options.csv_table);
+  if (options.csv_table != "regions" && options.csv_table != "profile")
+    throw UsageError("--table is 'regions' or 'profile', not '" + options.csv_table + "'");
+  const LoadedDump loaded = load(a);
+  options.carrier = loaded.carrier;
+  options.elf = a.get("--elf");
+  const SymbolTable symbols = options.elf.empty() ? SymbolTable() : load_elf_symbols(options.elf);
+  const Profile profile = build_profile(loaded.dump, symbols, format_needs_lines(format));
+  emit(a, [&](std::ostream& os) { write_report(os, format, {loaded.dump, profile, options}); });
+  return 0;
+}
+
+int run_decode(const std::vector<std::string>& argv) {
+  const Args a = parse_args(argv, {{"-o", true}, {"--frame", true}});
+  const LoadedDump loaded = load(a);
+  emit(a, [&](std::ostream& os) { write_dump_json(os, loaded.dump, loaded.carrier); });
+  return 0;
+}
+
+int run_events(const std::vector<std::string>& argv) {
+  const Args a = parse_args(argv, {{"--json", false}, {"--pmu", true}, {"-o", true}});
+  if (!a.positionals.empty()) throw UsageError("events takes no input file");
+  const std::span<const pmu::PmuCatalog> all = builtin_catalogs();
+  std::vector<pmu::PmuCatalog> chosen;
+  for (const pmu::PmuCatalog& c : all)
+    if (!a.has("--pmu") || a.get("--pmu") == c.id) chosen.push_back(c);
+  if (all.empty()) throw OutputError("this pmukit was built without PMU catalogs (profiler/catalog.hpp)");
+  if (chosen.empty()) {
+    std::string ids;
+    for (const pmu::PmuCatalog& c : all) ids += std::string(ids.empty() ? "" : ", ") + c.id;
+    throw UsageError("unknown --pmu '" + a.get("--pmu") + "' (known: " + ids + ")");
+  }
+  emit(a, [&](std::ostream& os) {
+    if (a.has("--json"))
+      write_events_json(os, chosen);
+    else
+      write_events_text(os, chosen);
+  });
+  return 0;
+}
+
+void print_usage(std::ostream& os) {
+  os << "usage: pmukit <command> [options]\n"
+        "\n"
+        "commands:\n"
+        "  report INPUT [--elf FIRMWARE.elf] [--format FORMAT] [-o FILE]\n"
+        "         [--frame N] [--top N] [--table regions|profile]\n"
+        "      Decode a dump and write a report. INPUT is a binary dump or a UART log with\n"
+        "      text frames ('-' reads standard input). FORMAT: ";
+  for (std::size_t i = 0; i < report_formats().size(); ++i)
+    os << (i ? "|" : "") << report_formats()[i];
+  os << " (default table).\n"
+        "      --frame N picks the Nth dump of a log (default: the last); --top N limits the\n"
+        "      table's profile (default 25, 0 = all); --table picks the csv table.\n"
+        "  decode INPUT [-o FILE] [--frame N]\n"
+        "      The dump's content as JSON; no ELF needed.\n"
+        "  events [--pmu ID] [--json] [-o FILE]\n"
+        "      The events and presets of each PMU.\n"
+        "\n"
+        "exit status: 0 success, 1 bad input (dump, ELF, output file), 2 bad command line.\n";
+}
+
+}  // namespace pmukit

@@ -1,0 +1,22 @@
+#pragma once
+// The subcommands. Each takes its arguments (after the subcommand name) and returns the exit
+// status; errors are thrown (UsageError, DecodeError, ElfError, OutputError) and reported by main.
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace pmukit {
+
+class OutputError : public std::runtime_error {
+ public:
+  explicit OutputError(const std::string& what) : std::runtime_error(what) {}
+};
+
+int run_report(const std::vector<std::string>& args);
+int run_decode(const std::vector<std::string>& args);
+int run_events(const std::vector<std::string>& args);
+
+void print_usage(std::ostream& os);
+
+}  // namespace pmukit

@@ -1,0 +1,36 @@
+// pmukit: the host-side reader of profile dumps. See `pmukit --help` and docs/dump-format.md.
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "tools/cli/args.hpp"
+#include "tools/cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    pmukit::print_usage(args.empty() ? std::cerr : std::cout);
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version") {
+    std::cout << "pmukit " PMUKIT_VERSION "\n";
+    return 0;
+  }
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  try {
+    if (args[0] == "report") return pmukit::run_report(rest);
+    if (args[0] == "decode") return pmukit::run_decode(rest);
+    if (args[0] == "events") return pmukit::run_events(rest);
+    throw pmukit::UsageError("unknown command '" + args[0] + "'");
+  } catch (const pmukit::UsageError& e) {
+    std::cerr << "pmukit: error: " << e.what() << " (see pmukit --help)\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "pmukit: error: out of memory\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "pmukit: error: " << e.what() << '\n';
+    return 1;
+  }
+}

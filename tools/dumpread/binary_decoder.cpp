@@ -1,0 +1,311 @@
+#include "tools/dumpread/binary_decoder.hpp"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "profiler/dump/crc32.hpp"
+#include "profiler/dump/format.hpp"
+#include "tools/dumpread/decode_error.hpp"
+
+namespace pmukit {
+namespace {
+
+namespace fmt = pmu::dump;
+
+std::string hex32(std::uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08" PRIx32, v);
+  return buf;
+}
+
+const char* chunk_name(unsigned type) {
+  switch (static_cast<fmt::ChunkType>(type)) {
+    case fmt::ChunkType::target: return "TARGET";
+    case fmt::ChunkType::counters: return "COUNTERS";
+    case fmt::ChunkType::region: return "REGION";
+    case fmt::ChunkType::sample_source: return "SAMPLE_SOURCE";
+    case fmt::ChunkType::samples: return "SAMPLES";
+    case fmt::ChunkType::histogram: return "HISTOGRAM";
+    case fmt::ChunkType::end: return "END";
+  }
+  return "unknown";
+}
+
+// Bounded reader over one byte range in the dump's byte order. `where` names the range in errors.
+class Reader {
+ public:
+  Reader(const std::uint8_t* data, std::size_t size, std::uint64_t base, ByteOrder order,
+         std::string where)
+      : data_(data), size_(size), base_(base), order_(order), where_(std::move(where)) {}
+
+  std::uint64_t uint(unsigned n, const char* field) {
+    need(n, field);
+    std::uint64_t v = 0;
+    for (unsigned i = 0; i < n; ++i) {
+      const unsigned shift = 8 * (order_ == ByteOrder::big ? n - 1 - i : i);
+      v |= std::uint64_t{data_[pos_ + i]} << shift;
+    }
+    pos_ += n;
+    return v;
+  }
+  std::uint8_t u8(const char* f) { return static_cast<std::uint8_t>(uint(1, f)); }
+  std::uint16_t u16(const char* f) { return static_cast<std::uint16_t>(uint(2, f)); }
+  std::uint32_t u32(const char* f) { return static_cast<std::uint32_t>(uint(4, f)); }
+  std::uint64_t u64(const char* f) { return uint(8, f); }
+  std::string str(const char* field) {
+    const std::size_t n = u8(field);
+    need(n, field);
+    std::string s(reinterpret_cast<const char*>(data_ + pos_), n);
+    pos_ += n;
+    return s;
+  }
+  // Checks that `count` items of `item_size` bytes fit before anything is allocated for them.
+  void need_items(std::uint64_t count, unsigned item_size, const char* what) {
+    if (count * item_size > size_ - pos_)
+      throw DecodeError(where_ + ": " + std::to_string(count) + " " + what + " need " +
+                        std::to_string(count * item_size) + " bytes, only " +
+                        std::to_string(size_ - pos_) + " left");
+  }
+
+ private:
+  void need(std::size_t n, const char* field) {
+    if (n > size_ - pos_)
+      throw DecodeError(where_ + ": too short for " + field + " at offset " +
+                        std::to_string(base_ + pos_) + " (needs " + std::to_string(n) +
+                        " bytes, " + std::to_string(size_ - pos_) + " left)");
+  }
+
+  const std::uint8_t* data_;
+  std::size_t size_;
+  std::size_t pos_ = 0;
+  std::uint64_t base_;
+  ByteOrder order_;
+  std::string where_;
+};
+
+struct ChunkRef {
+  unsigned type, flags;
+  std::uint64_t offset;  // of the chunk header
+  std::uint32_t length;
+};
+
+class Decoder {
+ public:
+  Decoder(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+
+  Dump run() {
+    header();
+    const std::vector<ChunkRef> chunks = walk();
+    for (const ChunkRef& c : chunks) content(c);
+    if (!have_target_) throw DecodeError("dump has no TARGET chunk");
+    return std::move(dump_);
+  }
+
+ private:
+  void header() {
+    if (!has_dump_magic(data_, size_))
+      throw DecodeError("not a pmukit dump: no 'PMUD' magic at offset 0");
+    if (size_ < fmt::kHeaderSize)
+      throw DecodeError("truncated dump: the " + std::to_string(fmt::kHeaderSize) +
+                        "-byte header is cut off at byte " + std::to_string(size_));
+    const std::uint8_t* bom = data_ + 4;
+    if (std::memcmp(bom, "\x01\x02\x03\x04", 4) == 0) {
+      dump_.byte_order = ByteOrder::big;
+    } else if (std::memcmp(bom, "\x04\x03\x02\x01", 4) == 0) {
+      dump_.byte_order = ByteOrder::little;
+    } else {
+      char buf[160];
+      std::snprintf(buf, sizeof buf,
+                    "unknown endianness tag %02x %02x %02x %02x at offset 4 (expected 01 02 03 04 "
+                    "for big-endian or 04 03 02 01 for little-endian)",
+                    bom[0], bom[1], bom[2], bom[3]);
+      throw DecodeError(buf);
+    }
+    Reader r(data_ + 8, 8, 8, dump_.byte_order, "header");
+    dump_.version_major = r.u16("version");
+    dump_.version_minor = r.u16("version");
+    if (dump_.version_major != fmt::kVersionMajor)
+      throw DecodeError("unsupported dump version " + std::to_string(dump_.version_major) + "." +
+                        std::to_string(dump_.version_minor) + " at offset 8 (this pmukit reads " +
+                        std::to_string(fmt::kVersionMajor) + ".x)");
+    header_size_ = r.u16("header size");
+    if (header_size_ < fmt::kHeaderSize)
+      throw DecodeError("bad header size " + std::to_string(header_size_) +
+                        " at offset 12 (at least 16)");
+    if (header_size_ > size_)
+      throw DecodeError("truncated dump: header of " + std::to_string(header_size_) +
+                        " bytes is cut off at byte " + std::to_string(size_));
+  }
+
+  // Finds every chunk up to END and checks the CRC before any payload is interpreted.
+  std::vector<ChunkRef> walk() {
+    std::vector<ChunkRef> chunks;
+    std::uint64_t pos = header_size_;
+    for (;;) {
+      if (size_ - pos < fmt::kChunkHeaderSize)
+        throw DecodeError("truncated dump: ends at byte " + std::to_string(size_) +
+                          " inside the chunk header at offset " + std::to_string(pos) +
+                          " (no END chunk)");
+      Reader r(data_ + pos, fmt::kChunkHeaderSize, pos, dump_.byte_order, "chunk header");
+      ChunkRef c{r.u16("type"), r.u16("flags"), pos, r.u32("length")};
+      const std::uint64_t payload = pos + fmt::kChunkHeaderSize;
+      if (c.length > size_ - payload)
+        throw DecodeError("truncated dump: " + std::string(chunk_name(c.type)) +
+                          " chunk at offset " + std::to_string(pos) + " declares " +
+                          std::to_string(c.length) + " payload bytes, only " +
+                          std::to_string(size_ - payload) + " left");
+      if (c.type == static_cast<unsigned>(fmt::ChunkType::end)) {
+        check_crc(c);
+        dump_.size = payload + c.length;
+        dump_.trailing_bytes = size_ - dump_.size;
+        return chunks;
+      }
+      chunks.push_back(c);
+      pos = payload + c.length;
+    }
+  }
+
+  void check_crc(const ChunkRef& end) {
+    const std::uint64_t crc_at = end.offset + fmt::kChunkHeaderSize;
+    Reader r(data_ + crc_at, end.length, crc_at, dump_.byte_order, "END chunk");
+    const std::uint32_t stored = r.u32("CRC-32");
+    const std::uint32_t computed = pmu::dump::crc32(data_, crc_at);
+    if (stored != computed)
+      throw DecodeError("bad CRC-32: END chunk at offset " + std::to_string(end.offset) +
+                        " says " + hex32(stored) + ", bytes 0.." + std::to_string(crc_at - 1) +
+                        " give " + hex32(computed) + " (the dump is corrupted)");
+    dump_.crc = stored;
+  }
+
+  void content(const ChunkRef& c) {
+    const std::string where = std::string(chunk_name(c.type)) + " chunk at offset " +
+                              std::to_string(c.offset);
+    Reader r(data_ + c.offset + fmt::kChunkHeaderSize, c.length,
+             c.offset + fmt::kChunkHeaderSize, dump_.byte_order, where);
+    if (c.type != static_cast<unsigned>(fmt::ChunkType::target) && !have_target_)
+      throw DecodeError(where + ": the first chunk must be TARGET");
+    switch (static_cast<fmt::ChunkType>(c.type)) {
+      case fmt::ChunkType::target: return target(r, where);
+      case fmt::ChunkType::counters: return counters(r, where);
+      case fmt::ChunkType::region: return region(r, where);
+      case fmt::ChunkType::sample_source: return source(r, where);
+      case fmt::ChunkType::samples: return samples(r);
+      case fmt::ChunkType::histogram: return histogram(r);
+      case fmt::ChunkType::end: break;  // walk() stops at END
+    }
+    if (c.flags & fmt::kChunkRequired) {
+      char buf[120];
+      std::snprintf(buf, sizeof buf,
+                    "chunk type 0x%04x at offset %llu is marked required but this pmukit does "
+                    "not know it (a newer dump format?)",
+                    c.type, static_cast<unsigned long long>(c.offset));
+      throw DecodeError(buf);
+    }
+    dump_.skipped.push_back({c.type, c.flags, c.offset, c.length});
+  }
+
+  void target(Reader& r, const std::string& where) {
+    if (have_target_) throw DecodeError(where + ": second TARGET chunk");
+    Target& t = dump_.target;
+    t.id = r.str("target id");
+    t.pmu = r.str("PMU id");
+    t.counter_clock_hz = r.u64("counter clock");
+    t.counter_width_bits = r.u8("counter width");
+    t.address_bytes = r.u8("address size");
+    if (t.address_bytes != 4 && t.address_bytes != 8)
+      throw DecodeError(where + ": address size " + std::to_string(t.address_bytes) +
+                        " (must be 4 or 8)");
+    have_target_ = true;
+  }
+
+  void counters(Reader& r, const std::string& where) {
+    if (have_counters_) throw DecodeError(where + ": second COUNTERS chunk");
+    const unsigned n = r.u8("counter count");
+    for (unsigned i = 0; i < n; ++i) {
+      Counter c;
+      c.slot = r.u8("counter slot");
+      c.width_bits = r.u8("counter width");
+      c.event_code = r.u32("event code");
+      c.name = r.str("counter name");
+      c.preset = r.str("preset name");
+      dump_.counters.push_back(std::move(c));
+    }
+    have_counters_ = true;
+  }
+
+  void region(Reader& r, const std::string& where) {
+    if (!have_counters_) throw DecodeError(where + ": REGION before the COUNTERS chunk");
+    Region g;
+    g.name = r.str("region name");
+    g.calls = r.u64("call count");
+    const unsigned n = r.u8("stats count");
+    if (n != dump_.counters.size())
+      throw DecodeError(where + ": region '" + g.name + "' has " + std::to_string(n) +
+                        " counter results, the COUNTERS chunk has " +
+                        std::to_string(dump_.counters.size()) + " counters");
+    for (unsigned i = 0; i < n; ++i) {
+      CounterStats s;
+      s.total = r.u64("total");
+      s.min = r.u64("min");
+      s.max = r.u64("max");
+      s.overhead = r.u64("overhead");
+      g.stats.push_back(s);
+    }
+    dump_.regions.push_back(std::move(g));
+  }
+
+  void source(Reader& r, const std::string& where) {
+    if (dump_.source) throw DecodeError(where + ": second SAMPLE_SOURCE chunk");
+    SampleSource s;
+    s.kind = r.u8("source kind");
+    s.counter_slot = r.u8("counter slot");
+    s.period = r.u64("period");
+    s.dropped = r.u64("dropped count");
+    dump_.source = s;
+  }
+
+  void samples(Reader& r) {
+    const std::uint32_t n = r.u32("sample count");
+    const unsigned a = dump_.target.address_bytes;
+    r.need_items(n, 2 * a, "samples");
+    dump_.samples.reserve(dump_.samples.size() + n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      Sample s;
+      s.pc = r.uint(a, "pc");
+      s.lr = r.uint(a, "lr");
+      dump_.samples.push_back(s);
+    }
+  }
+
+  void histogram(Reader& r) {
+    const std::uint32_t n = r.u32("bin count");
+    const unsigned a = dump_.target.address_bytes;
+    r.need_items(n, a + 4, "histogram bins");
+    dump_.histogram.reserve(dump_.histogram.size() + n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      HistogramBin b;
+      b.pc = r.uint(a, "pc");
+      b.count = r.u32("count");
+      dump_.histogram.push_back(b);
+    }
+  }
+
+  const std::uint8_t* data_;
+  std::size_t size_;
+  unsigned header_size_ = 0;
+  bool have_target_ = false;
+  bool have_counters_ = false;
+  Dump dump_;
+};
+
+}  // namespace
+
+bool has_dump_magic(const std::uint8_t* data, std::size_t size) {
+  return size >= 4 && std::memcmp(data, fmt::kMagic, 4) == 0;
+}
+
+Dump decode_dump(const std::uint8_t* data, std::size_t size) { return Decoder(data, size).run(); }
+
+}  // namespace pmukit

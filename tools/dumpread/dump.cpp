@@ -1,0 +1,21 @@
+#include "tools/dumpread/dump.hpp"
+
+#include "profiler/dump/format.hpp"
+
+namespace pmukit {
+
+std::uint64_t Dump::total_samples() const {
+  std::uint64_t n = samples.size();
+  for (const HistogramBin& b : histogram) n += b.count;
+  return n;
+}
+
+const char* source_kind_name(unsigned kind) {
+  switch (static_cast<pmu::dump::SampleSourceKind>(kind)) {
+    case pmu::dump::SampleSourceKind::pmu_overflow: return "pmu-overflow";
+    case pmu::dump::SampleSourceKind::timer: return "timer";
+  }
+  return "unknown";
+}
+
+}  // namespace pmukit

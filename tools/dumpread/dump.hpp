@@ -1,0 +1,82 @@
+#pragma once
+// A decoded profile dump: what the firmware wrote, in host types. Filled by decode_dump().
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pmukit {
+
+enum class ByteOrder { little, big };
+
+struct Target {
+  std::string id;   // "xscale"
+  std::string pmu;  // "xscale-xsc2"
+  std::uint64_t counter_clock_hz = 0;
+  unsigned counter_width_bits = 0;
+  unsigned address_bytes = 4;
+};
+
+struct Counter {
+  unsigned slot = 0;
+  unsigned width_bits = 0;
+  std::uint32_t event_code = 0;
+  std::string name;
+  std::string preset;  // empty: a raw event
+};
+
+struct CounterStats {
+  std::uint64_t total = 0, min = 0, max = 0;
+  std::uint64_t overhead = 0;  // per call, already subtracted from total/min/max
+};
+
+struct Region {
+  std::string name;
+  std::uint64_t calls = 0;
+  std::vector<CounterStats> stats;  // one per Dump::counters entry, same order
+};
+
+struct SampleSource {
+  unsigned kind = 0;          // pmu::dump::SampleSourceKind value (unknown values kept)
+  unsigned counter_slot = 0;  // 0xFF for a timer
+  std::uint64_t period = 0;   // events (pmu overflow) or nanoseconds (timer)
+  std::uint64_t dropped = 0;
+};
+
+struct Sample {
+  std::uint64_t pc = 0;
+  std::uint64_t lr = 0;  // 0: none
+};
+
+struct HistogramBin {
+  std::uint64_t pc = 0;
+  std::uint32_t count = 0;
+};
+
+struct SkippedChunk {
+  unsigned type = 0;
+  unsigned flags = 0;
+  std::uint64_t offset = 0;
+  std::uint32_t length = 0;
+};
+
+struct Dump {
+  ByteOrder byte_order = ByteOrder::little;
+  unsigned version_major = 0, version_minor = 0;
+  std::uint64_t size = 0;            // bytes up to and including the END chunk
+  std::uint64_t trailing_bytes = 0;  // bytes after the END chunk (ignored)
+  std::uint32_t crc = 0;
+  Target target;
+  std::vector<Counter> counters;
+  std::vector<Region> regions;
+  std::optional<SampleSource> source;
+  std::vector<Sample> samples;
+  std::vector<HistogramBin> histogram;
+  std::vector<SkippedChunk> skipped;  // unknown, optional chunks
+
+  std::uint64_t total_samples() const;  // raw records plus histogram counts
+};
+
+const char* source_kind_name(unsigned kind);  // "pmu-overflow", "timer", "unknown"
+
+}  // namespace pmukit

@@ -1,0 +1,23 @@
+#pragma once
+// A dump from whatever carried it: a binary blob (semihosting file, debugger memory dump) or a
+// UART log with text frames. Throws DecodeError; the message names the frame/line/offset.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "tools/dumpread/dump.hpp"
+
+namespace pmukit {
+
+struct LoadedDump {
+  Dump dump;
+  std::string carrier;  // "binary" or "text frame 2 of 3 (lines 10-52)"
+};
+
+// frame: 1-based index of the text frame to use; 0 = the last one in the log.
+LoadedDump load_dump(const std::vector<unsigned char>& input, std::size_t frame = 0);
+
+// The whole file; throws DecodeError if it cannot be read.
+std::vector<unsigned char> read_file(const std::string& path);
+
+}  // namespace pmukit

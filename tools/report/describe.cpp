@@ -1,0 +1,56 @@
+#include "tools/report/describe.hpp"
+
+#include "profiler/dump/format.hpp"
+#include "tools/report/text_util.hpp"
+
+namespace pmukit {
+
+std::string describe_target(const Dump& d) {
+  const Target& t = d.target;
+  return t.id + ", PMU " + t.pmu + ", counter clock " + std::to_string(t.counter_clock_hz) +
+         " Hz, " + std::to_string(t.counter_width_bits) + "-bit counters";
+}
+
+std::string describe_counter(const Counter& c) {
+  // Appends only: GCC 12 at -O3 warns falsely (-Wrestrict) on "literal" + std::string.
+  std::string s = "#";
+  s += std::to_string(c.slot);
+  s += ' ';
+  s += c.name;
+  if (c.preset.empty()) {
+    s += ": raw event ";
+  } else {
+    s += ": preset ";
+    s += c.preset;
+    s += ", event ";
+  }
+  s += hex(c.event_code, 2);
+  s += ", ";
+  s += std::to_string(c.width_bits);
+  s += " bits";
+  return s;
+}
+
+std::string describe_source(const Dump& d) {
+  if (!d.source) return "no sample source recorded";
+  const SampleSource& s = *d.source;
+  std::string text = source_kind_name(s.kind);
+  if (s.kind == static_cast<unsigned>(pmu::dump::SampleSourceKind::pmu_overflow))
+    text += " on counter " + std::to_string(s.counter_slot) + " every " +
+            std::to_string(s.period) + " events";
+  else if (s.kind == static_cast<unsigned>(pmu::dump::SampleSourceKind::timer))
+    text += " every " + std::to_string(s.period) + " ns";
+  else
+    text += " (kind " + std::to_string(s.kind) + ", period " + std::to_string(s.period) + ")";
+  return text + ", " + std::to_string(s.dropped) + " dropped";
+}
+
+std::string byte_order_name(ByteOrder o) {
+  return o == ByteOrder::big ? "big-endian" : "little-endian";
+}
+
+std::string mean(const CounterStats& s, std::uint64_t calls, unsigned decimals) {
+  return fixed_ratio(s.total, calls, decimals);
+}
+
+}  // namespace pmukit

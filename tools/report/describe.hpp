@@ -1,0 +1,15 @@
+#pragma once
+// One-line descriptions of dump parts, shared by the human-readable formats.
+#include <string>
+
+#include "tools/dumpread/dump.hpp"
+
+namespace pmukit {
+
+std::string describe_target(const Dump& d);   // "xscale, PMU xscale-xsc2, 400000000 Hz, 32-bit"
+std::string describe_counter(const Counter& c);  // "cycles: preset cycles, event 0xff, 32 bits"
+std::string describe_source(const Dump& d);   // "pmu-overflow on counter 0 every 10000 events"
+std::string byte_order_name(ByteOrder o);     // "little-endian" / "big-endian"
+std::string mean(const CounterStats& s, std::uint64_t calls, unsigned decimals);  // total / calls
+
+}  // namespace pmukit

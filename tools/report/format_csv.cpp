@@ -1,0 +1,44 @@
+// `csv`: one table, chosen by --table: "regions" (one row per region and counter) or "profile"
+// (the flat profile). RFC 4180 quoting.
+#include "tools/report/describe.hpp"
+#include "tools/report/formats.hpp"
+#include "tools/report/text_util.hpp"
+
+namespace pmukit {
+namespace {
+
+void regions(std::ostream& os, const Dump& d) {
+  os << "region,calls,counter,event,preset,total,mean,min,max,overhead_per_call\n";
+  for (const Region& r : d.regions) {
+    for (std::size_t i = 0; i < r.stats.size(); ++i) {
+      const Counter& c = d.counters[i];
+      const CounterStats& s = r.stats[i];
+      os << csv_field(r.name) << ',' << r.calls << ',' << csv_field(c.name) << ','
+         << hex(c.event_code, 2) << ',' << csv_field(c.preset) << ',' << s.total << ','
+         << mean(s, r.calls, 1) << ',' << s.min << ',' << s.max << ',' << s.overhead << '\n';
+    }
+  }
+}
+
+void profile(std::ostream& os, const Profile& p, unsigned digits) {
+  os << "function,address,location,samples,percent,cumulative_percent\n";
+  std::uint64_t cumulative = 0;
+  for (std::uint32_t id : p.by_self()) {
+    const ProfileFunction& f = p.functions[id];
+    cumulative += f.self;
+    os << csv_field(f.name) << ',' << hex(f.address, digits) << ',' << csv_field(p.location(f.line))
+       << ',' << f.self << ',' << percent(f.self, p.total) << ','
+       << percent(cumulative, p.total) << '\n';
+  }
+}
+
+}  // namespace
+
+void write_csv(std::ostream& os, const ReportInput& in) {
+  if (in.options.csv_table == "profile")
+    profile(os, in.profile, 2 * in.dump.target.address_bytes);
+  else
+    regions(os, in.dump);
+}
+
+}  // namespace pmukit

@@ -1,0 +1,25 @@
+// `folded`: one line per stack, "outer;inner count", the input of flame graph tools.
+// With raw (pc, lr) samples a stack is "caller;function" where the LR frame is trusted, else
+// "function" alone (see profile.hpp for when the LR frame is kept).
+#include "tools/report/formats.hpp"
+
+namespace pmukit {
+namespace {
+
+// ';' separates frames and a newline ends a stack: neither may appear inside a name.
+std::string frame_name(std::string s) {
+  for (char& c : s)
+    if (c == ';') c = ':'; else if (c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+}  // namespace
+
+void write_folded(std::ostream& os, const ReportInput& in) {
+  for (const Profile::Stack& s : in.profile.folded()) {
+    for (std::size_t i = 0; i < s.frames.size(); ++i) os << (i ? ";" : "") << frame_name(s.frames[i]);
+    os << ' ' << s.count << '\n';
+  }
+}
+
+}  // namespace pmukit

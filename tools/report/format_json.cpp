@@ -1,0 +1,117 @@
+// `json` (report: dump content plus the symbolized profile) and the `decode` JSON (dump content).
+#include "tools/report/describe.hpp"
+#include "tools/report/formats.hpp"
+#include "tools/report/json_writer.hpp"
+#include "tools/report/text_util.hpp"
+
+namespace pmukit {
+namespace {
+
+void dump_fields(JsonWriter& j, const Dump& d, const std::string& carrier) {
+  j.key("dump").begin_object();
+  j.field("carrier", carrier);
+  j.field("version", std::to_string(d.version_major) + "." + std::to_string(d.version_minor));
+  j.field("byte_order", d.byte_order == ByteOrder::big ? "big" : "little");
+  j.field("size", d.size);
+  j.field("crc32", hex(d.crc, 8));
+  j.field("trailing_bytes", d.trailing_bytes);
+  j.end_object();
+
+  const Target& t = d.target;
+  j.key("target").begin_object();
+  j.field("id", t.id).field("pmu", t.pmu).field("counter_clock_hz", t.counter_clock_hz);
+  j.field("counter_width_bits", t.counter_width_bits).field("address_bytes", t.address_bytes);
+  j.end_object();
+
+  j.key("counters").begin_array();
+  for (const Counter& c : d.counters) {
+    j.begin_object().field("slot", c.slot).field("name", c.name).field("event_code", c.event_code);
+    j.key("preset");
+    if (c.preset.empty()) j.null(); else j.value(c.preset);
+    j.field("width_bits", c.width_bits).end_object();
+  }
+  j.end_array();
+
+  j.key("regions").begin_array();
+  for (const Region& r : d.regions) {
+    j.begin_object().field("name", r.name).field("calls", r.calls);
+    j.key("counters").begin_array();
+    for (std::size_t i = 0; i < r.stats.size(); ++i) {
+      const CounterStats& s = r.stats[i];
+      j.begin_object().field("counter", d.counters[i].name).field("total", s.total);
+      j.key("mean").number(mean(s, r.calls, 2)).field("min", s.min).field("max", s.max);
+      j.field("overhead_per_call", s.overhead).end_object();
+    }
+    j.end_array().end_object();
+  }
+  j.end_array();
+
+  j.key("sample_source");
+  if (d.source) {
+    j.begin_object().field("kind", source_kind_name(d.source->kind));
+    j.key("counter_slot");
+    if (d.source->counter_slot == 0xFF) j.null(); else j.value(d.source->counter_slot);
+    j.field("period", d.source->period).field("dropped", d.source->dropped).end_object();
+  } else {
+    j.null();
+  }
+}
+
+}  // namespace
+
+void write_dump_json(std::ostream& os, const Dump& d, const std::string& carrier) {
+  JsonWriter j(os);
+  j.begin_object();
+  dump_fields(j, d, carrier);
+  const unsigned digits = 2 * d.target.address_bytes;
+  j.key("samples").begin_array();
+  for (const Sample& s : d.samples)
+    j.begin_object().field("pc", hex(s.pc, digits)).field("lr", hex(s.lr, digits)).end_object();
+  j.end_array();
+  j.key("histogram").begin_array();
+  for (const HistogramBin& b : d.histogram)
+    j.begin_object().field("pc", hex(b.pc, digits)).field("count", std::uint64_t{b.count}).end_object();
+  j.end_array();
+  j.key("skipped_chunks").begin_array();
+  for (const SkippedChunk& c : d.skipped) {
+    j.begin_object().field("type", hex(c.type, 4)).field("flags", hex(c.flags, 4));
+    j.field("offset", c.offset).field("length", std::uint64_t{c.length}).end_object();
+  }
+  j.end_array();
+  j.end_object().finish();
+}
+
+void write_json_report(std::ostream& os, const ReportInput& in) {
+  const Profile& p = in.profile;
+  const unsigned digits = 2 * in.dump.target.address_bytes;
+  JsonWriter j(os);
+  j.begin_object();
+  dump_fields(j, in.dump, in.options.carrier);
+  j.key("symbols");
+  if (in.options.elf.empty()) j.null(); else j.value(in.options.elf);
+  j.field("total_samples", p.total);
+
+  j.key("functions").begin_array();
+  std::uint64_t cumulative = 0;
+  for (std::uint32_t id : p.by_self()) {
+    const ProfileFunction& f = p.functions[id];
+    cumulative += f.self;
+    j.begin_object().field("name", f.name).field("address", hex(f.address, digits));
+    j.key("location");
+    if (f.line == kNoLine) j.null(); else j.value(p.location(f.line));
+    j.field("samples", f.self).key("percent").number(percent(f.self, p.total));
+    j.key("cumulative_percent").number(percent(cumulative, p.total)).end_object();
+  }
+  j.end_array();
+
+  j.key("stacks").begin_array();
+  for (const Profile::Stack& s : p.folded()) {
+    j.begin_object().key("frames").begin_array();
+    for (const std::string& f : s.frames) j.value(f);
+    j.end_array().field("samples", s.count).end_object();
+  }
+  j.end_array();
+  j.end_object().finish();
+}
+
+}  // namespace pmukit

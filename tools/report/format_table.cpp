@@ -1,0 +1,60 @@
+// `table`: the human-readable report (header, region table, top of the flat profile).
+#include "tools/report/describe.hpp"
+#include "tools/report/formats.hpp"
+#include "tools/report/text_util.hpp"
+
+namespace pmukit {
+namespace {
+
+void regions(std::ostream& os, const Dump& d) {
+  if (d.regions.empty()) return void(os << "\nRegions: none in this dump\n");
+  os << "\nRegions (" << d.regions.size() << "; counts are calibrated: the per-call overhead "
+     << "was subtracted)\n";
+  TextTable t({TextTable::left, TextTable::right, TextTable::left, TextTable::right,
+               TextTable::right, TextTable::right, TextTable::right, TextTable::right});
+  t.row({"region", "calls", "counter", "total", "mean", "min", "max", "overhead"});
+  for (const Region& r : d.regions) {
+    for (std::size_t i = 0; i < r.stats.size(); ++i) {
+      const CounterStats& s = r.stats[i];
+      t.row({i == 0 ? r.name : "", i == 0 ? std::to_string(r.calls) : "", d.counters[i].name,
+             std::to_string(s.total), mean(s, r.calls, 1), std::to_string(s.min),
+             std::to_string(s.max), std::to_string(s.overhead)});
+    }
+    if (r.stats.empty()) t.row({r.name, std::to_string(r.calls)});
+  }
+  t.print(os, "  ");
+}
+
+}  // namespace
+
+void write_table(std::ostream& os, const ReportInput& in) {
+  const Dump& d = in.dump;
+  os << "pmukit report\n";
+  os << "  target    " << describe_target(d) << '\n';
+  os << "  dump      " << in.options.carrier << ", format " << d.version_major << '.'
+     << d.version_minor << ", " << byte_order_name(d.byte_order) << ", " << d.size << " bytes\n";
+  if (!in.options.elf.empty()) os << "  symbols   " << in.options.elf << '\n';
+  for (std::size_t i = 0; i < d.counters.size(); ++i)
+    os << (i == 0 ? "  counters  " : "            ") << describe_counter(d.counters[i]) << '\n';
+  regions(os, d);
+
+  const Profile& p = in.profile;
+  os << "\nSamples: " << p.total << " (" << describe_source(d) << ")\n";
+  if (p.total == 0) return;
+  const std::vector<std::uint32_t> order = p.by_self();
+  const std::size_t shown = in.options.top == 0 ? order.size() : std::min(in.options.top, order.size());
+  TextTable t({TextTable::right, TextTable::right, TextTable::right, TextTable::left, TextTable::left});
+  t.row({"samples", "percent", "cumul%", "function", "location"});
+  std::uint64_t cumulative = 0;
+  for (std::size_t i = 0; i < shown; ++i) {
+    const ProfileFunction& f = p.functions[order[i]];
+    cumulative += f.self;
+    t.row({std::to_string(f.self), percent(f.self, p.total),
+           percent(cumulative, p.total), f.name, p.location(f.line)});
+  }
+  t.print(os, "  ");
+  if (shown < order.size())
+    os << "  ... " << order.size() - shown << " more functions (--format flat lists all)\n";
+}
+
+}  // namespace pmukit

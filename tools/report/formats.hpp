@@ -1,0 +1,46 @@
+#pragma once
+// The report writers, one per output format, and the names the CLI accepts.
+#include <cstddef>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tools/dumpread/dump.hpp"
+#include "tools/report/profile.hpp"
+
+namespace pmukit {
+
+struct ReportOptions {
+  std::string carrier;            // where the dump came from ("binary", "text frame 1 of 1 ...")
+  std::string elf;                // ELF path shown in reports ("" when none)
+  std::size_t top = 25;           // functions in the `table` format's profile (0: all)
+  std::string csv_table = "regions";  // `csv`: "regions" or "profile"
+};
+
+struct ReportInput {
+  const Dump& dump;
+  const Profile& profile;
+  const ReportOptions& options;
+};
+
+void write_table(std::ostream& os, const ReportInput& in);
+void write_flat(std::ostream& os, const ReportInput& in);
+void write_folded(std::ostream& os, const ReportInput& in);
+void write_callgrind(std::ostream& os, const ReportInput& in);
+void write_json_report(std::ostream& os, const ReportInput& in);
+void write_csv(std::ostream& os, const ReportInput& in);
+void write_svg(std::ostream& os, const ReportInput& in);
+void write_html(std::ostream& os, const ReportInput& in);
+
+// The `decode` output: the dump's content as JSON, no symbols.
+void write_dump_json(std::ostream& os, const Dump& dump, const std::string& carrier);
+
+// Report format names, in the order `--help` lists them.
+const std::vector<std::string>& report_formats();
+// True if `format` prints per-line data (build_profile with_lines).
+bool format_needs_lines(std::string_view format);
+// Writes `format`; false if the name is not one of report_formats().
+bool write_report(std::ostream& os, std::string_view format, const ReportInput& in);
+
+}  // namespace pmukit

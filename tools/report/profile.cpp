@@ -1,0 +1,133 @@
+#include "tools/report/profile.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+namespace pmukit {
+namespace {
+
+class Builder {
+ public:
+  Builder(const SymbolTable& symbols, unsigned address_bytes, bool with_lines)
+      : symbols_(symbols),
+        address_digits_(2 * address_bytes),
+        with_lines_(with_lines),
+        by_symbol_(symbols.function_count(), kNoFunction) {
+    profile_.symbols = &symbols;
+  }
+
+  void add(std::uint64_t pc, std::uint64_t lr, bool has_lr, std::uint64_t weight) {
+    if (weight == 0) return;
+    const std::uint32_t leaf = function_of(pc);
+    profile_.total += weight;
+    profile_.functions[leaf].self += weight;
+    // LR is a return address: the call is the instruction before it (and may be a function's
+    // last one), so the caller and its call-site line are looked up at lr - 1.
+    const std::uint64_t call_site = lr - 1;
+    std::uint32_t caller = kNoFunction;
+    if (has_lr && lr != 0 && !symbols_.empty()) {
+      const std::uint32_t from = function_of(call_site);
+      if (from != leaf && from != unknown_) caller = from;
+    }
+    profile_.stacks[std::uint64_t{caller} << 32 | leaf] += weight;
+    if (!with_lines_) return;
+    profile_.line_self[std::uint64_t{leaf} << 32 | line_of(pc)] += weight;
+    if (caller != kNoFunction) profile_.calls[{caller, line_of(call_site), leaf}] += weight;
+  }
+
+  Profile take() { return std::move(profile_); }
+
+ private:
+  // Binary searches in the sorted symbol table: cheaper than caching millions of distinct
+  // addresses, and as fast as a cache for the few hot addresses of a real profile.
+  std::uint32_t function_of(std::uint64_t address) {
+    if (symbols_.empty()) {  // no ELF: every address is its own entry
+      auto [it, fresh] = by_address_.try_emplace(address, 0);
+      if (fresh) {
+        char name[24];
+        std::snprintf(name, sizeof name, "0x%0*" PRIx64, address_digits_, address);
+        it->second = add_function(name, address, kNoLine);
+      }
+      return it->second;
+    }
+    const std::optional<std::uint32_t> f = symbols_.function_at(address);
+    if (!f) {
+      if (unknown_ == kNoFunction) unknown_ = add_function("[unknown]", 0, kNoLine);
+      return unknown_;
+    }
+    std::uint32_t& id = by_symbol_[*f];
+    if (id == kNoFunction) {
+      const Function& fn = symbols_.function(*f);
+      id = add_function(fn.name, fn.lo, line_of(fn.lo));
+    }
+    return id;
+  }
+
+  std::uint32_t line_of(std::uint64_t address) const {
+    return symbols_.line_at(address).value_or(kNoLine);
+  }
+
+  std::uint32_t add_function(std::string name, std::uint64_t address, std::uint32_t line) {
+    profile_.functions.push_back({std::move(name), address, line, 0});
+    return static_cast<std::uint32_t>(profile_.functions.size() - 1);
+  }
+
+  const SymbolTable& symbols_;
+  int address_digits_;
+  bool with_lines_;
+  Profile profile_;
+  std::vector<std::uint32_t> by_symbol_;  // symbol index -> function id
+  std::unordered_map<std::uint64_t, std::uint32_t> by_address_;
+  std::uint32_t unknown_ = kNoFunction;
+};
+
+}  // namespace
+
+Profile build_profile(const Dump& dump, const SymbolTable& symbols, bool with_lines) {
+  Builder b(symbols, dump.target.address_bytes, with_lines);
+  for (const Sample& s : dump.samples) b.add(s.pc, s.lr, true, 1);
+  for (const HistogramBin& h : dump.histogram) b.add(h.pc, 0, false, h.count);
+  return b.take();
+}
+
+std::vector<std::uint32_t> Profile::by_self() const {
+  std::vector<std::uint32_t> ids;
+  for (std::uint32_t i = 0; i < functions.size(); ++i)
+    if (functions[i].self != 0) ids.push_back(i);
+  std::sort(ids.begin(), ids.end(), [this](std::uint32_t a, std::uint32_t b) {
+    const ProfileFunction &x = functions[a], &y = functions[b];
+    if (x.self != y.self) return x.self > y.self;
+    if (x.name != y.name) return x.name < y.name;
+    return x.address < y.address;
+  });
+  return ids;
+}
+
+std::vector<Profile::Stack> Profile::folded() const {
+  std::vector<std::pair<std::string, Stack>> keyed;
+  for (const auto& [key, count] : stacks) {
+    const auto caller = static_cast<std::uint32_t>(key >> 32);
+    const auto leaf = static_cast<std::uint32_t>(key);
+    Stack s{{}, count};
+    if (caller != kNoFunction) s.frames.push_back(functions[caller].name);
+    s.frames.push_back(functions[leaf].name);
+    std::string text = s.frames.front();
+    if (s.frames.size() == 2) text += ";" + s.frames.back();
+    keyed.emplace_back(std::move(text), std::move(s));
+  }
+  std::sort(keyed.begin(), keyed.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Stack> out;
+  out.reserve(keyed.size());
+  for (auto& k : keyed) out.push_back(std::move(k.second));
+  return out;
+}
+
+std::string Profile::location(std::uint32_t line) const {
+  if (line == kNoLine || symbols == nullptr) return "";
+  const SourceLine& l = symbols->line(line);
+  return symbols->file(l.file) + ":" + std::to_string(l.line);
+}
+
+}  // namespace pmukit

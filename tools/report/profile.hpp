@@ -1,0 +1,71 @@
+#pragma once
+// Samples -> per-function, per-line and caller/callee counts: the data every sample report
+// (flat, folded, callgrind, JSON, HTML, SVG) is printed from, with binary searches in the sorted
+// SymbolTable.
+//
+// Stacks: a raw sample (pc, lr) gives the frames [function(lr), function(pc)]. The LR frame is
+// only the true caller when the sampled function is a leaf (or is still in its prologue): a
+// function that has itself called something holds a stale return address in LR. So the LR
+// frame is dropped when lr is 0, when it is not inside a known function, or when it is inside the
+// sampled function itself. LR is looked up at lr - 1, the call instruction rather than the
+// return address after it. Histogram bins give the single frame [function(pc)].
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "tools/dumpread/dump.hpp"
+#include "tools/report/symbols.hpp"
+
+namespace pmukit {
+
+inline constexpr std::uint32_t kNoLine = 0xFFFFFFFFu;
+inline constexpr std::uint32_t kNoFunction = 0xFFFFFFFFu;
+
+struct ProfileFunction {
+  std::string name;           // symbol, "[unknown]", or the address in hex when there is no ELF
+  std::uint64_t address = 0;  // start of the function (or the address itself)
+  std::uint32_t line = kNoLine;  // source line of the start, an id into the SymbolTable
+  std::uint64_t self = 0;        // samples whose pc is in it
+};
+
+struct Profile {
+  const SymbolTable* symbols = nullptr;
+  std::uint64_t total = 0;
+  std::vector<ProfileFunction> functions;  // id = index
+  // Self samples by (function, line). Only with build_profile(..., with_lines = true).
+  std::unordered_map<std::uint64_t, std::uint64_t> line_self;  // function << 32 | line
+  struct Call {
+    std::uint32_t caller, caller_line, callee;
+    bool operator==(const Call&) const = default;
+  };
+  struct CallHash {
+    std::size_t operator()(const Call& c) const {
+      return std::hash<std::uint64_t>()((std::uint64_t{c.caller} << 32 | c.caller_line) ^
+                                        (std::uint64_t{c.callee} * 0x9E3779B97F4A7C15ull));
+    }
+  };
+  // Samples in callee whose LR frame was kept, by caller call site (see above). Only with
+  // build_profile(..., with_lines = true).
+  std::unordered_map<Call, std::uint64_t, CallHash> calls;
+  // Folded stacks: caller (kNoFunction for a one-frame stack) << 32 | leaf.
+  std::unordered_map<std::uint64_t, std::uint64_t> stacks;
+
+  // Ids of the functions with self samples, most first (ties by name, then address). Functions
+  // seen only as callers have none.
+  std::vector<std::uint32_t> by_self() const;
+  // Stacks as names, outermost frame first, sorted by their folded text ("a;b").
+  struct Stack {
+    std::vector<std::string> frames;
+    std::uint64_t count;
+  };
+  std::vector<Stack> folded() const;
+  // "file:line" of a line id, or "" for kNoLine.
+  std::string location(std::uint32_t line) const;
+};
+
+// with_lines: also fill line_self and calls (per source line), which only some formats need
+// (format_needs_lines()) and which cost most of the time on large profiles.
+Profile build_profile(const Dump& dump, const SymbolTable& symbols, bool with_lines = true);
+
+}  // namespace pmukit

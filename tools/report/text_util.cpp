@@ -1,0 +1,93 @@
+#include "tools/report/text_util.hpp"
+
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
+
+namespace pmukit {
+
+std::string hex(std::uint64_t v, unsigned digits) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%0*" PRIx64, static_cast<int>(digits), v);
+  return buf;
+}
+
+std::string fixed_ratio(std::uint64_t num, std::uint64_t den, unsigned decimals, unsigned exp10) {
+  if (den == 0) num = 0, den = 1;
+  while (den > UINT64_MAX / 10) {  // keep r * 10 below 2^64 (loses only invisible precision)
+    num >>= 1;
+    den >>= 1;
+  }
+  // Long division: the integer part, then exp10 + decimals fraction digits and one more to round.
+  std::string digits = std::to_string(num / den);
+  std::uint64_t r = num % den;
+  for (unsigned i = 0; i < exp10 + decimals + 1; ++i) {
+    r *= 10;
+    digits += static_cast<char>('0' + r / den);
+    r %= den;
+  }
+  const bool up = digits.back() >= '5';
+  digits.pop_back();
+  if (up) {
+    std::size_t i = digits.size();
+    while (i > 0 && digits[i - 1] == '9') digits[--i] = '0';
+    if (i == 0)
+      digits.insert(digits.begin(), '1');
+    else
+      ++digits[i - 1];
+  }
+  const std::size_t point = digits.size() - decimals;
+  std::size_t first = 0;  // drop leading zeros of the integer part, keep one
+  while (first + 1 < point && digits[first] == '0') ++first;
+  std::string out = digits.substr(first, point - first);
+  if (decimals != 0) out += '.' + digits.substr(point);
+  return out;
+}
+
+std::string percent(std::uint64_t part, std::uint64_t whole) { return fixed_ratio(part, whole, 2, 2); }
+
+std::string html_escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default:
+        // Control bytes are not allowed in XML 1.0 (the SVG must stay well-formed).
+        out += (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') ? '?' : c;
+    }
+  }
+  return out;
+}
+
+std::string csv_field(std::string_view s) {
+  if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + '"';
+}
+
+void TextTable::print(std::ostream& os, std::string_view indent) const {
+  std::vector<std::size_t> width(align_.size(), 0);
+  for (const auto& r : rows_)
+    for (std::size_t i = 0; i < r.size() && i < width.size(); ++i)
+      width[i] = std::max(width[i], r[i].size());
+  for (const auto& r : rows_) {
+    std::string line(indent);
+    for (std::size_t i = 0; i < r.size() && i < width.size(); ++i) {
+      if (i != 0) line += "  ";
+      const std::string pad(width[i] - r[i].size(), ' ');
+      line += align_[i] == right ? pad + r[i] : r[i] + pad;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    os << line << '\n';
+  }
+}
+
+}  // namespace pmukit
