@@ -18,6 +18,8 @@
 #include <cstdint>
 
 #include "board/board.hpp"
+#include "examples/common/checks.hpp"
+#include "examples/common/workloads.hpp"
 #include "hal/core/bus/pmr.hpp"
 #include "hal/core/fault.hpp"
 #include "hal/e500/driver.hpp"
@@ -29,6 +31,8 @@
 #include "profiler/sampler.hpp"
 
 namespace {
+
+using namespace examples::work;
 
 // The e500 time base as a clock: 64 bits, never wraps in practice.
 struct Timebase {
@@ -70,69 +74,14 @@ constexpr Setup kPmuSetup{"cycles", 0, 0, 0, 0, true};
 // 0.4 ticks per instruction. On silicon the time base runs at CCB/8 (CRM 9.3).
 constexpr Setup kTimebaseSetup{"timebase ticks", board::kTimebaseHz, 2, 5, 1, false};
 
-// ---- workloads: each in its own section so the firmware can tell where samples landed ----
-// noipa: not inlined, and not known to be pure either (a pure call could leave the sampling loop).
-#define WORKLOAD(name) __attribute__((noipa, section(name)))
-
+// The known-length loop (asm, so per architecture); the shared workloads are in
+// examples/common/workloads.hpp.
 // n + 2 instructions once called: mtctr, n x bdnz, blr.
-WORKLOAD("work_known") void spin_exact(std::uint32_t n) {
+__attribute__((noipa, section("work_known"))) void spin_exact(std::uint32_t n) {
   asm volatile("mtctr %0\n1:\tbdnz 1b" : : "r"(n) : "ctr");
 }
 
-std::uint8_t buffer[4096];
-volatile std::uint32_t sink;
-
-// Bitwise CRC-32: the longest-running workload by design.
-WORKLOAD("work_crc") std::uint32_t crc32(const std::uint8_t* p, std::uint32_t n) {
-  std::uint32_t crc = 0xFFFFFFFFu;
-  for (std::uint32_t i = 0; i < n; ++i) {
-    crc ^= p[i];
-    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-  }
-  return ~crc;
-}
-
-std::uint32_t table[256];
-WORKLOAD("work_sort") void insertion_sort(std::uint32_t* a, std::uint32_t n) {
-  for (std::uint32_t i = 1; i < n; ++i) {
-    const std::uint32_t v = a[i];
-    std::uint32_t j = i;
-    for (; j > 0 && a[j - 1] > v; --j) a[j] = a[j - 1];
-    a[j] = v;
-  }
-}
-
-WORKLOAD("work_fib") std::uint32_t fib(std::uint32_t n) {
-  std::uint32_t a = 0, b = 1;
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const std::uint32_t t = a + b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
-extern "C" const char __start_work_crc[], __stop_work_crc[];
-
-void fill() {
-  std::uint32_t x = 12345;
-  for (auto& b : buffer) b = static_cast<std::uint8_t>(x = x * 1103515245u + 12345u);
-  for (auto& t : table) t = (x = x * 1103515245u + 12345u) >> 8;
-}
-
-// ---- checks and printing ----
-int failures = 0;
-void check(bool ok, const char* what) {
-  out.put(ok ? "CHECK PASS: " : "CHECK FAIL: ");
-  out.line(what);
-  failures += !ok;
-}
-
-void print_status(const char* what, pmu::Status s) {
-  out.put(what);
-  out.put(": ");
-  out.line(pmu::status_name(s));
-}
+examples::Checks checks{out};
 
 // Time-base ticks of a fixed busy loop; with a sampling source on, the difference to a quiet run
 // is what its interrupts cost.
@@ -173,13 +122,13 @@ int run(const Setup& s) {
   out.put(B::catalog.description);
   out.line(")");
   const pmu::ProbeResult probe = p.probe();  // for the PMU: the same probe main() ran
-  check(probe.status == pmu::Status::ok && probe.working_slots != 0, "backend counts");
+  checks.check(probe.status == pmu::Status::ok && probe.working_slots != 0, "backend counts");
 
   // Counters: cycles always (a compile error on a backend without them); the rest if it can.
   prof::Counter cycles, instr;
-  print_status("add cycles", p.template add<pmu::Preset::cycles>(cycles));
-  print_status("add instructions", p.add(pmu::Preset::instructions, instr));
-  check(cycles.valid(), "cycles counter added");
+  checks.status("add cycles", p.template add<pmu::Preset::cycles>(cycles));
+  checks.status("add instructions", p.add(pmu::Preset::instructions, instr));
+  checks.check(cycles.valid(), "cycles counter added");
   out.put("cycles counter: event ");
   out.put(p.event_name(cycles));
   out.put(", counts ");
@@ -247,7 +196,7 @@ int run(const Setup& s) {
   }
 
   // 0 exactly on an instruction-exact counter; within +-resolution at each end on a coarser clock.
-  check(empty.max[0] <= 2 * s.resolution && empty.clamped == 0,
+  checks.check(empty.max[0] <= 2 * s.resolution && empty.clamped == 0,
         s.resolution == 0 ? "empty region reads 0 after calibration"
                           : "empty region reads 0 after calibration, to the clock's resolution");
   // Known region: the loop plus the call around it (li, bl, mtctr, blr): kSpin + 4 instructions.
@@ -267,7 +216,7 @@ int run(const Setup& s) {
     out.put(" +- ");
     out.dec(tol);
     out.line(" (under -icount shift=0)");
-    check(got + tol >= expect && got <= expect + tol, "known region within tolerance");
+    checks.check(got + tol >= expect && got <= expect + tol, "known region within tolerance");
   } else {
     out.put("known region: ");
     out.dec(known.min[0]);
@@ -275,7 +224,7 @@ int run(const Setup& s) {
     out.put(s.unit);
     out.line(" (no expectation for this backend)");
   }
-  check(crc.total[0] > sort.total[0] && crc.total[0] > fibr.total[0], "crc32 region costs the most");
+  checks.check(crc.total[0] > sort.total[0] && crc.total[0] > fibr.total[0], "crc32 region costs the most");
 
   // Sampling: from the cycles counter's overflow interrupt where the backend has one, else from
   // the decrementer; the same Sampler and ring either way.
@@ -286,7 +235,7 @@ int run(const Setup& s) {
     if (on) {
       if (s.pmu_interrupt) {
         board::set_perfmon_handler(&on_pmu<B>);
-        check(sampler.arm(cycles, kPmuPeriod) == pmu::Status::ok, "sampler armed");
+        checks.check(sampler.arm(cycles, kPmuPeriod) == pmu::Status::ok, "sampler armed");
       } else {
         board::decrementer_start(kTickPeriod, &on_tick<B>);
       }
@@ -338,8 +287,7 @@ int run(const Setup& s) {
   std::uint32_t in_crc = 0;
   prof::Sample smp;
   for (std::size_t i = 0; ring.peek(i, smp); ++i) {
-    const auto pc = reinterpret_cast<const char*>(smp.pc);
-    in_crc += pc >= __start_work_crc && pc < __stop_work_crc;
+    in_crc += in_crc32(smp.pc);
   }
   out.put("samples: ");
   out.dec(ring.size());
@@ -348,8 +296,8 @@ int run(const Setup& s) {
   out.put(" dropped, ");
   out.dec(in_crc);
   out.line(" in crc32");
-  check(ring.size() > 0, "samples recorded");
-  check(2 * in_crc > ring.size(), "most samples in crc32, the longest-running function");
+  checks.check(ring.size() > 0, "samples recorded");
+  checks.check(2 * in_crc > ring.size(), "most samples in crc32, the longest-running function");
 
   // The dump, as text frames on the UART; its PMU id is the backend's catalog id.
   const prof::DumpSamples source =
@@ -360,8 +308,8 @@ int run(const Setup& s) {
   pmu::dump::TextFrameSink frames{frame_putc, nullptr};
   pmu::dump::Writer writer{frames.sink()};
   const auto ds = prof::write_dump(writer, {"e500", s.counter_hz}, p, regions, all, 5, &source, &ring);
-  check(ds == pmu::dump::Status::ok, "dump written");
-  return failures;
+  checks.check(ds == pmu::dump::Status::ok, "dump written");
+  return checks.failures;
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include <cstdint>
 
 #include "board/board.hpp"
+#include "examples/common/checks.hpp"
+#include "examples/common/workloads.hpp"
 #include "hal/core/bus/arm_cp.hpp"
 #include "hal/xscale/driver.hpp"
 #include "hal/xscale/regs.hpp"
@@ -24,6 +26,7 @@
 
 namespace {
 
+using namespace examples::work;
 using Pmu = pmu::xscale::Xsc2<pmu::Cp14Bus>;
 using Ring = prof::SampleRing<2048>;
 const examples::Console& out = board::console;
@@ -33,69 +36,15 @@ prof::Regions<Pmu> regions{profiler};
 Ring ring;
 prof::Sampler<Pmu, Ring> sampler{profiler, ring};
 
-// ---- workloads: each in its own section so the firmware can tell where samples landed ----
-#define WORKLOAD(name) __attribute__((noinline, section(name)))
-
-// Exactly 2 * n instructions (subs + bne per iteration): the region of known length.
-WORKLOAD("work_known") void spin_exact(std::uint32_t n) {
+// Exactly 2 * n instructions (subs + bne per iteration): the region of known length. Its own
+// section, like the shared workloads (examples/common/workloads.hpp), so samples can be placed.
+__attribute__((noipa, section("work_known"))) void spin_exact(std::uint32_t n) {
   asm volatile("1: subs %0, %0, #1\n\tbne 1b" : "+r"(n) : : "cc");
 }
 
-std::uint8_t buffer[4096];
-volatile std::uint32_t sink;
-
-// Bitwise CRC-32: the longest-running workload by design.
-WORKLOAD("work_crc") std::uint32_t crc32(const std::uint8_t* p, std::uint32_t n) {
-  std::uint32_t crc = 0xFFFFFFFFu;
-  for (std::uint32_t i = 0; i < n; ++i) {
-    crc ^= p[i];
-    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-  }
-  return ~crc;
-}
-
-std::uint32_t table[256];
-WORKLOAD("work_sort") void insertion_sort(std::uint32_t* a, std::uint32_t n) {
-  for (std::uint32_t i = 1; i < n; ++i) {
-    const std::uint32_t v = a[i];
-    std::uint32_t j = i;
-    for (; j > 0 && a[j - 1] > v; --j) a[j] = a[j - 1];
-    a[j] = v;
-  }
-}
-
-WORKLOAD("work_fib") std::uint32_t fib(std::uint32_t n) {
-  std::uint32_t a = 0, b = 1;
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const std::uint32_t t = a + b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
-extern "C" const char __start_work_crc[], __stop_work_crc[];
 extern "C" const char __start_work_known[], __stop_work_known[];
 
-void fill() {
-  std::uint32_t x = 12345;
-  for (auto& b : buffer) b = static_cast<std::uint8_t>(x = x * 1103515245u + 12345u);
-  for (auto& t : table) t = (x = x * 1103515245u + 12345u) >> 8;
-}
-
-// ---- checks ----
-int failures = 0;
-void check(bool ok, const char* what) {
-  out.put(ok ? "CHECK PASS: " : "CHECK FAIL: ");
-  out.line(what);
-  failures += !ok;
-}
-
-void print_status(const char* what, pmu::Status s) {
-  out.put(what);
-  out.put(": ");
-  out.line(pmu::status_name(s));
-}
+examples::Checks checks{out};
 
 void on_tick(std::uint32_t pc, std::uint32_t lr) { sampler.on_timer_tick(pc, lr); }
 
@@ -130,13 +79,13 @@ int main() {
   out.hex(report.trapped, 2);
   out.put(report.inten_holds ? ", INTEN holds" : ", INTEN does not hold");
   out.line(report.ccnt_overflow ? ", CCNT overflow sets FLAG" : ", CCNT overflow flag not seen");
-  check(probe.status == pmu::Status::ok && (probe.working_slots & 1u), "CCNT counts");
+  checks.check(probe.status == pmu::Status::ok && (probe.working_slots & 1u), "CCNT counts");
 
   // 2. Counters: cycles always; the rest where this part can count them.
   prof::Counter cycles, instr, dmiss;
-  print_status("add cycles", profiler.add<pmu::Preset::cycles>(cycles));
-  print_status("add instructions", profiler.add<pmu::Preset::instructions>(instr));
-  print_status("add dcache_misses", profiler.add<pmu::Preset::dcache_misses>(dmiss));
+  checks.status("add cycles", profiler.add<pmu::Preset::cycles>(cycles));
+  checks.status("add instructions", profiler.add<pmu::Preset::instructions>(instr));
+  checks.status("add dcache_misses", profiler.add<pmu::Preset::dcache_misses>(dmiss));
   profiler.start();
 
   // 3. Regions.
@@ -212,7 +161,7 @@ int main() {
   prof::Sample smp;
   for (std::size_t i = 0; ring.peek(i, smp); ++i) {
     const auto pc = reinterpret_cast<const char*>(smp.pc);
-    in_crc += pc >= __start_work_crc && pc < __stop_work_crc;
+    in_crc += in_crc32(smp.pc);
     in_known += pc >= __start_work_known && pc < __stop_work_known;
   }
   out.put("samples: ");
@@ -232,10 +181,10 @@ int main() {
     out.dec(irqs);
     out.line(" interrupts)");
   }
-  check(irqs > 0, "timer interrupts arrived during the sampled region");
+  checks.check(irqs > 0, "timer interrupts arrived during the sampled region");
 
   // Checks: the empty region reads 0 after calibration; the known region within 1% + 4.
-  check(empty.max[0] == 0 && empty.clamped == 0, "empty region reads 0 after calibration");
+  checks.check(empty.max[0] == 0 && empty.clamped == 0, "empty region reads 0 after calibration");
   const std::uint64_t expect = 2 * kSpin, got = known.min[0];
   const std::uint64_t tol = expect / 100 + 4;
   out.put("known region: measured ");
@@ -245,11 +194,11 @@ int main() {
   out.put(" +- ");
   out.dec(tol);
   out.line(" (instructions under -icount shift=0; cycles on silicon)");
-  check(got + tol >= expect && got <= expect + tol, "known region within tolerance");
-  check(ring.size() > 0, "samples recorded");
-  check(2 * in_crc > ring.size() - in_known,
+  checks.check(got + tol >= expect && got <= expect + tol, "known region within tolerance");
+  checks.check(ring.size() > 0, "samples recorded");
+  checks.check(2 * in_crc > ring.size() - in_known,
         "most workload samples in crc32, the longest-running function");
-  check(crc.total[0] > sort.total[0] && crc.total[0] > fibr.total[0],
+  checks.check(crc.total[0] > sort.total[0] && crc.total[0] > fibr.total[0],
         "crc32 region costs the most cycles");
 
   // 6. The dump, as text frames on the UART.
@@ -260,8 +209,8 @@ int main() {
   pmu::dump::TextFrameSink frames{frame_putc, nullptr};
   pmu::dump::Writer writer{frames.sink()};
   const auto ds = prof::write_dump(writer, {"xscale", 0}, profiler, regions, all, 6, &source, &ring);
-  check(ds == pmu::dump::Status::ok, "dump written");
+  checks.check(ds == pmu::dump::Status::ok, "dump written");
 
-  out.line(failures == 0 ? "PROFILE PASS" : "PROFILE FAIL");
-  board::exit(failures == 0 ? 0 : 1);
+  out.line(checks.failures == 0 ? "PROFILE PASS" : "PROFILE FAIL");
+  board::exit(checks.failures == 0 ? 0 : 1);
 }

@@ -1,0 +1,30 @@
+#pragma once
+// The code the example firmware profiles, the same on every board: three workloads of clearly
+// different length, each in its own linker section so a firmware can tell where a sampled PC
+// landed (__start_<section> / __stop_<section>). The known-length loop is per architecture and
+// lives in each example (it is asm).
+#include <cstdint>
+
+namespace examples::work {
+
+inline constexpr std::uint32_t kBufferBytes = 4096;
+inline constexpr std::uint32_t kTableWords = 256;
+extern std::uint8_t buffer[kBufferBytes];
+extern std::uint32_t table[kTableWords];
+extern volatile std::uint32_t sink;  // results go here so no workload is optimised away
+
+void fill();                                                   // pseudo-random buffer and table
+std::uint32_t crc32(const std::uint8_t* p, std::uint32_t n);   // longest-running, by design
+void insertion_sort(std::uint32_t* a, std::uint32_t n);
+std::uint32_t fib(std::uint32_t n);
+
+}  // namespace examples::work
+
+extern "C" const char __start_work_crc[], __stop_work_crc[];
+
+namespace examples::work {
+inline bool in_crc32(std::uint32_t pc) {
+  const auto p = reinterpret_cast<const char*>(pc);
+  return p >= __start_work_crc && p < __stop_work_crc;
+}
+}  // namespace examples::work
