@@ -19,6 +19,7 @@
 
 #include "board/board.hpp"
 #include "examples/common/checks.hpp"
+#include "examples/common/summary.hpp"
 #include "examples/common/workloads.hpp"
 #include "hal/core/bus/pmr.hpp"
 #include "hal/core/fault.hpp"
@@ -177,23 +178,7 @@ int run(const Setup& s) {
   out.dec(2 * s.resolution);
   out.line(")");
   prof::RegionStats<B>* all[] = {&empty, &known, &crc, &sort, &fibr};
-  out.put("regions (");
-  out.put(s.unit);
-  out.line(", calibrated):");
-  for (auto* r : all) {
-    out.put(r->name);
-    out.put(" calls=");
-    out.dec(r->calls);
-    out.put(" total=");
-    out.dec(r->total[0]);
-    out.put(" min=");
-    out.dec(r->min[0]);
-    out.put(" max=");
-    out.dec(r->max[0]);
-    out.put(" clamped=");
-    out.dec(r->clamped);
-    out.put('\n');
-  }
+  examples::print_regions(out, s.unit, all, sizeof all / sizeof all[0]);
 
   // 0 exactly on an instruction-exact counter; within +-resolution at each end on a coarser clock.
   checks.check(empty.max[0] <= 2 * s.resolution && empty.clamped == 0,

@@ -13,6 +13,7 @@
 
 #include "board/board.hpp"
 #include "examples/common/checks.hpp"
+#include "examples/common/summary.hpp"
 #include "examples/common/workloads.hpp"
 #include "hal/core/bus/arm_cp.hpp"
 #include "hal/xscale/driver.hpp"
@@ -142,21 +143,7 @@ int main() {
 
   // 5. Summary.
   prof::RegionStats<Pmu>* all[] = {&empty, &known, &crc, &sort, &fibr, &sampled};
-  out.line("regions (CCNT cycles, calibrated):");
-  for (auto* s : all) {
-    out.put(s->name);
-    out.put(" calls=");
-    out.dec(s->calls);
-    out.put(" total=");
-    out.dec(s->total[0]);
-    out.put(" min=");
-    out.dec(s->min[0]);
-    out.put(" max=");
-    out.dec(s->max[0]);
-    out.put(" clamped=");
-    out.dec(s->clamped);
-    out.put('\n');
-  }
+  examples::print_regions(out, "CCNT cycles", all, sizeof all / sizeof all[0]);
   std::uint32_t in_crc = 0, in_known = 0;
   prof::Sample smp;
   for (std::size_t i = 0; ring.peek(i, smp); ++i) {
