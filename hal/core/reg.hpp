@@ -11,6 +11,7 @@
 //   Regs<Bus>::read(e)                      one field, one read
 //   Regs<Bus>::write(e(1), c(1))            one write; other fields take their reset value
 //   Regs<Bus>::modify(e(1), c(1))           exactly one read and one write
+//   Regs<Bus>::modify_raw<R>(clear, set)    the same for masks known only at run time
 //   Regs<Bus>::write_raw<CCNT>(v)           whole value (masked to the writable bits)
 //
 // Write-1-to-clear (W1C) fields are never cleared by accident: write() and modify() send 0 to
@@ -232,6 +233,16 @@ struct Regs {
     static_assert(R::access != Access::WO, "register is write-only: use write(), not modify()");
     const auto cur = static_cast<typename R::value_type>(read_raw<R>() & ~R::volatile_bits);
     write_raw<R>(detail::apply<R>(cur, fv...));
+  }
+
+  // modify() for bit masks known only at run time (e.g. one enable or flag per counter slot):
+  // exactly one read and one write; `clear` bits become 0, then `set` bits become 1. W1C and
+  // action bits are written as 0 unless they are in `set`.
+  template <class R>
+  static void modify_raw(typename R::value_type clear, typename R::value_type set) {
+    static_assert(R::access == Access::RW, "modify_raw needs a readable, writable register");
+    const auto cur = static_cast<typename R::value_type>(read_raw<R>() & ~(R::volatile_bits | clear));
+    write_raw<R>(static_cast<typename R::value_type>(cur | set));
   }
 };
 

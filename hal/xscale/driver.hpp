@@ -12,7 +12,8 @@
 //  - PMNC.E starts and stops all counters at once (§8.2.4, §8.3): start(mask)/stop(mask) act on the
 //    whole PMU whenever mask names any slot.
 //  - P and C are actions that read back unpredictable: every read-modify-write of PMNC writes them
-//    as 0 unless asked (pmnc_update below), or one enable() could reset the counters.
+//    as 0 unless asked (PMNC's Layout.action, honoured by Regs::modify/modify_raw), or one enable()
+//    could reset the counters.
 //  - Overflow flags are write-1-to-clear. On XSC1 they share PMNC with the enables and event
 //    selects, so every PMNC update writes the flags as 0 (no change) unless told to clear one.
 //  - Counters keep counting after an overflow (§8.2.4.1); the interrupt stays asserted until the
@@ -67,15 +68,6 @@ bool read_traps() {
   return fault::traps([] { (void)Regs<Bus>::template read_raw<R>(); });
 }
 
-// One read and one write of PMNC: clear `clear_bits`, set `set_bits`. Bits that must never be
-// written back as read are written as 0 first: the W1C flags and the P/C reset actions.
-template <class Bus, class Pmnc, u32 kActions>
-void pmnc_update(u32 clear_bits, u32 set_bits) {
-  u32 v = Regs<Bus>::template read_raw<Pmnc>();
-  v &= ~(Pmnc::w1c_mask | kActions | clear_bits);
-  Regs<Bus>::template write_raw<Pmnc>(v | set_bits);
-}
-
 // Time for a counter to advance during probe(); a volatile loop, no asm.
 inline void spin(std::uint32_t n) {
   volatile std::uint32_t i = 0;
@@ -111,7 +103,6 @@ struct Xsc2Layout {
   static constexpr auto D = xsc2::pmnc::D;
   template <unsigned Slot>
   using Counter = typename detail::Xsc2Counter<Slot>::type;
-  static constexpr u32 kActions = P.mask | C.mask;
   static constexpr u32 kFlagRegister = kRegFLAG;  // where the overflow flags are read
 
   // 31:5 read unpredictable: keep the five flag bits only.
@@ -213,7 +204,6 @@ struct Xsc1Layout {
   static constexpr auto D = xsc1::pmnc::D;
   template <unsigned Slot>
   using Counter = typename detail::Xsc1Counter<Slot>::type;
-  static constexpr u32 kActions = P.mask | C.mask;
   static constexpr u32 kFlagRegister = kRegPMNC;
 
   static constexpr u32 to_slots(u32 pmnc, const u32 (&bit)[3]) {
@@ -229,7 +219,7 @@ struct Xsc1Layout {
     return b;
   }
   template <class Bus> static void update(u32 clear_bits, u32 set_bits) {
-    detail::pmnc_update<Bus, PMNC, kActions>(clear_bits, set_bits);
+    Regs<Bus>::template modify_raw<PMNC>(clear_bits, set_bits);
   }
 
   template <class Bus> static u32 flags() {
@@ -243,7 +233,7 @@ struct Xsc1Layout {
   template <class Bus> static u32 take_flags() {
     const u32 v = Regs<Bus>::template read_raw<PMNC>();
     const u32 f = v & PMNC::w1c_mask;
-    if (f != 0) Regs<Bus>::template write_raw<PMNC>((v & ~(PMNC::w1c_mask | kActions)) | f);
+    if (f != 0) Regs<Bus>::template write_raw<PMNC>((v & ~PMNC::volatile_bits) | f);
     return to_slots(f, xsc1::kFlagBit);
   }
   template <class Bus> static u32 inten() {
@@ -329,14 +319,14 @@ struct Pmu {
   }
 
   // ---- PMNC: enable, reset, divider (each one PMNC read and one write) ----
-  static void enable() { modify_pmnc(L::E.template val<1>()); }
-  static void disable() { modify_pmnc(L::E.template val<0>()); }
+  static void enable() { Regs<Bus>::modify(L::E.template val<1>()); }
+  static void disable() { Regs<Bus>::modify(L::E.template val<0>()); }
   static bool enabled() { return Regs<Bus>::read(L::E) != 0; }
-  static void reset_pmns() { modify_pmnc(L::P.template val<1>()); }   // P: all PMNs to 0
-  static void reset_ccnt() { modify_pmnc(L::C.template val<1>()); }   // C: CCNT to 0
-  static void reset_counters() { modify_pmnc(L::P.template val<1>(), L::C.template val<1>()); }
+  static void reset_pmns() { Regs<Bus>::modify(L::P.template val<1>()); }   // P: all PMNs to 0
+  static void reset_ccnt() { Regs<Bus>::modify(L::C.template val<1>()); }   // C: CCNT to 0
+  static void reset_counters() { Regs<Bus>::modify(L::P.template val<1>(), L::C.template val<1>()); }
   // D: CCNT advances once every 64 core cycles (for runs longer than 2^32 cycles).
-  static void set_ccnt_divider(bool every_64th) { modify_pmnc(L::D(every_64th ? 1u : 0u)); }
+  static void set_ccnt_divider(bool every_64th) { Regs<Bus>::modify(L::D(every_64th ? 1u : 0u)); }
   static bool ccnt_divider() { return Regs<Bus>::read(L::D) != 0; }
   static Snapshot<PMNC> pmnc() { return Regs<Bus>::template read<PMNC>(); }
 
@@ -381,7 +371,7 @@ struct Pmu {
   static std::uint32_t service_overflow(F&& handle) {
     const u32 v = Regs<Bus>::template read_raw<PMNC>();
     const bool was_running = L::E.extract(v) != 0;
-    if (was_running) Regs<Bus>::template write_raw<PMNC>(v & ~(kNeverWriteBack | L::E.mask));
+    if (was_running) Regs<Bus>::template write_raw<PMNC>(v & ~(PMNC::volatile_bits | L::E.mask));
     const u32 taken = L::template take_flags<Bus>() & kAllSlots;
     if (taken != 0) handle(taken);
     if (was_running) enable();
@@ -472,18 +462,6 @@ struct Pmu {
   }
 
  private:
-  static constexpr u32 kNeverWriteBack = PMNC::w1c_mask | L::kActions;
-
-  // Regs<Bus>::modify for PMNC, but P and C (read unpredictable) are written as 0 unless named.
-  template <class... FV>
-  static void modify_pmnc(FV... fv) {
-    static_assert((std::is_same_v<typename FV::field::reg, PMNC> && ...),
-                  "modify_pmnc takes PMNC fields only");
-    constexpr u32 mask = (FV::field::mask | ...);
-    const u32 bits = ((fv.value << FV::field::offset) | ...);
-    detail::pmnc_update<Bus, PMNC, L::kActions>(mask, bits);
-  }
-
   template <unsigned S = 0>
   static std::uint64_t read_dyn(unsigned slot) {
     if constexpr (S < kSlots) {

@@ -21,7 +21,8 @@ namespace pmu::xscale {
 namespace xsc2 {
 
 // Performance Monitor Control Register. ID (31:24) is read-only; 23:4 are write-as-zero.
-using PMNC = Reg<"PMNC", Cp14<0, 1>, u32, {.write_mask = 0x0000000F}>;
+// P and C (bits 1, 2) are actions: Layout.action makes every modify write them as 0 unless named.
+using PMNC = Reg<"PMNC", Cp14<0, 1>, u32, {.write_mask = 0x0000000F, .action = 0x00000006}>;
 namespace pmnc {
 inline constexpr Field<PMNC, 0, 1, Access::RW, "E"> E{};  // 1: all counters count
 // P and C are actions: writing 1 resets, reading is unpredictable (§8.3), hence write-only here.
@@ -80,8 +81,10 @@ static_assert(inten::C.offset == 0 && inten::P3.offset == 4 && flag::C.offset ==
 // PMNC (§8.2.4), so a read-modify-write of PMNC must not write back a set flag (it would clear it).
 namespace xsc1 {
 
-// 31:28, 11 and 7 are write-as-zero; 10:8 are the write-1-to-clear overflow flags.
-using PMNC = Reg<"PMNC", Cp14<0, 0>, u32, {.write_mask = 0x0FFFF77F, .w1c = 0x00000700}>;
+// 31:28, 11 and 7 are write-as-zero; 10:8 are the write-1-to-clear overflow flags; P and C
+// (bits 1, 2) are actions, written as 0 by every modify unless named.
+using PMNC = Reg<"PMNC", Cp14<0, 0>, u32,
+                 {.write_mask = 0x0FFFF77F, .w1c = 0x00000700, .action = 0x00000006}>;
 namespace pmnc {
 inline constexpr Field<PMNC, 0, 1, Access::RW, "E"> E{};
 inline constexpr Field<PMNC, 1, 1, Access::WO, "P"> P{};  // reset PMN0, PMN1; read unpredictable

@@ -109,6 +109,37 @@ TEST_F(coreEngine, ModifyW1CNamedAsZeroClearsNothing) {
   expect_access(1, kCtrl, MockOp::write, 0x00000001);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Action bits and modify_raw
+
+TEST_F(coreEngine, ModifyNeverWritesBackAnActionBitThatReadsAsOne) {
+  Bus::poke<ACT>(0x13);  // RST reads back 1 (unpredictable), a flag is pending, EN=1
+  R::modify(act_en(0));
+  EXPECT_EQ(Bus::count<ACT>(MockOp::write), 1u);
+  EXPECT_EQ(Bus::log[1].value, 0x00u);  // neither the action nor the flag sent back
+}
+
+TEST_F(coreEngine, ModifyStillSendsANamedAction) {
+  Bus::poke<ACT>(0x01);
+  R::modify(act_rst(1));
+  EXPECT_EQ(Bus::log[1].value, 0x03u);  // EN kept, RST requested
+}
+
+TEST_F(coreEngine, ModifyRawClearsThenSetsInOneReadAndOneWrite) {
+  Bus::poke<CTRL>(0x00003701);  // E=1, EVT0=3, all flags pending
+  R::modify_raw<CTRL>(0x000FF000, 0x00005008);  // EVT0 := 5, D := 1
+  EXPECT_EQ(Bus::log_size, 2u);
+  EXPECT_EQ(Bus::log[0].op, MockOp::read);
+  // Flags written as 0 (not cleared) because they were not in `set`.
+  EXPECT_EQ(Bus::log[1].value, 0x00005009u);
+}
+
+TEST_F(coreEngine, ModifyRawClearsOnlyTheFlagsItSets) {
+  Bus::poke<ACT>(0x13);
+  R::modify_raw<ACT>(0, 0x10);  // clear the pending flag; RST must not go back as read
+  EXPECT_EQ(Bus::log[1].value, 0x11u);
+}
+
 TEST_F(coreEngine, WriteToW1CRegisterSendsOnlyTheNamedFlags) {
   Bus::poke<FLAG>(0x1F);  // every flag pending
   R::write(flag_ccnt(1), flag_pmn3(1));

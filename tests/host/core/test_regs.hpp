@@ -48,6 +48,14 @@ inline constexpr Field<CTRL2, 1, 1, Access::RW, "B"> ctrl2_b{};
 inline constexpr Field<CTRL2, 7, 1, Access::RW, "C"> ctrl2_c{};
 inline constexpr Field<CTRL2, 8, 1, Access::W1C, "F"> ctrl2_f{};
 
+// Action bits (XScale PMNC P/C style): write-only "reset" actions in a read-write register whose
+// read-back is unpredictable, so no read-modify-write may send them back as read.
+//   bit 0 EN RW, bit 1 RST WO action, bit 4 OVF W1C
+using ACT = Reg<"ACT", pmu::Cp14<2, 1>, u32, {.write_mask = 0x13, .w1c = 0x10, .action = 0x02}>;
+inline constexpr Field<ACT, 0, 1, Access::RW, "EN"> act_en{};
+inline constexpr Field<ACT, 1, 1, Access::WO, "RST"> act_rst{};
+inline constexpr Field<ACT, 4, 1, Access::W1C, "OVF"> act_ovf{};
+
 using FLAG = Reg<"FLAG", pmu::Cp14<5, 1>, u32, {.write_mask = 0x1F, .w1c = 0x1F}>;
 inline constexpr Field<FLAG, 0, 1, Access::W1C, "CCNT"> flag_ccnt{};
 inline constexpr Field<FLAG, 1, 1, Access::W1C, "PMN0"> flag_pmn0{};
