@@ -159,7 +159,8 @@ class Profiler {
     B::stop(used_);
     running_ = false;
     stopped_latched_ = true;
-    fold();
+    // No fold: the latch already includes any pending overflow, and start()/reset() zero the
+    // software parts before the next reading.
   }
   bool running() const { return running_; }
   // Zeroes every added counter (hardware and software parts); leaves it running or stopped.
