@@ -6,6 +6,8 @@ function(pmu_add_header_checks)
   # *_impl.hpp are definitions meant for one translation unit that first names what they need
   # (profiler/c_api_impl.hpp needs `pmukit_backend`); they are compiled by their tests instead.
   list(FILTER _headers EXCLUDE REGEX "_impl\\.hpp$")
+  # hal/<pmu>/tests/ holds host tests (GoogleTest), not public headers.
+  list(FILTER _headers EXCLUDE REGEX "^hal/[^/]+/tests/")
   list(SORT _headers)
   set(_srcs)
   foreach(h IN LISTS _headers)

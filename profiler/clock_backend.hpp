@@ -30,7 +30,7 @@
 
 #include "hal/core/driver.hpp"
 #include "hal/core/event.hpp"
-#include "profiler/backend.hpp"
+#include "profiler/profiler.hpp"
 
 namespace prof {
 

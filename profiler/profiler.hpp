@@ -11,19 +11,30 @@
 //   p.start();  work();  p.stop();
 //   std::uint64_t n = p.read(cyc);
 //
-// 64-bit extension: each counter's overflow condition (see width() in backend.hpp) is folded into a
+// 64-bit extension: each counter's overflow condition (see width() in hal/core/driver.hpp) is folded into a
 // software high part by fold() — call it from the PMU overflow interrupt (Sampler does) or poll it
 // at least once per 2^width events. read() is correct across any number of folded overflows and
 // when an overflow lands between its register reads (it retries; see read()).
 #include <cstddef>
 #include <cstdint>
 
+#include "hal/core/driver.hpp"
 #include "hal/core/event.hpp"
-#include "profiler/backend.hpp"
 
 namespace prof {
 
+using pmu::EventConfig;
+using pmu::LinkKind;
 using pmu::Preset;
+using pmu::ProbeResult;
+using pmu::register_bits;
+using pmu::Status;
+using pmu::status_name;
+
+// A profiler backend is a PMU driver (the contract is hal/core/driver.hpp's pmu::Driver) or
+// anything else that keeps it, such as ClockBackend.
+template <class B>
+concept Backend = pmu::Driver<B>;
 
 // Handle to a counter added to a Profiler. Invalid until add() returns ok.
 struct Counter {
@@ -36,38 +47,19 @@ constexpr std::uint64_t low_mask(unsigned bits) {
   return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
 }
 
-// A counter register is 32 bits unless its overflow condition is wider (NetBurst: 40). Counters
-// whose condition is bit 31 (e500, RM7000) still count through all 32 bits until software clears it.
-constexpr unsigned register_bits(unsigned width) { return width < 32 ? 32 : width; }
-
 // Events between two raw reads of a counter `width` wide, correct across at most one wrap.
 constexpr std::uint64_t delta(std::uint64_t before, std::uint64_t after, unsigned width) {
   return (after - before) & low_mask(register_bits(width));
 }
 
-namespace detail {
-template <class B>
-constexpr const pmu::PresetBinding* find_preset(Preset p) {
-  for (std::size_t i = 0; i < B::catalog.num_presets; ++i)
-    if (B::catalog.presets[i].preset == p) return &B::catalog.presets[i];
-  return nullptr;
-}
-template <class B>
-constexpr const pmu::EventInfo* find_event(std::uint32_t code) {
-  for (std::size_t i = 0; i < B::catalog.num_events; ++i)
-    if (B::catalog.events[i].code == code) return &B::catalog.events[i];
-  return nullptr;
-}
-}  // namespace detail
-
 // Compile-time questions about a backend (usable in static_assert and if constexpr).
 template <class B>
 constexpr bool supports(Preset p) {
-  return detail::find_preset<B>(p) != nullptr;
+  return pmu::has_preset(B::catalog, p);
 }
 template <class B>
 constexpr bool has_event(std::uint32_t code) {
-  return detail::find_event<B>(code) != nullptr;
+  return pmu::has_event(B::catalog, code);
 }
 
 template <Backend B>
@@ -92,7 +84,7 @@ class Profiler {
     return add(P, out);
   }
   Status add(Preset p, Counter& out) {
-    const pmu::PresetBinding* b = detail::find_preset<B>(p);
+    const pmu::PresetBinding* b = pmu::find_preset(B::catalog, p);
     if (!b) return Status::unsupported_event;
     // Slots come from the driver (B::slots_for): catalog counter masks use the PMU's own counter
     // numbering, which need not match slot numbers (XScale: slot 0 is CCNT).
@@ -106,13 +98,13 @@ class Profiler {
     return add(EventConfig{Code, qualifier, options}, out);
   }
   Status add(EventConfig ev, Counter& out) {
-    if (!detail::find_event<B>(ev.code)) return Status::unsupported_event;
+    if (!has_event<B>(ev.code)) return Status::unsupported_event;
     return allocate(ev, B::slots_for(ev.code), out);
   }
   // Same, on a chosen slot (e.g. to set up a chain or a cascade on the counters that allow it).
   Status add_on(unsigned slot, EventConfig ev, Counter& out) {
     if (slot >= kMaxCounters) return Status::bad_argument;
-    if (!detail::find_event<B>(ev.code)) return Status::unsupported_event;
+    if (!has_event<B>(ev.code)) return Status::unsupported_event;
     if (!(B::slots_for(ev.code) & bit(slot))) return Status::unsupported_event;
     return allocate(ev, bit(slot), out);
   }
@@ -196,13 +188,14 @@ class Profiler {
 
   // Folds set overflow conditions into the software high parts. Call from the PMU interrupt
   // (Sampler does) or poll it often enough; safe to call at any time.
-  void fold() { fold_mask(B::overflow_status()); }
+  // Returns the slots folded.
+  std::uint32_t fold() { return fold_mask(B::overflow_status()); }
 
   // Folds exactly these slots' overflow conditions (the caller has read overflow_status()).
   // The low counter of a linked pair is never folded: its overflow is what the high one counts.
-  void fold_mask(std::uint32_t mask) {
+  std::uint32_t fold_mask(std::uint32_t mask) {
     mask &= used_ & ~linked_lows_;
-    if (!mask) return;
+    if (!mask) return 0;
     // Clearing a bit-31 condition rewrites the counter: freeze around it so no event is lost.
     if (running_) B::stop(mask);
     for (auto& c : counters_) {
@@ -211,7 +204,13 @@ class Profiler {
     B::clear_overflow(mask);
     folds_ = folds_ + 1;
     if (running_) B::start(mask);
+    return mask;
   }
+
+  // Reads that found the counters changing on every one of kReadTries passes (a broken PMU or an
+  // interrupt storm): each returned its last pass. Report it next to the values.
+  static constexpr unsigned kReadTries = 8;
+  std::uint32_t read_giveups() const { return giveups_; }
 
   unsigned slot_of(Counter c) const { return counters_[c.index].slot; }
   EventConfig event_of(Counter c) const { return counters_[c.index].event; }
@@ -222,8 +221,7 @@ class Profiler {
   }
   // The event's mnemonic from the PMU's table.
   const char* event_name(Counter c) const {
-    const pmu::EventInfo* e = detail::find_event<B>(counters_[c.index].event.code);
-    return e ? e->name : "?";
+    return pmu::event_name(B::catalog, counters_[c.index].event.code);
   }
   std::uint32_t used_slots() const { return used_; }
   unsigned counters_added() const {
@@ -271,16 +269,19 @@ class Profiler {
 
   // high + the overflow condition + the low bits, from one consistent set of reads: an overflow or
   // a fold between the reads changes the condition or the fold count, and the read is retried.
+  // Bounded: on silicon a second pass always succeeds (an overflow needs 2^width events); a part or
+  // model that keeps changing gets kReadTries passes, then the last one is returned and the
+  // give-up counted (read_giveups()), never a hang.
   std::uint64_t read_extended(const Slot& s) const {
     const unsigned w = B::width(s.slot);
-    for (;;) {
+    for (unsigned i = 0;; ++i) {
       const std::uint32_t f1 = folds_;
       const bool c1 = B::overflow_status() & bit(s.slot);
       const std::uint64_t v = B::read(s.slot);
       const bool c2 = B::overflow_status() & bit(s.slot);
       const std::uint64_t high = s.high;
-      if (c1 != c2 || f1 != folds_) continue;
-      return high + (c1 ? std::uint64_t{1} << w : 0) + (v & low_mask(w));
+      if (c1 == c2 && f1 == folds_) return high + (c1 ? std::uint64_t{1} << w : 0) + (v & low_mask(w));
+      if (i + 1 >= kReadTries) return gave_up(high + (c2 ? std::uint64_t{1} << w : 0) + (v & low_mask(w)));
     }
   }
 
@@ -291,14 +292,19 @@ class Profiler {
   // two counters can be added together": low (with its overflow, 2^40) + high.
   std::uint64_t read_linked(const Slot& lo, const Slot& hi) const {
     const unsigned lo_bits = register_bits(B::width(lo.slot));
-    for (;;) {
+    for (unsigned i = 0;; ++i) {
       const std::uint64_t h1 = read_extended(hi);
       const std::uint64_t l = B::kLink == LinkKind::chain ? B::read(lo.slot) & low_mask(lo_bits)
                                                           : read_extended(lo);
       const std::uint64_t h2 = read_extended(hi);
-      if (h1 != h2) continue;
-      return B::kLink == LinkKind::chain ? (h1 << lo_bits) + l : l + h1;
+      const std::uint64_t value = B::kLink == LinkKind::chain ? (h1 << lo_bits) + l : l + h1;
+      if (h1 == h2) return value;
+      if (i + 1 >= kReadTries) return gave_up(value);
     }
+  }
+  std::uint64_t gave_up(std::uint64_t value) const {
+    giveups_ = giveups_ + 1;
+    return value;
   }
 
   Slot counters_[kMaxCounters]{};
@@ -310,6 +316,7 @@ class Profiler {
   bool running_ = false;
   bool stopped_latched_ = false;
   volatile std::uint32_t folds_ = 0;  // bumped by every fold/reset; read() retries across one
+  mutable volatile std::uint32_t giveups_ = 0;
 };
 
 }  // namespace prof

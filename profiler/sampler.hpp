@@ -13,6 +13,7 @@
 // counter, re-arm it (preset 2^width - N), fold the overflows of counting-only counters into their
 // 64-bit values, acknowledge, unfreeze. A full buffer drops the sample and counts it: dropped()
 // is always reported next to the samples.
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -40,7 +41,7 @@ class SampleRing {
       return false;
     }
     buf_[h % N] = Sample{pc, lr};
-    asm volatile("" ::: "memory");  // publish the sample before the index
+    std::atomic_signal_fence(std::memory_order_seq_cst);  // publish the sample before the index
     head_ = h + 1;
     return true;
   }
@@ -48,9 +49,9 @@ class SampleRing {
   bool pop(Sample& out) {
     const std::uint32_t t = tail_;
     if (t == head_) return false;
-    asm volatile("" ::: "memory");
+    std::atomic_signal_fence(std::memory_order_seq_cst);
     out = buf_[t % N];
-    asm volatile("" ::: "memory");
+    std::atomic_signal_fence(std::memory_order_seq_cst);
     tail_ = t + 1;
     return true;
   }
@@ -58,6 +59,7 @@ class SampleRing {
   bool peek(std::size_t i, Sample& out) const {
     const std::uint32_t t = tail_;
     if (i >= static_cast<std::uint32_t>(head_ - t)) return false;
+    std::atomic_signal_fence(std::memory_order_seq_cst);  // the index before the sample, as pop()
     out = buf_[(t + i) % N];
     return true;
   }

@@ -2,7 +2,7 @@
 // Same rules as probe_xscale.cpp. Every hand-written mtpmr is followed by isync, as the bus does
 // (e500 CRM 7.2: PMR changes take effect in order only after a context-synchronizing instruction).
 //
-// Descriptors: the real ones, hal/e500/regs.hpp (e500 CRM chapter 7, seed 004). The hand-written
+// Descriptors: the real ones, hal/e500/regs.hpp (e500 CRM chapter 7). The hand-written
 // side spells PMR numbers and masks out from the manual: PMC0 16, UPMC0 0, PMC1 17, PMC2 18,
 // PMLCa0 144, PMGC0 400; writable bits PMGC0 0xE0001900, PMLCa 0xFC7F0000 (EVENT is 7 bits).
 #include <cstdint>
@@ -78,7 +78,7 @@ void hand_write_const() {
 }
 
 // --- write_runtime: PMLCa0 = run-time event (masked to 7 bits by the caller), frozen ---
-void ours_write_runtime(u32 ev) { Bus::write(pmlca_event(ev & 0x7Fu), pmlca_fc(1)); }
+void ours_write_runtime(u32 ev) { Bus::write(pmlca_event.runtime(ev & 0x7Fu), pmlca_fc(1)); }
 void hand_write_runtime(u32 ev) {
   const u32 v = ((ev & 0x7Fu) << 16) | 0x80000000u;
   HAND_MTPMR(144, v);
@@ -98,7 +98,7 @@ void hand_modify() {
 }
 
 // --- modify_runtime: PMLCa0: new run-time event and FCS = 1, other bits kept ---
-void ours_modify_runtime(u32 ev) { Bus::modify(pmlca_event(ev & 0x7Fu), pmlca_fcs(1)); }
+void ours_modify_runtime(u32 ev) { Bus::modify(pmlca_event.runtime(ev & 0x7Fu), pmlca_fcs(1)); }
 void hand_modify_runtime(u32 ev) {
   u32 v;
   HAND_MFPMR(144, v);
@@ -127,27 +127,14 @@ void hand_driver_freeze_all() {
   HAND_MTPMR(400, v);
 }
 
-// --- driver_read_chain: PMC1:PMC0 chained pair, read high, low, high; retry (at most 8 times)
-// while the two high reads differ ---
-int ours_driver_read_chain(std::uint64_t* out) {
-  return static_cast<int>(Driver::read_chain<0, 1>(*out));
-}
-int hand_driver_read_chain(std::uint64_t* out) {
-  for (unsigned i = 0; i < 8; ++i) {
-    u32 h1, l, h2;
-    HAND_MFPMR(17, h1);
-    HAND_MFPMR(16, l);
-    HAND_MFPMR(17, h2);
-    if (h1 == h2) {
-      *out = (std::uint64_t{h1} << 32) | l;
-      return static_cast<int>(pmu::Status::ok);
-    }
-  }
-  return static_cast<int>(pmu::Status::busy);
-}
+// --- driver_write_pmc1: Driver::write<1>(v), the kit's CounterDriver write of a 32-bit value:
+// the narrowing check folds away when the value cannot be too wide. (The chained read is the
+// profiler's own, prof::Profiler::read of a linked pair, not a driver operation.) ---
+void ours_driver_write_pmc1(u32 v) { Driver::write<1>(v); }
+void hand_driver_write_pmc1(u32 v) { HAND_MTPMR(17, v); }
 
 // --- info_write_unchecked (not gated): run-time value of unknown range into the 7-bit EVENT ---
-void ours_info_write_unchecked(u32 ev) { Bus::write(pmlca_event(ev)); }
+void ours_info_write_unchecked(u32 ev) { Bus::write(pmlca_event.runtime(ev)); }
 void hand_info_write_unchecked(u32 ev) {
   const u32 v = (ev & 0x7Fu) << 16;
   HAND_MTPMR(144, v);

@@ -2,7 +2,7 @@
 // ehb) and on MmioBus (the CM GCR debug block at a base found at run time) against hand-written
 // mfc0/mtc0 and volatile loads/stores. Same rules as probe_xscale.cpp.
 //
-// GCR offsets and bits: /work/shared/pmu-facts.md section 1 (seed 000): debug block at GCR + 0x6000.
+// GCR offsets and bits: MIPS CPS / Coherence Manager GCR description: debug block at GCR + 0x6000.
 // CP0 registers: MIPS32 PRA Vol. III: CMGCRBase $15 sel 3, Config3 $16 sel 3 (CMGCR bit 29),
 // PerfCtl0 $25 sel 0, PerfCnt0 $25 sel 1.
 #include <cstdint>
@@ -154,7 +154,7 @@ void hand_mmio_write_const() { gcr(0x6100) = 0x3F0u; }
 
 // --- mmio_write_runtime: PC_EVENT = two run-time event numbers ---
 void ours_mmio_write_runtime(std::uint8_t ev0, std::uint8_t ev1) {
-  GCR::write(pc_event_p0(ev0), pc_event_p1(ev1));
+  GCR::write(pc_event_p0.runtime(ev0), pc_event_p1.runtime(ev1));
 }
 void hand_mmio_write_runtime(std::uint8_t ev0, std::uint8_t ev1) {
   gcr(0x6130) = static_cast<u32>(ev0) | (static_cast<u32>(ev1) << 8);
@@ -176,7 +176,7 @@ void ours_mmio_w1c_clear() { GCR::write(pc_ov_cycle(1)); }
 void hand_mmio_w1c_clear() { gcr(0x6120) = 1u; }
 
 // --- info_write_unchecked (not gated): run-time value of unknown range into the 7-bit Event ---
-void ours_info_write_unchecked(u32 ev) { C0::write(perfctl_event(ev)); }
+void ours_info_write_unchecked(u32 ev) { C0::write(perfctl_event.runtime(ev)); }
 void hand_info_write_unchecked(u32 ev) {
   const u32 v = (ev & 0x7Fu) << 5;
   HAND_MTC0(25, 0, v);

@@ -2,7 +2,7 @@
 // rdmsr/wrmsr with the MSR address as an ECX immediate, plus the bus's rdpmc/rdtsc helpers.
 // Same rules as probe_xscale.cpp. wrmsr is serializing (SDM Vol. 2B), so neither side adds a barrier.
 //
-// MSR addresses and bits: /work/shared/pmu-facts.md section 3 (seed 002): BPU_COUNTER0 0x300,
+// MSR addresses and bits: Intel SDM Vol. 3B, NetBurst performance monitoring (chapter 18) and Appendix B: BPU_COUNTER0 0x300,
 // BPU_CCCR0 0x360, BSU_ESCR0 0x3A0. Counters are 40 bits; reserved MSR bits are written as zero
 // (a non-zero reserved bit makes wrmsr raise #GP), so both sides mask.
 #include <cstdint>
@@ -87,7 +87,7 @@ void hand_write_const() { hand_wrmsr(0x360, (1u << 12) | (7u << 13) | (3u << 16)
 
 // --- write_runtime: BSU_ESCR0 = event 0x06 with a run-time 16-bit event mask, T0 OS + USR ---
 void ours_write_runtime(std::uint16_t mask) {
-  Bus::write(escr_event_select.val<0x06>(), escr_event_mask(mask), escr_t0_os(1), escr_t0_usr(1));
+  Bus::write(escr_event_select.val<0x06>(), escr_event_mask.runtime(mask), escr_t0_os(1), escr_t0_usr(1));
 }
 void hand_write_runtime(std::uint16_t mask) {
   hand_wrmsr(0x3A0, (0x06ull << 25) | (static_cast<u64>(mask) << 9) | (1u << 3) | (1u << 2));
@@ -124,7 +124,7 @@ u64 hand_rdtsc() {
 }
 
 // --- info_write_unchecked (not gated): run-time value of unknown range into the 6-bit select ---
-void ours_info_write_unchecked(u32 ev) { Bus::write(escr_event_select(ev)); }
+void ours_info_write_unchecked(u32 ev) { Bus::write(escr_event_select.runtime(ev)); }
 void hand_info_write_unchecked(u32 ev) { hand_wrmsr(0x3A0, static_cast<u64>(ev & 0x3Fu) << 25); }
 
 }  // extern "C"

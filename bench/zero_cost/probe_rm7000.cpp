@@ -1,7 +1,7 @@
 // Zero-cost probe, RM7000 (MIPS IV): the register engine on Cp0Bus (no sel; mtc0 followed by two
 // nops for the CP0 write hazard) against hand-written mfc0/mtc0. Same rules as probe_xscale.cpp.
 //
-// PerfControl is CP0 $22, PerfCount CP0 $25 (/work/shared/pmu-facts.md section 5, seed 003 Table 10).
+// PerfControl is CP0 $22, PerfCount CP0 $25 (RM7000 datasheet, performance counter section).
 #include <cstdint>
 
 #include "hal/core/bus/cp0.hpp"
@@ -92,7 +92,7 @@ void hand_modify() {
 }
 
 // --- modify_runtime: PerfControl.Event = run-time event (already masked by the caller) ---
-void ours_modify_runtime(u32 ev) { C0::modify(perfcontrol_event(ev & 0x1Fu)); }
+void ours_modify_runtime(u32 ev) { C0::modify(perfcontrol_event.runtime(ev & 0x1Fu)); }
 void hand_modify_runtime(u32 ev) {
   u32 v;
   HAND_MFC0(22, v);
@@ -103,7 +103,7 @@ void hand_modify_runtime(u32 ev) {
 // (w1c: the RM7000 performance counter has no write-1-to-clear register.)
 
 // --- info_write_unchecked (not gated): run-time value of unknown range into the 5-bit Event ---
-void ours_info_write_unchecked(u32 ev) { C0::write(perfcontrol_event(ev)); }
+void ours_info_write_unchecked(u32 ev) { C0::write(perfcontrol_event.runtime(ev)); }
 void hand_info_write_unchecked(u32 ev) {
   const u32 v = ev & 0x1Fu;
   HAND_MTC0(22, v);

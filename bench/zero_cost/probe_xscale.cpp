@@ -6,8 +6,8 @@
 // object and requires ours <= hand in instruction count and the same coprocessor accesses in the
 // same order. Pairs named ours_info_* / hand_info_* are reported but not gated (README.md).
 //
-// Descriptors: the real ones, hal/xscale/regs.hpp (Intel XScale Core Developer's Manual ch. 8,
-// seed 001). The hand-written side spells the encodings and masks out from the manual.
+// Descriptors: the real ones, hal/xscale/regs.hpp (Intel XScale Core Developer's Manual,
+// chapter 8). The hand-written side spells the encodings and masks out from the manual.
 #include <cstdint>
 
 #include "hal/core/bus/arm_cp.hpp"
@@ -81,7 +81,7 @@ void hand_write_const() {
 
 // --- write_runtime: EVTSEL = two run-time event numbers (8-bit arguments fit the 8-bit fields) ---
 void ours_write_runtime(std::uint8_t ev0, std::uint8_t ev1) {
-  Bus::write(xsc2::evtsel::evtCount0(ev0), xsc2::evtsel::evtCount1(ev1));
+  Bus::write(xsc2::evtsel::evtCount0.runtime(ev0), xsc2::evtsel::evtCount1.runtime(ev1));
 }
 void hand_write_runtime(std::uint8_t ev0, std::uint8_t ev1) {
   const u32 v = static_cast<u32>(ev0) | (static_cast<u32>(ev1) << 8);
@@ -164,9 +164,9 @@ void hand_driver_reset_counters() {
 }
 
 // --- info_write_unchecked (not gated): a run-time value of unknown range into an 8-bit field.
-// The engine masks it and reports overflow to pmu::field_error_hook; the hand version truncates
+// The engine masks it, counts and reports it (pmu::report_narrowing); the hand version truncates
 // silently. The difference is the price of the "no silent truncation" rule.
-void ours_info_write_unchecked(u32 ev) { Bus::write(xsc2::evtsel::evtCount0(ev)); }
+void ours_info_write_unchecked(u32 ev) { Bus::write(xsc2::evtsel::evtCount0.runtime(ev)); }
 void hand_info_write_unchecked(u32 ev) {
   const u32 v = ev & 0xFFu;
   HAND_MCR(8, 1, v);

@@ -45,7 +45,7 @@ done
 for p in "${presets[@]}"; do
   toolchain_args "$p" >/dev/null || { echo "run_all.sh: unknown preset '$p'" >&2; exit 2; }
   command -v "$(compiler_of "$p")" >/dev/null ||
-    { echo "run_all.sh: $(compiler_of "$p") not found (preset $p; see /work/shared/targets.md)" >&2; exit 2; }
+    { echo "run_all.sh: $(compiler_of "$p") not found (preset $p; scripts/setup.sh installs it)" >&2; exit 2; }
 done
 mkdir -p "$root" || exit 2
 root="$(cd "$root" && pwd)"

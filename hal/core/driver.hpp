@@ -1,8 +1,14 @@
 #pragma once
-// Vocabulary shared by every PMU driver: status codes, a raw event with its qualifiers, what a
-// probe found, how counters link. The profiler's Backend concept (profiler/backend.hpp) is written
-// in these terms; drivers include only this, so hal/ never depends on profiler/.
+// The contract between a PMU driver and everything above it, and the vocabulary it is written in:
+// status codes, a raw event with its qualifiers, what a probe found, how counters link, the
+// Driver concept, and CounterDriver, the base that turns a slot-ordered register list into
+// read(slot)/write(slot). Drivers sit below the profiler: hal/ never includes profiler/.
+#include <concepts>
 #include <cstdint>
+
+#include "hal/core/event.hpp"
+#include "hal/core/reg.hpp"
+#include "hal/core/slots.hpp"
 
 namespace pmu {
 
@@ -52,6 +58,96 @@ enum class LinkKind : std::uint8_t {
   none,     // this PMU cannot link counters
   chain,    // e500: high counts rollovers of low -> value = high * 2^32 + low
   cascade,  // NetBurst: high starts when low overflows -> value = low + high (Intel SDM 18.15.5.6)
+};
+
+// ---------------------------------------------------------------------------------------------
+// The driver contract.
+//
+// A driver is a type with static members only (templated on its bus, so the same driver runs on
+// silicon and against a behavioural model in host tests). It numbers its counters as slots
+// 0..kSlots-1 in a fixed order it documents (XScale: slot 0 = CCNT, slots 1..4 = PMN0..PMN3).
+// Slot masks are bit n = slot n.
+//
+// Width rule: width(slot) is the number of low bits after which the slot's overflow condition is
+// raised, so a counter preset to 2^width - N raises it after N events, and software extension adds
+// 2^width per overflow. That is 32 on XScale and the MIPS CM (wrap to 0), 31 on e500 and RM7000
+// (the condition is bit 31 becoming set; the counter itself is 32 bits), 40 on NetBurst.
+//
+// Interrupt contract: overflow_status, clear_overflow, read, write, start and stop are called by the
+// profiler from its overflow interrupt as well as from thread context; a driver keeps each of them
+// a fixed sequence of register accesses with no state of its own between calls.
+template <class D>
+concept Driver = requires(unsigned slot, std::uint64_t value, std::uint32_t mask, EventConfig ev) {
+  // Static description.
+  { D::catalog } -> std::convertible_to<const PmuCatalog&>;
+  { D::kSlots } -> std::convertible_to<unsigned>;
+  { D::width(slot) } -> std::same_as<unsigned>;              // constexpr
+  { D::slots_for(ev.code) } -> std::same_as<std::uint32_t>;  // constexpr: slots that can count it
+  { D::kLink } -> std::convertible_to<LinkKind>;
+  // Run time.
+  { D::probe() } -> std::same_as<ProbeResult>;         // detect the PMU; safe on a trapping core
+  { D::configure(slot, ev) } -> std::same_as<Status>;  // program the event; does not start
+  { D::start(mask) } -> std::same_as<void>;            // start counting on these slots
+  { D::stop(mask) } -> std::same_as<void>;             // stop (freeze) these slots
+  { D::read(slot) } -> std::same_as<std::uint64_t>;    // raw counter value
+  { D::template read<0>() } -> std::same_as<std::uint64_t>;  // same, slot fixed: one instruction
+  { D::write(slot, value) } -> std::same_as<void>;     // set a counter (preset for sampling)
+  { D::overflow_status() } -> std::same_as<std::uint32_t>;  // slots whose overflow condition is set
+  { D::clear_overflow(mask) } -> std::same_as<void>;   // acknowledge (W1C flag or bit 31 of count)
+  { D::set_overflow_interrupt(mask, true) } -> std::same_as<void>;
+  { D::link(slot, slot) } -> std::same_as<Status>;     // make hi count lo's overflows (kLink)
+};
+
+// A counter register is 32 bits unless its overflow condition is wider (NetBurst: 40).
+constexpr unsigned register_bits(unsigned width) { return width < 32 ? 32 : width; }
+
+// ---------------------------------------------------------------------------------------------
+// CounterDriver<Bus, Counters, Width>: the part of every driver that follows from its counter
+// registers alone. Counters is a RegList (or FamilyRegs) in slot order; Width the overflow-
+// condition width of every slot. A driver derives from it and adds only the manual's rules.
+//   read<S>()       one instruction (the slot is a constant)
+//   read(slot)      run-time slot; 0 for a slot out of range
+//   write(slot, v)  a value wider than the register, or a slot out of range, is masked (or
+//                   dropped), counted and reported through report_narrowing: the engine's policy
+template <class Bus, class Counters, unsigned Width>
+struct CounterDriver {
+  using counters = Counters;
+  static constexpr unsigned kSlots = Counters::count;
+  static_assert(kSlots > 0 && kSlots <= 32, "slot masks are 32 bits");
+  static_assert(Width > 0 && Width <= 64, "overflow width is 1..64 bits");
+  static constexpr std::uint32_t kAllSlots =
+      kSlots >= 32 ? ~0u : (std::uint32_t{1} << kSlots) - 1;
+  static constexpr unsigned kWidth = Width;
+  static constexpr std::uint64_t kCounterMax =
+      register_bits(Width) >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << register_bits(Width)) - 1;
+
+  static constexpr unsigned width(unsigned slot) { return slot < kSlots ? Width : 0u; }
+
+  template <unsigned Slot>
+  static std::uint64_t read() {
+    return Regs<Bus>::template read_raw<typename Counters::template at<Slot>>();
+  }
+  static std::uint64_t read(unsigned slot) {
+    std::uint64_t v = 0;
+    for_slot<kSlots>(slot, [&](auto s) { v = read<decltype(s)::value>(); });
+    return v;
+  }
+  template <unsigned Slot>
+  static void write(std::uint64_t value) {
+    using R = typename Counters::template at<Slot>;
+    using T = typename R::value_type;
+    if (value > kCounterMax) report_narrowing(R::name, "value", value);
+    Regs<Bus>::template write_raw<R>(static_cast<T>(value & kCounterMax));
+  }
+  static void write(unsigned slot, std::uint64_t value) {
+    if (!for_slot<kSlots>(slot, [&](auto s) { write<decltype(s)::value>(value); }))
+      report_narrowing("counter", "slot", slot);
+  }
+  // f(SlotIndex<n>) for each slot n of mask that this PMU has.
+  template <class F>
+  static void each_slot(std::uint32_t mask, F&& f) {
+    for_each_slot<kSlots>(mask & kAllSlots, f);
+  }
 };
 
 }  // namespace pmu

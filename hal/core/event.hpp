@@ -66,6 +66,100 @@ struct PmuCatalog {
   std::size_t num_events;
   const PresetBinding* presets;
   std::size_t num_presets;
+  unsigned event_bits = 0;   // width of the PMU's event-select field (codes must fit; an event
+                             // with counters == 0 lives on a dedicated counter and is exempt)
 };
+
+// ---------------------------------------------------------------------------------------------
+// Catalog look-ups: the one implementation every layer uses (drivers, profiler, host tool).
+// Index-based, so constant evaluation stays free of pointer comparisons (GCC rejects those in a
+// static_assert under -fsanitize=undefined). A miss returns the table's size.
+
+constexpr std::size_t event_index(const PmuCatalog& c, std::uint32_t code) {
+  for (std::size_t i = 0; i < c.num_events; ++i)
+    if (c.events[i].code == code) return i;
+  return c.num_events;
+}
+constexpr std::size_t preset_index(const PmuCatalog& c, Preset p) {
+  for (std::size_t i = 0; i < c.num_presets; ++i)
+    if (c.presets[i].preset == p) return i;
+  return c.num_presets;
+}
+constexpr bool has_event(const PmuCatalog& c, std::uint32_t code) {
+  return event_index(c, code) < c.num_events;
+}
+constexpr bool has_preset(const PmuCatalog& c, Preset p) {
+  return preset_index(c, p) < c.num_presets;
+}
+constexpr const EventInfo* find_event(const PmuCatalog& c, std::uint32_t code) {
+  const std::size_t i = event_index(c, code);
+  return i < c.num_events ? &c.events[i] : nullptr;
+}
+constexpr const PresetBinding* find_preset(const PmuCatalog& c, Preset p) {
+  const std::size_t i = preset_index(c, p);
+  return i < c.num_presets ? &c.presets[i] : nullptr;
+}
+// Counters (the PMU's own numbering) that can count the event; 0 for an unknown code.
+constexpr std::uint32_t event_counters(const PmuCatalog& c, std::uint32_t code) {
+  const std::size_t i = event_index(c, code);
+  return i < c.num_events ? c.events[i].counters : 0;
+}
+constexpr std::uint32_t event_flags(const PmuCatalog& c, std::uint32_t code) {
+  const std::size_t i = event_index(c, code);
+  return i < c.num_events ? c.events[i].flags : 0;
+}
+// The event's mnemonic, or "?".
+constexpr const char* event_name(const PmuCatalog& c, std::uint32_t code) {
+  const std::size_t i = event_index(c, code);
+  return i < c.num_events ? c.events[i].name : "?";
+}
+// Event by mnemonic (exact match), for host tools.
+constexpr std::size_t event_index_by_name(const PmuCatalog& c, const char* name) {
+  for (std::size_t i = 0; i < c.num_events; ++i) {
+    const char* a = c.events[i].name;
+    const char* b = name;
+    while (*a && *a == *b) ++a, ++b;
+    if (*a == *b) return i;
+  }
+  return c.num_events;
+}
+
+// What catalog_sound() found wrong, so a static_assert can say which rule broke.
+enum class CatalogFault : std::uint8_t {
+  none,
+  duplicate_code,           // two events share a code
+  counter_outside_pmu,      // an event or preset names a counter the PMU does not have
+  code_too_wide,            // a code does not fit the event-select field
+  preset_without_event,     // a preset names a code the table lacks
+  preset_counters_not_subset,  // a preset allows a counter its event does not
+  duplicate_preset,
+};
+constexpr CatalogFault catalog_fault(const PmuCatalog& c) {
+  const std::uint32_t pmu_counters =
+      c.num_counters >= 32 ? ~0u : (std::uint32_t{1} << c.num_counters) - 1;
+  for (std::size_t i = 0; i < c.num_events; ++i) {
+    const EventInfo& e = c.events[i];
+    for (std::size_t j = 0; j < i; ++j)
+      if (c.events[j].code == e.code) return CatalogFault::duplicate_code;
+    if (e.counters & ~pmu_counters) return CatalogFault::counter_outside_pmu;
+    if (e.counters != 0 && c.event_bits < 32 && (e.code >> c.event_bits) != 0)
+      return CatalogFault::code_too_wide;
+  }
+  for (std::size_t i = 0; i < c.num_presets; ++i) {
+    const PresetBinding& p = c.presets[i];
+    for (std::size_t j = 0; j < i; ++j)
+      if (c.presets[j].preset == p.preset) return CatalogFault::duplicate_preset;
+    const std::size_t e = event_index(c, p.code);
+    if (e == c.num_events) return CatalogFault::preset_without_event;
+    if (p.counters & ~pmu_counters) return CatalogFault::counter_outside_pmu;
+    if (p.counters & ~c.events[e].counters) return CatalogFault::preset_counters_not_subset;
+  }
+  return CatalogFault::none;
+}
+// Use in each events.hpp:  static_assert(pmu::catalog_sound(catalog), "...");
+// and, to learn which rule broke, compare catalog_fault(catalog) with a CatalogFault value.
+constexpr bool catalog_sound(const PmuCatalog& c) {
+  return c.event_bits > 0 && catalog_fault(c) == CatalogFault::none;
+}
 
 }  // namespace pmu

@@ -7,7 +7,7 @@
 //   counter preset to 0x8000_0000 - N raises it after exactly N events; software extension adds
 //   2^31 per acknowledged condition (clear_overflow clears bit 31).
 // Link: chain. link(lo, hi) makes PMChi count event 82+lo, "PMClo rolled over to zero" (CRM 7.6.1);
-//   the pair's value is hi * 2^32 + lo, read consistently with read_chain().
+//   the pair's value is hi * 2^32 + lo, read consistently by the profiler (prof::Profiler::read).
 //
 // EventConfig for this PMU:
 //   code      = PMLCa[EVENT] (CRM Table 7-10, events.hpp).
@@ -48,20 +48,20 @@ constexpr std::uint32_t threshold_qualifier(std::uint32_t threshold, std::uint32
 inline constexpr std::uint32_t kQualifierBits = kPmlcbWritable;  // 0x73F
 
 template <class Bus>
-struct Driver {
+struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
+  using Base = CounterDriver<Bus, FamilyRegs<PMCFamily>, 31>;
+  using Base::each_slot;
+  using Base::kAllSlots;
+  using Base::kSlots;
+  using Base::read;
+  using Base::write;
   using R = Regs<Bus>;
 
-  // --- static description (prof::Backend) ---
+  // --- static description (pmu::Driver) ---
   static constexpr const PmuCatalog& catalog = pmu::e500::catalog;
-  static constexpr unsigned kSlots = kCounters;
   static constexpr LinkKind kLink = LinkKind::chain;
-  static constexpr unsigned width(unsigned) { return 31; }
   static constexpr std::uint32_t slots_for(std::uint32_t code) { return counters_for(code); }
 
-  // Read-retry bound of read_chain(). On silicon the high counter can change at most once per
-  // 2^32 low events, so a second pass always succeeds; the bound only stops a broken PMU (or a
-  // model told to misbehave) from hanging the caller.
-  static constexpr unsigned kChainReadTries = 8;
   // Reads of the counters while probe() waits for them to advance.
   static constexpr unsigned kProbeSpins = 256;
 
@@ -81,18 +81,16 @@ struct Driver {
     // fault::traps() does not nest: each guarded step below is its own call.
     if (fault::traps([] {
           reset();
-          for_each_slot(kAll, [](auto slot) {
-            constexpr unsigned n = decltype(slot)::value;
-            R::write(pmlca_event<PMLCa<n>>.template val<1>());  // cycles; FC=0, CE=0, no conditions
+          each_slot(kAllSlots, [](auto n) {
+            R::write(pmlca_event<PMLCa<n>>(1));  // cycles; FC=0, CE=0, no conditions
           });
           R::write(pmgc0_fac<>(0));  // release all counters at once (CRM 7.2.7 sequence)
         }))
       return r;
     std::uint32_t trapped = 0;
     std::uint32_t advanced = 0;
-    for (unsigned i = 0; i < kProbeSpins && (advanced | trapped) != kAll; ++i) {
-      for_each_slot(kAll & ~trapped & ~advanced, [&](auto slot) {
-        constexpr unsigned n = decltype(slot)::value;
+    for (unsigned i = 0; i < kProbeSpins && (advanced | trapped) != kAllSlots; ++i) {
+      each_slot(kAllSlots & ~trapped & ~advanced, [&](auto n) {
         std::uint32_t v = 0;
         if (fault::traps([&] { v = R::template read_raw<PMC<n>>(); }))
           trapped |= 1u << n;
@@ -111,8 +109,7 @@ struct Driver {
   // FC only, every PMLCbn and PMCn = 0.
   static void reset() {
     R::write(pmgc0_fac<>(1));
-    for_each_slot(kAll, [](auto slot) {
-      constexpr unsigned n = decltype(slot)::value;
+    each_slot(kAllSlots, [](auto n) {
       R::write(pmlca_fc<PMLCa<n>>(1));
       R::template write_raw<PMLCb<n>>(0);
       R::template write_raw<PMC<n>>(0);
@@ -120,7 +117,7 @@ struct Driver {
   }
 
   // ---------------------------------------------------------------------------------------
-  // prof::Backend
+  // pmu::Driver
   // ---------------------------------------------------------------------------------------
 
   // Programs slot's event, freeze conditions and threshold; leaves the counter frozen (FC=1)
@@ -130,15 +127,17 @@ struct Driver {
   //   unsupported_event no such event, or not on this counter (threshold events on PMC2/PMC3)
   //   busy              the slot is counting a real event right now: stop() it first
   static Status configure(unsigned slot, EventConfig ev) {
-    if (slot >= kSlots) return Status::bad_argument;
     const Status s = check_event(slot, ev);
     if (s != Status::ok) return s;
     if (counting(slot)) return Status::busy;
-    const std::uint32_t pmlca = 0x80000000u /*FC*/ | ev.options | (ev.code << 16);
-    dispatch(slot, [&](auto c) {
-      constexpr unsigned n = decltype(c)::value;
-      R::template write_raw<PMLCa<n>>(pmlca);
-      R::template write_raw<PMLCb<n>>(ev.qualifier);
+    for_slot<kSlots>(slot, [&](auto n) {
+      R::write(pmlca_fc<PMLCa<n>>(1), pmlca_event<PMLCa<n>>.runtime(ev.code),
+               pmlca_fcs<PMLCa<n>>.runtime((ev.options & kFreezeSupervisor) != 0),
+               pmlca_fcu<PMLCa<n>>.runtime((ev.options & kFreezeUser) != 0),
+               pmlca_fcm1<PMLCa<n>>.runtime((ev.options & kFreezeMarked) != 0),
+               pmlca_fcm0<PMLCa<n>>.runtime((ev.options & kFreezeUnmarked) != 0));
+      R::write(pmlcb_threshold<PMLCb<n>>.runtime(ev.qualifier & 0x3Fu),
+               pmlcb_threshmul<PMLCb<n>>.runtime((ev.qualifier >> 8) & 0x7u));
     });
     return Status::ok;
   }
@@ -147,56 +146,33 @@ struct Driver {
   // (FAC=1, e.g. after reset() or a freeze on an enabled condition) the slots are released together
   // by clearing FAC last; note FAC is global: every slot with FC=0 resumes with them.
   static void start(std::uint32_t mask) {
-    mask &= kAll;
+    mask &= kAllSlots;
     if (!mask) return;
-    const auto g = R::template read<PMGC0>();
-    for_each_slot(mask, [](auto slot) {
-      constexpr unsigned n = decltype(slot)::value;
-      R::modify(pmlca_fc<PMLCa<n>>(0));
-    });
-    if (g.test(pmgc0_fac<>)) R::template write_raw<PMGC0>(g.raw & ~pmgc0_fac<>.mask);
+    const bool frozen = R::read(pmgc0_fac<>) != 0;
+    each_slot(mask, [](auto n) { R::modify(pmlca_fc<PMLCa<n>>(0)); });
+    // A fresh read-modify-write, never a stale copy: PMIE may have been cleared by hardware
+    // (an interrupt taken) since the read above (Table 7-3).
+    if (frozen) R::modify(pmgc0_fac<>(0));
   }
 
   // Stops (freezes) these slots: PMLCan[FC]=1. Stopping all four sets PMGC0[FAC] first, so they
   // stop on the same instruction.
   static void stop(std::uint32_t mask) {
-    mask &= kAll;
+    mask &= kAllSlots;
     if (!mask) return;
-    if (mask == kAll) freeze_all();
-    for_each_slot(mask, [](auto slot) {
-      constexpr unsigned n = decltype(slot)::value;
-      R::modify(pmlca_fc<PMLCa<n>>(1));
-    });
+    if (mask == kAllSlots) freeze_all();
+    each_slot(mask, [](auto n) { R::modify(pmlca_fc<PMLCa<n>>(1)); });
   }
 
-  // Raw 32-bit counter value. An invalid slot reads 0.
-  static std::uint64_t read(unsigned slot) {
-    std::uint64_t v = 0;
-    dispatch(slot, [&](auto c) { v = read<decltype(c)::value>(); });
-    return v;
-  }
-  // Same, slot fixed at compile time: exactly one mfpmr.
-  template <unsigned Slot>
-  static std::uint64_t read() {
-    static_assert(Slot < kCounters, "e500 slots are 0..3 (PMC0..PMC3)");
-    return R::template read_raw<PMC<Slot>>();
-  }
-
-  // Sets a counter (the low 32 bits of value). CRM 7.2.7 discourages loading a value with bit 31
-  // set: with CE and PMIE set it interrupts before any event is counted. An invalid slot is
-  // ignored.
-  static void write(unsigned slot, std::uint64_t value) {
-    dispatch(slot, [&](auto c) {
-      R::template write_raw<PMC<decltype(c)::value>>(static_cast<std::uint32_t>(value));
-    });
-  }
+  // read(slot), read<S>() and write(slot, v) come from CounterDriver: one mfpmr / mtpmr each. CRM
+  // 7.2.7 discourages loading a value with bit 31 set: with CE and PMIE set it interrupts before
+  // any event is counted. A value wider than 32 bits is masked and reported (report_narrowing).
 
   // Slots whose counter is in the overflow state (PMCn[OV], bit 31), whether or not CE is set.
   static std::uint32_t overflow_status() {
     std::uint32_t m = 0;
-    for_each_slot(kAll, [&](auto slot) {
-      constexpr unsigned n = decltype(slot)::value;
-      if (R::template read_raw<PMC<n>>() & kPmcOverflow) m |= 1u << n;
+    each_slot(kAllSlots, [&](auto n) {
+      if (R::read(pmc_ov<PMC<n>>)) m |= 1u << n;
     });
     return m;
   }
@@ -207,11 +183,10 @@ struct Driver {
   // Then re-enables PMGC0[PMIE] if any of these counters has CE set, since the e500 clears PMIE
   // when it takes the interrupt (Table 7-3); an interrupt still pending elsewhere is then taken.
   static void clear_overflow(std::uint32_t mask) {
-    mask &= kAll;
+    mask &= kAllSlots;
     if (!mask) return;
     bool rearm = false;
-    for_each_slot(mask, [&](auto slot) {
-      constexpr unsigned n = decltype(slot)::value;
+    each_slot(mask, [&](auto n) {
       const std::uint32_t v = R::template read_raw<PMC<n>>();
       if (v & kPmcOverflow) R::template write_raw<PMC<n>>(v & ~kPmcOverflow);
       if (R::read(pmlca_ce<PMLCa<n>>)) rearm = true;
@@ -222,12 +197,9 @@ struct Driver {
   // enable: PMLCan[CE]=1 for these slots and PMGC0[PMIE]=1. disable: CE=0 (PMIE is left alone:
   // with no CE set it has nothing to signal).
   static void set_overflow_interrupt(std::uint32_t mask, bool enable) {
-    mask &= kAll;
+    mask &= kAllSlots;
     if (!mask) return;
-    for_each_slot(mask, [&](auto slot) {
-      constexpr unsigned n = decltype(slot)::value;
-      R::modify(pmlca_ce<PMLCa<n>>(enable ? 1u : 0u));
-    });
+    each_slot(mask, [&](auto n) { R::modify(pmlca_ce<PMLCa<n>>.runtime(enable ? 1u : 0u)); });
     if (enable) enable_interrupt(true);
   }
 
@@ -242,13 +214,12 @@ struct Driver {
     if (lo >= kSlots || hi >= kSlots) return Status::bad_argument;
     if (lo == hi) return Status::not_linkable;
     const std::uint32_t code = chain_event(lo);
-    dispatch(hi, [&](auto c) {
-      constexpr unsigned n = decltype(c)::value;
-      R::modify(pmlca_event<PMLCa<n>>(code), pmlca_fcs<PMLCa<n>>(0), pmlca_fcu<PMLCa<n>>(0),
-                pmlca_fcm1<PMLCa<n>>(0), pmlca_fcm0<PMLCa<n>>(0));
+    for_slot<kSlots>(hi, [&](auto n) {
+      R::modify(pmlca_event<PMLCa<n>>.runtime(code), pmlca_fcs<PMLCa<n>>(0),
+                pmlca_fcu<PMLCa<n>>(0), pmlca_fcm1<PMLCa<n>>(0), pmlca_fcm0<PMLCa<n>>(0));
       R::template write_raw<PMLCb<n>>(0);
     });
-    dispatch(lo, [](auto c) { R::modify(pmlca_ce<PMLCa<decltype(c)::value>>(0)); });
+    for_slot<kSlots>(lo, [](auto n) { R::modify(pmlca_ce<PMLCa<n>>(0)); });
     return Status::ok;
   }
 
@@ -263,19 +234,19 @@ struct Driver {
 
   // PMLCan[FC] for one counter.
   static Status freeze_counter(unsigned slot, bool freeze) {
-    if (slot >= kSlots) return Status::bad_argument;
-    dispatch(slot,
-             [&](auto c) { R::modify(pmlca_fc<PMLCa<decltype(c)::value>>(freeze ? 1u : 0u)); });
-    return Status::ok;
+    const bool ok = for_slot<kSlots>(
+        slot, [&](auto n) { R::modify(pmlca_fc<PMLCa<n>>.runtime(freeze ? 1u : 0u)); });
+    return ok ? Status::ok : Status::bad_argument;
   }
 
   // PMLCan[FCS, FCU, FCM1, FCM0] (options bits above; Table 7-8 lists the useful combinations).
   static Status set_freeze_conditions(unsigned slot, std::uint32_t conditions) {
     if (slot >= kSlots || (conditions & ~kPmlcaFreezeConditions)) return Status::bad_argument;
-    dispatch(slot, [&](auto c) {
-      constexpr unsigned n = decltype(c)::value;
-      const std::uint32_t cur = R::template read_raw<PMLCa<n>>();
-      R::template write_raw<PMLCa<n>>((cur & ~kPmlcaFreezeConditions) | conditions);
+    for_slot<kSlots>(slot, [&](auto n) {
+      R::modify(pmlca_fcs<PMLCa<n>>.runtime((conditions & kFreezeSupervisor) != 0),
+                pmlca_fcu<PMLCa<n>>.runtime((conditions & kFreezeUser) != 0),
+                pmlca_fcm1<PMLCa<n>>.runtime((conditions & kFreezeMarked) != 0),
+                pmlca_fcm0<PMLCa<n>>.runtime((conditions & kFreezeUnmarked) != 0));
     });
     return Status::ok;
   }
@@ -284,7 +255,7 @@ struct Driver {
   static Status select_event(unsigned slot, std::uint32_t code) {
     if (slot >= kSlots) return Status::bad_argument;
     if (!(counters_for(code) & (1u << slot))) return Status::unsupported_event;
-    dispatch(slot, [&](auto c) { R::modify(pmlca_event<PMLCa<decltype(c)::value>>(code)); });
+    for_slot<kSlots>(slot, [&](auto n) { R::modify(pmlca_event<PMLCa<n>>.runtime(code)); });
     return Status::ok;
   }
 
@@ -294,19 +265,19 @@ struct Driver {
     if (slot >= kSlots) return Status::bad_argument;
     if (!(kThresholdCounters & (1u << slot))) return Status::unsupported_event;
     if (threshold > 0x3F || threshmul > 7) return Status::bad_argument;
-    dispatch(slot, [&](auto c) {
-      R::template write_raw<PMLCb<decltype(c)::value>>(threshold_qualifier(threshold, threshmul));
+    for_slot<kSlots>(slot, [&](auto n) {
+      R::write(pmlcb_threshold<PMLCb<n>>.runtime(threshold),
+               pmlcb_threshmul<PMLCb<n>>.runtime(threshmul));
     });
     return Status::ok;
   }
 
   // PMGC0[FCECE]: an enabled condition (bit 31 with CE) freezes every counter by setting FAC.
-  static void set_freeze_on_condition(bool on) { R::modify(pmgc0_fcece<>(on ? 1u : 0u)); }
+  static void set_freeze_on_condition(bool on) { R::modify(pmgc0_fcece<>.runtime(on ? 1u : 0u)); }
   // PMGC0[PMIE]. Hardware clears it when the interrupt occurs (Table 7-3).
   static void enable_interrupt(bool on) {
-    const auto g = R::template read<PMGC0>();
-    if (g.test(pmgc0_pmie<>) == on) return;
-    R::template write_raw<PMGC0>(on ? g.raw | pmgc0_pmie<>.mask : g.raw & ~pmgc0_pmie<>.mask);
+    if ((R::read(pmgc0_pmie<>) != 0) == on) return;
+    R::modify(pmgc0_pmie<>.runtime(on ? 1u : 0u));
   }
 
   // Presets a counter to raise its overflow condition after exactly `period` events:
@@ -315,48 +286,6 @@ struct Driver {
     if (slot >= kSlots || period == 0 || period > kPmcOverflow) return Status::bad_argument;
     write(slot, kPmcOverflow - period);
     return Status::ok;
-  }
-
-  // Consistent value of a running chain (hi counts lo's rollovers): the seed's loop, CRM 7.6.1 -
-  // read hi, read lo, read hi again, retry if hi moved. value = hi * 2^32 + lo.
-  //   bad_argument  a slot > 3 or lo == hi;  busy  hi kept moving for kChainReadTries passes
-  //                 (impossible on silicon; freeze and use read_chain_frozen)
-  static Status read_chain(unsigned lo, unsigned hi, std::uint64_t& value) {
-    if (lo >= kSlots || hi >= kSlots || lo == hi) return Status::bad_argument;
-    for (unsigned i = 0; i < kChainReadTries; ++i) {
-      const std::uint32_t h1 = static_cast<std::uint32_t>(read(hi));
-      const std::uint32_t l = static_cast<std::uint32_t>(read(lo));
-      const std::uint32_t h2 = static_cast<std::uint32_t>(read(hi));
-      if (h1 == h2) {
-        value = (std::uint64_t{h1} << 32) | l;
-        return Status::ok;
-      }
-    }
-    return Status::busy;
-  }
-  // Same with the counters frozen: one read each, no loop ("not necessary if the counters are
-  // frozen", CRM 7.6.1). The caller guarantees the freeze (stop(), freeze_all()).
-  static Status read_chain_frozen(unsigned lo, unsigned hi, std::uint64_t& value) {
-    if (lo >= kSlots || hi >= kSlots || lo == hi) return Status::bad_argument;
-    const std::uint32_t h = static_cast<std::uint32_t>(read(hi));
-    const std::uint32_t l = static_cast<std::uint32_t>(read(lo));
-    value = (std::uint64_t{h} << 32) | l;
-    return Status::ok;
-  }
-  // Compile-time slots: three (or, when torn, six...) mfpmr per call with no slot dispatch.
-  template <unsigned Lo, unsigned Hi>
-  static Status read_chain(std::uint64_t& value) {
-    static_assert(Lo < kCounters && Hi < kCounters && Lo != Hi, "a chain needs two different PMCs");
-    for (unsigned i = 0; i < kChainReadTries; ++i) {
-      const std::uint32_t h1 = static_cast<std::uint32_t>(read<Hi>());
-      const std::uint32_t l = static_cast<std::uint32_t>(read<Lo>());
-      const std::uint32_t h2 = static_cast<std::uint32_t>(read<Hi>());
-      if (h1 == h2) {
-        value = (std::uint64_t{h1} << 32) | l;
-        return Status::ok;
-      }
-    }
-    return Status::busy;
   }
 
   // Checks an EventConfig against this PMU without touching it (configure's validation).
@@ -370,37 +299,14 @@ struct Driver {
   }
 
  private:
-  template <unsigned N>
-  struct Slot {
-    static constexpr unsigned value = N;
-  };
-
-  // f(Slot<n>{}) for the one valid slot; nothing for an invalid one.
-  template <class F>
-  static void dispatch(unsigned slot, F&& f) {
-    switch (slot) {
-      case 0: f(Slot<0>{}); break;
-      case 1: f(Slot<1>{}); break;
-      case 2: f(Slot<2>{}); break;
-      case 3: f(Slot<3>{}); break;
-      default: break;
-    }
-  }
-  // f(Slot<n>{}) for every n in mask, in counter order.
-  template <class F>
-  static void for_each_slot(std::uint32_t mask, F&& f) {
-    if (mask & 1u) f(Slot<0>{});
-    if (mask & 2u) f(Slot<1>{});
-    if (mask & 4u) f(Slot<2>{});
-    if (mask & 8u) f(Slot<3>{});
-  }
-
   // Counting a real event on an unfrozen counter right now (reset state: FC=0 but EVENT=0).
   static bool counting(unsigned slot) {
-    std::uint32_t a = 0;
-    dispatch(slot, [&](auto c) { a = R::template read_raw<PMLCa<decltype(c)::value>>(); });
-    if ((a & 0x80000000u) || pmlca_event<PMLCa0>.extract(a) == 0) return false;
-    return !R::read(pmgc0_fac<>);
+    bool live = false;
+    for_slot<kSlots>(slot, [&](auto n) {
+      const auto a = R::template read<PMLCa<n>>();
+      live = !a.test(pmlca_fc<PMLCa<n>>) && a.get(pmlca_event<PMLCa<n>>) != 0;
+    });
+    return live && !R::read(pmgc0_fac<>);
   }
 };
 

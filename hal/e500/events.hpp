@@ -5,7 +5,7 @@
 // Selection"). Cross-checked against public drivers for facts only (Linux e500-pmu.c, FreeBSD
 // hwpmc_e500.c, OProfile's Freescale event lists); descriptions are our own short wording.
 //
-// Resolved OPEN items (pmu-facts.md section 4), with the manual as the deciding source:
+// Resolved open questions (also in hal/e500/README.md), with the manual as the deciding source:
 //
 // 1. Threshold events and their counters. CRM 7.2.5 (and 2.15.5): "For the e500, thresholding is
 //    supported only for PMC0 and PMC1." CRM 7.6.2 names event 76 as "C0:76 and C1:76", i.e. a
@@ -14,7 +14,7 @@
 //    events). Linux (76..81 "restricted" to the first two counters) and FreeBSD (PMC0/PMC1 masks)
 //    agree. Decision: events 76..81 carry kEventNeedsThreshold and the counter mask 0x3 (PMC0,
 //    PMC1); no other event takes a threshold, and PMC2/PMC3 take none. The driver rejects both
-//    at configure time (driver.hpp); tests: tests/host/e500, "*Threshold*".
+//    at configure time (driver.hpp); tests: hal/e500/tests, "*Threshold*".
 //
 // 2. Chain sources. CRM 7.6.1: chaining is done "by defining the event of interest to be another
 //    PMC's overflow generation"; the chained counter "increments each time the first counter rolls
@@ -187,29 +187,16 @@ inline constexpr PmuCatalog catalog{
     kNumEvents,
     kPresets,
     kNumPresets,
+    7,  // PMLCa[EVENT]
 };
+static_assert(catalog_sound(catalog), "e500 event catalog: codes unique, fit EVENT, counters exist");
 
-// Index of the event in kEvents, or kNumEvents. (Index-based so that constant evaluation stays
-// free of pointer tests, which GCC's -fsanitize=undefined rejects in a static_assert.)
-constexpr std::size_t event_index(std::uint32_t code) {
-  for (std::size_t i = 0; i < kNumEvents; ++i)
-    if (kEvents[i].code == code) return i;
-  return kNumEvents;
-}
-// The event's table entry, or nullptr.
-constexpr const EventInfo* find_event(std::uint32_t code) {
-  const std::size_t i = event_index(code);
-  return i < kNumEvents ? &kEvents[i] : nullptr;
-}
+// Look-ups in this catalog (the generic ones of hal/core/event.hpp, bound to it).
+constexpr std::size_t event_index(std::uint32_t code) { return pmu::event_index(catalog, code); }
+constexpr const EventInfo* find_event(std::uint32_t code) { return pmu::find_event(catalog, code); }
 // Counters (bit n = PMCn) that can count this event; 0 for an unknown code.
-constexpr std::uint32_t counters_for(std::uint32_t code) {
-  const std::size_t i = event_index(code);
-  return i < kNumEvents ? kEvents[i].counters : 0;
-}
-constexpr std::uint32_t event_flags(std::uint32_t code) {
-  const std::size_t i = event_index(code);
-  return i < kNumEvents ? kEvents[i].flags : 0;
-}
+constexpr std::uint32_t counters_for(std::uint32_t code) { return event_counters(catalog, code); }
+constexpr std::uint32_t event_flags(std::uint32_t code) { return pmu::event_flags(catalog, code); }
 constexpr bool takes_threshold(std::uint32_t code) {
   return (event_flags(code) & kEventNeedsThreshold) != 0;
 }
@@ -219,7 +206,6 @@ constexpr std::uint32_t chain_event(unsigned source) { return kEventPmcOverflowB
 namespace detail {
 constexpr bool table_is_sound() {
   for (std::size_t i = 0; i < kNumEvents; ++i) {
-    if (kEvents[i].code >= 128) return false;  // 7-bit EVENT field
     if (i > 0 && kEvents[i].code <= kEvents[i - 1].code) return false;
     const bool thr = (kEvents[i].flags & kEventNeedsThreshold) != 0;
     if (thr != (kEvents[i].code >= 76 && kEvents[i].code <= 81)) return false;
@@ -228,13 +214,9 @@ constexpr bool table_is_sound() {
     if (chain != (kEvents[i].code >= kEventPmcOverflowBase && kEvents[i].code < kEventPmcOverflowBase + 4))
       return false;
   }
-  for (const auto& p : kPresets) {
-    const std::size_t i = event_index(p.code);
-    if (i == kNumEvents || (p.counters & ~kEvents[i].counters) != 0 || p.counters == 0) return false;
-  }
   return true;
 }
-static_assert(table_is_sound(), "e500 event table: codes sorted, unique, < 128; flags as documented");
+static_assert(table_is_sound(), "e500 event table: codes sorted; threshold and chain flags as documented");
 }  // namespace detail
 
 }  // namespace pmu::e500

@@ -2,7 +2,7 @@
 // Behavioural model of the e500 core performance monitor, for host tests: a pmu::MockDevice that
 // answers mfpmr/mtpmr on any MockBus<Tag> (set MockBus<Tag>::device = &model).
 //
-// What it models (CRM chapter 7 and seed 004):
+// What it models (CRM chapter 7):
 // - PMGC0, PMLCa0-3, PMLCb0-3, PMC0-3 with their reserved bits reading as zero; all zero after
 //   reset (CRM 7.2). The user copies UPMGC0, UPMLCa0-3, UPMLCb0-3, UPMC0-3 read as mirrors of the
 //   supervisor registers. They are "read-only" (CRM 7.2.2-7.2.8); what an mtpmr to them does is not
@@ -27,8 +27,9 @@
 //   event() never counts them (they have no duration).
 // - Absent mode (set_absent): every mfpmr/mtpmr traps, as on QEMU 7.2 and on cores without the APU.
 // - User-mode accesses (set_user_access): supervisor PMRs trap (privileged), user copies read.
-// - A one-shot hook that runs after the Nth access from now (after_access), e.g. to land a rollover
-//   in the middle of a driver's read sequence; the hook may re-arm itself.
+// - The kit's harness (hal/core/model/harness.hpp) brackets every access: a one-shot hook after
+//   the Nth access from now (after_access), e.g. to land a rollover in the middle of a driver's
+//   read sequence, and interrupt delivery at the end of the access that raised it.
 // Not modelled: time-base transition events (TBSEL/TBEE are stored only), the pm_event input,
 // speculative counts, counters incrementing by up to 4 per cycle (an event() of n is n in a row).
 //
@@ -39,6 +40,8 @@
 
 #include "hal/core/bus/mock.hpp"
 #include "hal/core/location.hpp"
+#include "hal/core/model/harness.hpp"
+#include "hal/core/slots.hpp"
 #include "hal/e500/regs.hpp"
 
 namespace pmu::e500 {
@@ -49,42 +52,26 @@ struct Context {
   bool mark = false;
 };
 
-class Model final : public MockDevice {
+class Model final : public model::Harness {
  public:
-  using Callback = void (*)(void* context);
+  using Callback = model::Callback;
 
   static constexpr std::uint32_t kFirstThresholdEvent = 76;  // Table 7-10: C0/C1:76..81
   static constexpr std::uint32_t kLastThresholdEvent = 81;
   static constexpr unsigned kMaxNesting = 16;        // count() re-entry through hooks and handlers
-  static constexpr unsigned kMaxInterruptLoop = 64;  // back-to-back interrupts before "storm"
 
-  Model() { reset_registers(); }
-
-  // --- MockDevice ---------------------------------------------------------------------------
-  MockResult read(std::uint32_t key, std::uint64_t& value) override {
-    if ((key >> 24) != static_cast<std::uint32_t>(BusKind::pmr)) return MockResult::unhandled;
-    std::uint32_t v = 0;
-    const MockResult r = absent_ ? MockResult::trap : do_read(key & 0xFFFFFFu, v);
-    value = r == MockResult::handled ? v : 0;
-    after_access();
-    return r;
-  }
-  MockResult write(std::uint32_t key, std::uint64_t value) override {
-    if ((key >> 24) != static_cast<std::uint32_t>(BusKind::pmr)) return MockResult::unhandled;
-    const MockResult r =
-        absent_ ? MockResult::trap : do_write(key & 0xFFFFFFu, static_cast<std::uint32_t>(value));
-    after_access();
-    return r;
-  }
+  Model() : Harness(BusKind::pmr) { reset_registers(); }
 
   // --- set-up -----------------------------------------------------------------------------
   // Hard reset: every PMR zero (CRM 7.2), no pending condition. Keeps the test's settings.
   void reset_registers() {
     pmgc0_ = 0;
-    for (unsigned n = 0; n < kCounters; ++n) pmlca_[n] = pmlcb_[n] = pmc_[n] = 0;
+    for (unsigned n = 0; n < kCounters; ++n) {
+      pmlca_[n] = pmlcb_[n] = 0;
+      pmc_.set(n, 0);
+    }
     cond_ = 0;
   }
-  void set_absent(bool absent) { absent_ = absent; }
   void set_user_access(bool user) { user_access_ = user; }
   // Context of events injected without one and of the cycles that accesses take.
   void set_context(Context c) { ctx_ = c; }
@@ -94,17 +81,7 @@ class Model final : public MockDevice {
   // MSR[EE]: interrupts are taken only while it is set; a pending one is taken when it is set.
   void set_ee(bool ee) {
     ee_ = ee;
-    deliver();
-  }
-  void on_interrupt(Callback fn, void* context) {
-    irq_fn_ = fn;
-    irq_ctx_ = context;
-  }
-  // Runs fn once, right after the nth access from now (n >= 1); nullptr disarms.
-  void after_access(std::uint64_t n, Callback fn, void* context) {
-    hook_fn_ = fn;
-    hook_ctx_ = context;
-    hook_at_ = accesses_ + (n == 0 ? 1 : n);
+    poll_interrupt();
   }
 
   // --- events -----------------------------------------------------------------------------
@@ -132,11 +109,8 @@ class Model final : public MockDevice {
   std::uint32_t pmgc0() const { return pmgc0_; }
   std::uint32_t pmlca(unsigned n) const { return n < kCounters ? pmlca_[n] : 0; }
   std::uint32_t pmlcb(unsigned n) const { return n < kCounters ? pmlcb_[n] : 0; }
-  std::uint32_t pmc(unsigned n) const { return n < kCounters ? pmc_[n] : 0; }
+  std::uint32_t pmc(unsigned n) const { return static_cast<std::uint32_t>(pmc_.get(n)); }
   std::uint32_t conditions() const { return cond_; }  // bit n: PMCn enabled overflow condition
-  std::uint64_t accesses() const { return accesses_; }
-  std::uint32_t interrupts() const { return interrupts_; }
-  bool interrupt_storm() const { return storm_; }
   bool nesting_exceeded() const { return nesting_exceeded_; }
   // Would PMCn count an event in context c right now (ignoring which event it selects)?
   bool frozen(unsigned n, Context c) const {
@@ -147,7 +121,7 @@ class Model final : public MockDevice {
   // Test-side mtpmr to PMCn (same side effects as the instruction, not logged, not counted).
   void set_pmc(unsigned n, std::uint32_t v) {
     if (n >= kCounters) return;
-    pmc_[n] = v;
+    pmc_.set(n, v);
     commit();
   }
 
@@ -171,58 +145,59 @@ class Model final : public MockDevice {
     unsigned n = 0;
     bool user_copy = false;
   };
-  static constexpr Decoded decode(std::uint32_t pmr) {
-    const bool user = pmr < kPmrPmc0 || (pmr >= kPmrUpmlca0 && pmr < kPmrPmlca0) ||
-                      (pmr >= kPmrUpmlcb0 && pmr < kPmrPmlcb0) || pmr == kPmrUpmgc0;
-    const std::uint32_t sup = user ? pmr + 16 : pmr;
-    if (sup == kPmrPmgc0) return {Kind::pmgc0, 0, user};
-    if (sup >= kPmrPmc0 && sup < kPmrPmc0 + kCounters) return {Kind::pmc, sup - kPmrPmc0, user};
-    if (sup >= kPmrPmlca0 && sup < kPmrPmlca0 + kCounters)
-      return {Kind::pmlca, sup - kPmrPmlca0, user};
-    if (sup >= kPmrPmlcb0 && sup < kPmrPmlcb0 + kCounters)
-      return {Kind::pmlcb, sup - kPmrPmlcb0, user};
-    return {};
+  // Which register a location key names, from the descriptors of regs.hpp.
+  static constexpr Decoded decode(std::uint32_t key) {
+    if (key == PMGC0::location::key) return {Kind::pmgc0, 0, false};
+    if (key == UPMGC0::location::key) return {Kind::pmgc0, 0, true};
+    Decoded d{};
+    static_for<kCounters>([&](auto n) {
+      if (key == PMC<n>::location::key) d = {Kind::pmc, n, false};
+      if (key == UPMC<n>::location::key) d = {Kind::pmc, n, true};
+      if (key == PMLCa<n>::location::key) d = {Kind::pmlca, n, false};
+      if (key == UPMLCa<n>::location::key) d = {Kind::pmlca, n, true};
+      if (key == PMLCb<n>::location::key) d = {Kind::pmlcb, n, false};
+      if (key == UPMLCb<n>::location::key) d = {Kind::pmlcb, n, true};
+    });
+    return d;
   }
 
-  MockResult do_read(std::uint32_t pmr, std::uint32_t& v) const {
-    const Decoded d = decode(pmr);
+  MockResult on_read(std::uint32_t key, std::uint64_t& v) override {
+    const Decoded d = decode(key);
     if (d.kind == Kind::none) return MockResult::trap;          // illegal PMR number
     if (user_access_ && !d.user_copy) return MockResult::trap;  // privileged
     switch (d.kind) {
       case Kind::pmgc0: v = pmgc0_; break;
       case Kind::pmlca: v = pmlca_[d.n]; break;
       case Kind::pmlcb: v = pmlcb_[d.n]; break;
-      case Kind::pmc: v = pmc_[d.n]; break;
+      case Kind::pmc: v = pmc_.get(d.n); break;
       case Kind::none: break;
     }
     return MockResult::handled;
   }
 
-  MockResult do_write(std::uint32_t pmr, std::uint32_t v) {
-    const Decoded d = decode(pmr);
+  MockResult on_write(std::uint32_t key, std::uint64_t value) override {
+    const Decoded d = decode(key);
+    const auto v = static_cast<std::uint32_t>(value);
     if (d.kind == Kind::none || d.user_copy) return MockResult::trap;  // read-only copy / illegal
     if (user_access_) return MockResult::trap;                         // privileged
     switch (d.kind) {
       case Kind::pmgc0: pmgc0_ = v & kPmgc0Writable; break;
       case Kind::pmlca: pmlca_[d.n] = v & kPmlcaWritable; break;
       case Kind::pmlcb: pmlcb_[d.n] = v & kPmlcbWritable; break;
-      case Kind::pmc: pmc_[d.n] = v; break;
+      case Kind::pmc: pmc_.set(d.n, v); break;
       case Kind::none: break;
     }
     commit();
     return MockResult::handled;
   }
 
-  // The access took its cycles; then the test's hook gets the last word before the next access.
-  void after_access() {
-    ++accesses_;
-    if (cycles_per_access_ && !absent_) count(1, cycles_per_access_, ctx_, 0xFu);
-    if (hook_fn_ && accesses_ == hook_at_) {
-      const Callback fn = hook_fn_;
-      hook_fn_ = nullptr;  // one-shot; fn may re-arm
-      fn(hook_ctx_);
-    }
+  // Each access takes its cycles (time passing).
+  void on_access_done() override {
+    if (cycles_per_access_) count(1, cycles_per_access_, ctx_, 0xFu);
   }
+  // An enabled condition with PMIE and MSR[EE] set is taken; taking it clears PMIE (Table 7-3).
+  bool interrupt_wanted() const override { return ee_ && (pmgc0_ & kPmie) && cond_; }
+  void interrupt_taken() override { pmgc0_ &= ~kPmie; }
 
   // Counters that count `code` in context c right now.
   std::uint32_t counting(std::uint32_t code, Context c, std::uint32_t allowed) const {
@@ -250,16 +225,14 @@ class Model final : public MockDevice {
       std::uint64_t step = n;
       for (unsigned k = 0; k < kCounters; ++k) {
         if (!(m & (1u << k))) continue;
-        const std::uint64_t v = pmc_[k];
+        const std::uint64_t v = pmc_.get(k);
         const std::uint64_t to_boundary = v < kPmcOverflow ? kPmcOverflow - v : 0x100000000ull - v;
         if (to_boundary < step) step = to_boundary;
       }
       std::uint32_t wrapped = 0;
       for (unsigned k = 0; k < kCounters; ++k) {
         if (!(m & (1u << k))) continue;
-        const std::uint64_t v = pmc_[k] + step;
-        if (v > 0xFFFFFFFFull) wrapped |= 1u << k;
-        pmc_[k] = static_cast<std::uint32_t>(v);
+        if (pmc_.add(k, step) != 0) wrapped |= 1u << k;
       }
       n -= step;
       commit();
@@ -274,52 +247,25 @@ class Model final : public MockDevice {
   void commit() {
     std::uint32_t now = 0;
     for (unsigned k = 0; k < kCounters; ++k)
-      if ((pmc_[k] & kPmcOverflow) && (pmlca_[k] & kCe)) now |= 1u << k;
+      if ((pmc_.get(k) & kPmcOverflow) && (pmlca_[k] & kCe)) now |= 1u << k;
     const std::uint32_t rise = now & ~cond_;
     cond_ = now;
     if (rise && (pmgc0_ & kFcece)) pmgc0_ |= kFac;
-    deliver();
-  }
-
-  void deliver() {
-    unsigned taken = 0;
-    while (!in_handler_ && ee_ && (pmgc0_ & kPmie) && cond_) {
-      if (++taken > kMaxInterruptLoop) {
-        storm_ = true;
-        return;
-      }
-      pmgc0_ &= ~kPmie;  // "at which time PMGC0[PMIE] is cleared" (Table 7-3)
-      ++interrupts_;
-      if (!irq_fn_) return;
-      in_handler_ = true;  // the handler runs with MSR[EE]=0
-      irq_fn_(irq_ctx_);
-      in_handler_ = false;
-    }
+    poll_interrupt();
   }
 
   std::uint32_t pmgc0_ = 0;
   std::uint32_t pmlca_[kCounters]{};
   std::uint32_t pmlcb_[kCounters]{};
-  std::uint32_t pmc_[kCounters]{};
+  model::CounterBank<kCounters> pmc_{32};
   std::uint32_t cond_ = 0;
 
-  bool absent_ = false;
   bool user_access_ = false;
   bool ee_ = true;
   Context ctx_{};
   std::uint32_t cycles_per_access_ = 0;
 
-  Callback irq_fn_ = nullptr;
-  void* irq_ctx_ = nullptr;
-  Callback hook_fn_ = nullptr;
-  void* hook_ctx_ = nullptr;
-  std::uint64_t hook_at_ = 0;
-
-  std::uint64_t accesses_ = 0;
-  std::uint32_t interrupts_ = 0;
   unsigned nesting_ = 0;
-  bool in_handler_ = false;
-  bool storm_ = false;
   bool nesting_exceeded_ = false;
 };
 

@@ -2,8 +2,8 @@
 // PowerPC e500 core performance monitor: register map (descriptors only, no code).
 //
 // Source: PowerPC e500 Core Family Reference Manual, Rev. 1 (E500CORERM, "CRM" below), chapter 7
-// "Performance Monitor", and seed 004. The manual numbers bits 32..63 with 63 the least
-// significant; the offsets below are LSB-0 (offset = 63 - manual bit).
+// "Performance Monitor". The manual numbers bits 32..63 with 63 the least
+// significant; fields are declared with those numbers (FieldMsb0), so each reads as in the manual.
 //
 // Every register is reached with mfpmr/mtpmr and a 10-bit PMR number (CRM Table 7-2). The
 // supervisor registers are PMGC0, PMLCa0-3, PMLCb0-3 and PMC0-3; each has a user-level read-only
@@ -11,18 +11,18 @@
 // CRM 7.2.2/7.2.4/7.2.6/7.2.8). The copies are Access::RO, so writing one is a compile error.
 // PMR changes take effect in order only after isync: the PMR bus (hal/core/bus/pmr.hpp) owns that.
 #include <cstdint>
-#include <type_traits>
 
 #include "hal/core/location.hpp"
 #include "hal/core/reg.hpp"
+#include "hal/core/slots.hpp"
 
 namespace pmu::e500 {
 
 inline constexpr unsigned kCounters = 4;  // PMC0..PMC3 (CRM 7.2.7)
 
 // PMR numbers, CRM Table 7-2 and the register figures 7-1, 7-3, 7-4 (PMGC0 400 / UPMGC0 384,
-// PMLCb 272-275 / UPMLCb 256-259, PMC 16-19 / UPMC 0-3); PMLCa 144-147 / UPMLCa 128-131 as in
-// pmu-facts.md, the same user = supervisor - 16 pattern.
+// PMLCb 272-275 / UPMLCb 256-259, PMC 16-19 / UPMC 0-3); PMLCa 144-147 / UPMLCa 128-131 follow
+// the same user = supervisor - 16 pattern.
 inline constexpr unsigned kPmrUpmc0 = 0;      // UPMC0-3:    0..3
 inline constexpr unsigned kPmrPmc0 = 16;      // PMC0-3:    16..19
 inline constexpr unsigned kPmrUpmlca0 = 128;  // UPMLCa0-3: 128..131
@@ -44,108 +44,107 @@ inline constexpr Layout<u32> supervisor(u32 writable) { return {Access::RW, 0, w
 // User copies: read-only mirrors (no writable bits).
 inline constexpr Layout<u32> user_copy() { return {Access::RO, 0, 0, 0}; }
 
-template <unsigned N, class R0, class R1, class R2, class R3>
-struct Nth {
-  static_assert(N < kCounters, "the e500 has four counters: PMC0..PMC3");
-  using type =
-      std::conditional_t<N == 0, R0,
-                         std::conditional_t<N == 1, R1, std::conditional_t<N == 2, R2, R3>>>;
-};
-
 // A field is read-only in a read-only register, read-write otherwise.
 template <class R>
 inline constexpr Access field_access = R::access == Access::RO ? Access::RO : Access::RW;
+
+template <unsigned N> using PmcAt = Pmr<kPmrPmc0 + N>;
+template <unsigned N> using UpmcAt = Pmr<kPmrUpmc0 + N>;
+template <unsigned N> using PmlcaAt = Pmr<kPmrPmlca0 + N>;
+template <unsigned N> using UpmlcaAt = Pmr<kPmrUpmlca0 + N>;
+template <unsigned N> using PmlcbAt = Pmr<kPmrPmlcb0 + N>;
+template <unsigned N> using UpmlcbAt = Pmr<kPmrUpmlcb0 + N>;
 }  // namespace detail
 
 // --- Global control (CRM 7.2.1, Figure 7-1, Table 7-3) ---------------------------------------
 using PMGC0 = Reg<"PMGC0", Pmr<kPmrPmgc0>, u32, detail::supervisor(kPmgc0Writable)>;
 using UPMGC0 = Reg<"UPMGC0", Pmr<kPmrUpmgc0>, u32, detail::user_copy()>;
 
-// --- Local control A: freeze conditions, condition enable, event (CRM 7.2.3, Table 7-4) -------
-using PMLCa0 = Reg<"PMLCa0", Pmr<kPmrPmlca0 + 0>, u32, detail::supervisor(kPmlcaWritable)>;
-using PMLCa1 = Reg<"PMLCa1", Pmr<kPmrPmlca0 + 1>, u32, detail::supervisor(kPmlcaWritable)>;
-using PMLCa2 = Reg<"PMLCa2", Pmr<kPmrPmlca0 + 2>, u32, detail::supervisor(kPmlcaWritable)>;
-using PMLCa3 = Reg<"PMLCa3", Pmr<kPmrPmlca0 + 3>, u32, detail::supervisor(kPmlcaWritable)>;
-using UPMLCa0 = Reg<"UPMLCa0", Pmr<kPmrUpmlca0 + 0>, u32, detail::user_copy()>;
-using UPMLCa1 = Reg<"UPMLCa1", Pmr<kPmrUpmlca0 + 1>, u32, detail::user_copy()>;
-using UPMLCa2 = Reg<"UPMLCa2", Pmr<kPmrUpmlca0 + 2>, u32, detail::user_copy()>;
-using UPMLCa3 = Reg<"UPMLCa3", Pmr<kPmrUpmlca0 + 3>, u32, detail::user_copy()>;
+// Indexed families, one member per counter: PMLCa<2> is PMLCa2, UPMC<0> is UPMC0, ... An index
+// past 3 is a compile error naming the family.
+// Local control A: freeze conditions, condition enable, event (CRM 7.2.3, Table 7-4).
+using PMLCaFamily = Family<"PMLCa", kCounters, detail::PmlcaAt, u32, detail::supervisor(kPmlcaWritable)>;
+using UPMLCaFamily = Family<"UPMLCa", kCounters, detail::UpmlcaAt, u32, detail::user_copy()>;
+// Local control B: threshold and its multiplier (CRM 7.2.5, Figure 7-3, Table 7-5).
+using PMLCbFamily = Family<"PMLCb", kCounters, detail::PmlcbAt, u32, detail::supervisor(kPmlcbWritable)>;
+using UPMLCbFamily = Family<"UPMLCb", kCounters, detail::UpmlcbAt, u32, detail::user_copy()>;
+// Counters: 32 bits, overflow state = bit 31 (CRM 7.2.7, Figure 7-4, Table 7-6).
+using PMCFamily = Family<"PMC", kCounters, detail::PmcAt, u32, detail::supervisor(0xFFFFFFFFu)>;
+using UPMCFamily = Family<"UPMC", kCounters, detail::UpmcAt, u32, detail::user_copy()>;
 
-// --- Local control B: threshold and its multiplier (CRM 7.2.5, Figure 7-3, Table 7-5) ---------
-using PMLCb0 = Reg<"PMLCb0", Pmr<kPmrPmlcb0 + 0>, u32, detail::supervisor(kPmlcbWritable)>;
-using PMLCb1 = Reg<"PMLCb1", Pmr<kPmrPmlcb0 + 1>, u32, detail::supervisor(kPmlcbWritable)>;
-using PMLCb2 = Reg<"PMLCb2", Pmr<kPmrPmlcb0 + 2>, u32, detail::supervisor(kPmlcbWritable)>;
-using PMLCb3 = Reg<"PMLCb3", Pmr<kPmrPmlcb0 + 3>, u32, detail::supervisor(kPmlcbWritable)>;
-using UPMLCb0 = Reg<"UPMLCb0", Pmr<kPmrUpmlcb0 + 0>, u32, detail::user_copy()>;
-using UPMLCb1 = Reg<"UPMLCb1", Pmr<kPmrUpmlcb0 + 1>, u32, detail::user_copy()>;
-using UPMLCb2 = Reg<"UPMLCb2", Pmr<kPmrUpmlcb0 + 2>, u32, detail::user_copy()>;
-using UPMLCb3 = Reg<"UPMLCb3", Pmr<kPmrUpmlcb0 + 3>, u32, detail::user_copy()>;
+template <unsigned N> using PMLCa = PMLCaFamily::reg<N>;
+template <unsigned N> using UPMLCa = UPMLCaFamily::reg<N>;
+template <unsigned N> using PMLCb = PMLCbFamily::reg<N>;
+template <unsigned N> using UPMLCb = UPMLCbFamily::reg<N>;
+template <unsigned N> using PMC = PMCFamily::reg<N>;
+template <unsigned N> using UPMC = UPMCFamily::reg<N>;
 
-// --- Counters: 32 bits, overflow state = bit 31 (CRM 7.2.7, Figure 7-4, Table 7-6) -------------
-using PMC0 = Reg<"PMC0", Pmr<kPmrPmc0 + 0>, u32, detail::supervisor(0xFFFFFFFFu)>;
-using PMC1 = Reg<"PMC1", Pmr<kPmrPmc0 + 1>, u32, detail::supervisor(0xFFFFFFFFu)>;
-using PMC2 = Reg<"PMC2", Pmr<kPmrPmc0 + 2>, u32, detail::supervisor(0xFFFFFFFFu)>;
-using PMC3 = Reg<"PMC3", Pmr<kPmrPmc0 + 3>, u32, detail::supervisor(0xFFFFFFFFu)>;
-using UPMC0 = Reg<"UPMC0", Pmr<kPmrUpmc0 + 0>, u32, detail::user_copy()>;
-using UPMC1 = Reg<"UPMC1", Pmr<kPmrUpmc0 + 1>, u32, detail::user_copy()>;
-using UPMC2 = Reg<"UPMC2", Pmr<kPmrUpmc0 + 2>, u32, detail::user_copy()>;
-using UPMC3 = Reg<"UPMC3", Pmr<kPmrUpmc0 + 3>, u32, detail::user_copy()>;
-
-// Indexed by counter number: PMLCa<2> is PMLCa2, UPMC<0> is UPMC0, ...
-template <unsigned N>
-using PMLCa = typename detail::Nth<N, PMLCa0, PMLCa1, PMLCa2, PMLCa3>::type;
-template <unsigned N>
-using UPMLCa = typename detail::Nth<N, UPMLCa0, UPMLCa1, UPMLCa2, UPMLCa3>::type;
-template <unsigned N>
-using PMLCb = typename detail::Nth<N, PMLCb0, PMLCb1, PMLCb2, PMLCb3>::type;
-template <unsigned N>
-using UPMLCb = typename detail::Nth<N, UPMLCb0, UPMLCb1, UPMLCb2, UPMLCb3>::type;
-template <unsigned N>
-using PMC = typename detail::Nth<N, PMC0, PMC1, PMC2, PMC3>::type;
-template <unsigned N>
-using UPMC = typename detail::Nth<N, UPMC0, UPMC1, UPMC2, UPMC3>::type;
+using PMLCa0 = PMLCa<0>;
+using PMLCa1 = PMLCa<1>;
+using PMLCa2 = PMLCa<2>;
+using PMLCa3 = PMLCa<3>;
+using UPMLCa0 = UPMLCa<0>;
+using UPMLCa1 = UPMLCa<1>;
+using UPMLCa2 = UPMLCa<2>;
+using UPMLCa3 = UPMLCa<3>;
+using PMLCb0 = PMLCb<0>;
+using PMLCb1 = PMLCb<1>;
+using PMLCb2 = PMLCb<2>;
+using PMLCb3 = PMLCb<3>;
+using UPMLCb0 = UPMLCb<0>;
+using UPMLCb1 = UPMLCb<1>;
+using UPMLCb2 = UPMLCb<2>;
+using UPMLCb3 = UPMLCb<3>;
+using PMC0 = PMC<0>;
+using PMC1 = PMC<1>;
+using PMC2 = PMC<2>;
+using PMC3 = PMC<3>;
+using UPMC0 = UPMC<0>;
+using UPMC1 = UPMC<1>;
+using UPMC2 = UPMC<2>;
+using UPMC3 = UPMC<3>;
 
 // --- PMGC0 / UPMGC0 fields (Table 7-3); R is PMGC0 or UPMGC0 --------------------------------
 // Freeze all counters. Set by software, or by hardware on an enabled condition when FCECE=1.
 template <class R = PMGC0>
-inline constexpr Field<R, 31, 1, detail::field_access<R>, "FAC"> pmgc0_fac{};
+inline constexpr FieldMsb0<R, 32, 32, detail::field_access<R>, "FAC"> pmgc0_fac{};
 // Performance monitor interrupt enable. Cleared by hardware when the interrupt occurs (Table 7-3).
 template <class R = PMGC0>
-inline constexpr Field<R, 30, 1, detail::field_access<R>, "PMIE"> pmgc0_pmie{};
+inline constexpr FieldMsb0<R, 33, 33, detail::field_access<R>, "PMIE"> pmgc0_pmie{};
 // Freeze counters on enabled condition or event: an enabled condition sets FAC.
 template <class R = PMGC0>
-inline constexpr Field<R, 29, 1, detail::field_access<R>, "FCECE"> pmgc0_fcece{};
+inline constexpr FieldMsb0<R, 34, 34, detail::field_access<R>, "FCECE"> pmgc0_fcece{};
 // Time base selector (e500v2 only): 00 TBL[31], 01 TBL[23], 10 TBL[19], 11 TBL[15].
 template <class R = PMGC0>
-inline constexpr Field<R, 11, 2, detail::field_access<R>, "TBSEL"> pmgc0_tbsel{};
+inline constexpr FieldMsb0<R, 51, 52, detail::field_access<R>, "TBSEL"> pmgc0_tbsel{};
 // Time base transition event exception enable (e500v2 only).
 template <class R = PMGC0>
-inline constexpr Field<R, 8, 1, detail::field_access<R>, "TBEE"> pmgc0_tbee{};
+inline constexpr FieldMsb0<R, 55, 55, detail::field_access<R>, "TBEE"> pmgc0_tbee{};
 
 // --- PMLCa / UPMLCa fields (Table 7-4); R is PMLCa<n> or UPMLCa<n> ------------------------------
 // Freeze counter.
 template <class R>
-inline constexpr Field<R, 31, 1, detail::field_access<R>, "FC"> pmlca_fc{};
+inline constexpr FieldMsb0<R, 32, 32, detail::field_access<R>, "FC"> pmlca_fc{};
 // Freeze counter in supervisor state (MSR[PR]=0).
 template <class R>
-inline constexpr Field<R, 30, 1, detail::field_access<R>, "FCS"> pmlca_fcs{};
+inline constexpr FieldMsb0<R, 33, 33, detail::field_access<R>, "FCS"> pmlca_fcs{};
 // Freeze counter in user state (MSR[PR]=1).
 template <class R>
-inline constexpr Field<R, 29, 1, detail::field_access<R>, "FCU"> pmlca_fcu{};
+inline constexpr FieldMsb0<R, 34, 34, detail::field_access<R>, "FCU"> pmlca_fcu{};
 // Freeze counter while the mark is set (MSR[PMM]=1).
 template <class R>
-inline constexpr Field<R, 28, 1, detail::field_access<R>, "FCM1"> pmlca_fcm1{};
+inline constexpr FieldMsb0<R, 35, 35, detail::field_access<R>, "FCM1"> pmlca_fcm1{};
 // Freeze counter while the mark is cleared (MSR[PMM]=0).
 template <class R>
-inline constexpr Field<R, 27, 1, detail::field_access<R>, "FCM0"> pmlca_fcm0{};
+inline constexpr FieldMsb0<R, 36, 36, detail::field_access<R>, "FCM0"> pmlca_fcm0{};
 // Condition enable: an overflow condition exists while PMCn[OV] (bit 31) is set. The manual
 // recommends CE=0 on a counter selected for chaining (Table 7-4).
 template <class R>
-inline constexpr Field<R, 26, 1, detail::field_access<R>, "CE"> pmlca_ce{};
+inline constexpr FieldMsb0<R, 37, 37, detail::field_access<R>, "CE"> pmlca_ce{};
 // Event selector, manual bits 41-47 (7 bits: the e500 has up to 128 events; bits 38-40 reserved).
-// pmu-facts.md quotes Linux's 0x01ff0000 (9 bits): that is the e500mc layout, not the e500's.
+// Linux's e500 code uses 0x01ff0000 (9 bits): that is the e500mc layout, not the e500's.
 template <class R>
-inline constexpr Field<R, 16, 7, detail::field_access<R>, "EVENT"> pmlca_event{};
+inline constexpr FieldMsb0<R, 41, 47, detail::field_access<R>, "EVENT"> pmlca_event{};
 
 // The four freeze-condition bits as one mask (the driver's EventConfig::options, Table 7-8).
 inline constexpr u32 kPmlcaFreezeConditions = 0x78000000u;  // FCS | FCU | FCM1 | FCM0
@@ -153,18 +152,18 @@ inline constexpr u32 kPmlcaFreezeConditions = 0x78000000u;  // FCS | FCU | FCM1 
 // --- PMLCb / UPMLCb fields (Table 7-5) -------------------------------------------------------
 // Threshold multiple: the threshold is THRESHOLD x 2^THRESHMUL (000: x1 ... 111: x128).
 template <class R>
-inline constexpr Field<R, 8, 3, detail::field_access<R>, "THRESHMUL"> pmlcb_threshmul{};
+inline constexpr FieldMsb0<R, 53, 55, detail::field_access<R>, "THRESHMUL"> pmlcb_threshmul{};
 // Threshold: only threshold events whose value exceeds THRESHOLD x multiple are counted.
 template <class R>
-inline constexpr Field<R, 0, 6, detail::field_access<R>, "THRESHOLD"> pmlcb_threshold{};
+inline constexpr FieldMsb0<R, 58, 63, detail::field_access<R>, "THRESHOLD"> pmlcb_threshold{};
 
 // --- PMC / UPMC fields (Table 7-6) -----------------------------------------------------------
 // Overflow: the counter has reached its overflow state (bit 31 set, i.e. >= 0x8000_0000).
 template <class R>
-inline constexpr Field<R, 31, 1, detail::field_access<R>, "OV"> pmc_ov{};
+inline constexpr FieldMsb0<R, 32, 32, detail::field_access<R>, "OV"> pmc_ov{};
 // Counter value below the overflow bit.
 template <class R>
-inline constexpr Field<R, 0, 31, detail::field_access<R>, "COUNT"> pmc_count{};
+inline constexpr FieldMsb0<R, 33, 63, detail::field_access<R>, "COUNT"> pmc_count{};
 
 inline constexpr u32 kPmcOverflow = 0x80000000u;  // OV: overflow state / condition bit
 

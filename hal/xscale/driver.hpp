@@ -5,8 +5,10 @@
 // Every slot is 32 bits wide and wraps to 0, setting its overflow flag. No linking (kLink = none).
 //
 // One driver for both variants: the logic is the same, and the differences (where the interrupt
-// enables, overflow flags and event selects live) stay in two small layouts, Xsc2Layout and
-// Xsc1Layout. Drivers hold no asm: the Bus (Cp14Bus on silicon, MockBus in host tests) does.
+// enables, overflow flags and event selects live) are data: two register views, Xsc2Regs and
+// Xsc1Regs, whose per-slot field arrays (regs.hpp) place each slot's bit or byte. Counter reads
+// and writes come from the kit's CounterDriver. No asm: the Bus (Cp14Bus on silicon, MockBus in
+// host tests) has it.
 //
 // Rules from the core manual (chapter 8) that shape the code:
 //  - PMNC.E starts and stops all counters at once (§8.2.4, §8.3): start(mask)/stop(mask) act on the
@@ -17,7 +19,7 @@
 //  - Overflow flags are write-1-to-clear. On XSC1 they share PMNC with the enables and event
 //    selects, so every PMNC update writes the flags as 0 (no change) unless told to clear one.
 //  - Counters keep counting after an overflow (§8.2.4.1); the interrupt stays asserted until the
-//    flag is cleared. service_overflow() does the stop-read-clear-restart sequence in one call.
+//    flag is cleared. The stop-read-clear-restart sequence is the profiler's (prof::Sampler).
 //  - What a part really has is learned at run time by probe(), never from an #ifdef: QEMU 7.2's
 //    PXA270 has only PMNC and CCNT (PMN3 traps), and its CCNT reads 0 while stopped.
 //
@@ -61,321 +63,106 @@ struct ProbeReport {
   bool ccnt_holds_when_stopped = false;
 };
 
+// The two variants as data: where each register and per-slot field lives.
+struct Xsc2Regs {
+  using PMNC = xsc2::PMNC;
+  using CCNT = xsc2::CCNT;
+  using Counters = RegList<xsc2::CCNT, xsc2::PMN0, xsc2::PMN1, xsc2::PMN2, xsc2::PMN3>;
+  static constexpr auto E = xsc2::pmnc::E, P = xsc2::pmnc::P, C = xsc2::pmnc::C, D = xsc2::pmnc::D;
+  static constexpr auto inten = xsc2::inten_slot;
+  static constexpr auto flag = xsc2::flag_slot;
+  static constexpr auto evt = xsc2::evt_count;
+  static constexpr const PmuCatalog& catalog = kXsc2Catalog;
+};
+struct Xsc1Regs {
+  using PMNC = xsc1::PMNC;
+  using CCNT = xsc1::CCNT;
+  using Counters = RegList<xsc1::CCNT, xsc1::PMN0, xsc1::PMN1>;
+  static constexpr auto E = xsc1::pmnc::E, P = xsc1::pmnc::P, C = xsc1::pmnc::C, D = xsc1::pmnc::D;
+  static constexpr auto inten = xsc1::inten_slot;
+  static constexpr auto flag = xsc1::flag_slot;
+  static constexpr auto evt = xsc1::evt_count;
+  static constexpr const PmuCatalog& catalog = kXsc1Catalog;
+};
+
 namespace detail {
-
-template <class Bus, class R>
-bool read_traps() {
-  return fault::traps([] { (void)Regs<Bus>::template read_raw<R>(); });
-}
-
 // Time for a counter to advance during probe(); a volatile loop, no asm.
 inline void spin(std::uint32_t n) {
   volatile std::uint32_t i = 0;
   while (i < n) i = i + 1;
 }
-
-template <unsigned Slot>
-struct Xsc2Counter;
-template <> struct Xsc2Counter<0> { using type = xsc2::CCNT; };
-template <> struct Xsc2Counter<1> { using type = xsc2::PMN0; };
-template <> struct Xsc2Counter<2> { using type = xsc2::PMN1; };
-template <> struct Xsc2Counter<3> { using type = xsc2::PMN2; };
-template <> struct Xsc2Counter<4> { using type = xsc2::PMN3; };
-
-template <unsigned Slot>
-struct Xsc1Counter;
-template <> struct Xsc1Counter<0> { using type = xsc1::CCNT; };
-template <> struct Xsc1Counter<1> { using type = xsc1::PMN0; };
-template <> struct Xsc1Counter<2> { using type = xsc1::PMN1; };
-
 }  // namespace detail
 
-// ---------------------------------------------------------------------------------------------
-// XSC2: INTEN, FLAG and EVTSEL are registers of their own; INTEN/FLAG bit n is slot n.
-struct Xsc2Layout {
-  static constexpr unsigned kPmns = 4;
-  static constexpr const PmuCatalog& catalog = kXsc2Catalog;
-  using PMNC = xsc2::PMNC;
-  using CCNT = xsc2::CCNT;
-  static constexpr auto E = xsc2::pmnc::E;
-  static constexpr auto P = xsc2::pmnc::P;
-  static constexpr auto C = xsc2::pmnc::C;
-  static constexpr auto D = xsc2::pmnc::D;
+// The driver proper: static members only, templated on the bus and the variant's register view.
+template <class Bus, class V>
+struct Pmu : CounterDriver<Bus, typename V::Counters, 32> {
+  using Base = CounterDriver<Bus, typename V::Counters, 32>;
+  using Base::kAllSlots;
+  using Base::kSlots;
+  using Base::read;
+  using Base::write;
+  using R = Regs<Bus>;
+  using PMNC = typename V::PMNC;
+  using CCNT = typename V::CCNT;
   template <unsigned Slot>
-  using Counter = typename detail::Xsc2Counter<Slot>::type;
-  static constexpr u32 kFlagRegister = kRegFLAG;  // where the overflow flags are read
+  using CounterReg = typename V::Counters::template at<Slot>;
+  using FlagReg = typename decltype(V::flag)::reg;
+  using IntenReg = typename decltype(V::inten)::reg;
+  using EvtReg = typename decltype(V::evt)::reg;
 
-  // 31:5 read unpredictable: keep the five flag bits only.
-  template <class Bus> static u32 flags() {
-    return Regs<Bus>::template read_raw<xsc2::FLAG>() & xsc2::FLAG::w1c_mask;
-  }
-  // W1C: exactly the named flags are cleared (a write of 0 leaves a flag alone, §8.3).
-  template <class Bus> static void clear_flags(u32 slots) {
-    Regs<Bus>::template write_raw<xsc2::FLAG>(slots);
-  }
-  template <class Bus> static u32 take_flags() {
-    const u32 f = flags<Bus>();
-    if (f != 0) clear_flags<Bus>(f);
-    return f;
-  }
-  template <class Bus> static u32 inten() {
-    return Regs<Bus>::template read_raw<xsc2::INTEN>() & xsc2::INTEN::write_mask;
-  }
-  template <class Bus> static void set_inten(u32 slots, bool on) {
-    const u32 cur = inten<Bus>();
-    Regs<Bus>::template write_raw<xsc2::INTEN>(on ? (cur | slots) : (cur & ~slots));
-  }
-  template <class Bus> static u32 event(unsigned pmn) {
-    return (Regs<Bus>::template read_raw<xsc2::EVTSEL>() >> (8 * pmn)) & 0xFFu;
-  }
-  template <class Bus> static void set_event(unsigned pmn, u32 code) {
-    using R = Regs<Bus>;
-    switch (pmn) {
-      case 0: R::modify(xsc2::evtsel::evtCount0(code)); break;
-      case 1: R::modify(xsc2::evtsel::evtCount1(code)); break;
-      case 2: R::modify(xsc2::evtsel::evtCount2(code)); break;
-      case 3: R::modify(xsc2::evtsel::evtCount3(code)); break;
-      default: break;
-    }
-  }
-
-  // --- probe steps (skip registers that trapped) ---
-  template <class Bus> static u32 trapped() {
-    u32 t = 0;
-    if (detail::read_traps<Bus, xsc2::PMNC>()) t |= kRegPMNC;
-    if (detail::read_traps<Bus, xsc2::CCNT>()) t |= kRegCCNT;
-    if (detail::read_traps<Bus, xsc2::INTEN>()) t |= kRegINTEN;
-    if (detail::read_traps<Bus, xsc2::FLAG>()) t |= kRegFLAG;
-    if (detail::read_traps<Bus, xsc2::EVTSEL>()) t |= kRegEVTSEL;
-    if (detail::read_traps<Bus, xsc2::PMN0>()) t |= kRegPMN0 << 0;
-    if (detail::read_traps<Bus, xsc2::PMN1>()) t |= kRegPMN0 << 1;
-    if (detail::read_traps<Bus, xsc2::PMN2>()) t |= kRegPMN0 << 2;
-    if (detail::read_traps<Bus, xsc2::PMN3>()) t |= kRegPMN0 << 3;
-    return t;
-  }
-  // Stopped, interrupts off, flags clear (flags first, so no stale flag meets an enable);
-  // with `reset`, all counters reset to 0.
-  template <class Bus> static void quiesce(u32 trapped, bool reset) {
-    using R = Regs<Bus>;
-    if (reset)
-      R::write(E.val<0>(), P.val<1>(), C.val<1>());
-    else
-      R::write(E.val<0>());
-    if (!(trapped & kRegFLAG)) R::template write_raw<xsc2::FLAG>(0x1F);
-    if (!(trapped & kRegINTEN)) R::template write_raw<xsc2::INTEN>(0);
-  }
-  // PMN slots whose event select keeps a written value.
-  template <class Bus> static u32 test_selects(u32 trapped) {
-    if (trapped & kRegEVTSEL) return 0;
-    using namespace xsc2::evtsel;
-    constexpr u32 pattern[kPmns] = {event::DC_ACCESS, event::DC_MISS, event::BRANCH,
-                                    event::BRANCH_MISPRED};
-    Regs<Bus>::write(evtCount0(pattern[0]), evtCount1(pattern[1]), evtCount2(pattern[2]),
-                     evtCount3(pattern[3]));
-    u32 holds = 0;
-    for (unsigned n = 0; n < kPmns; ++n)
-      if (event<Bus>(n) == pattern[n]) holds |= 2u << n;
-    return holds;
-  }
-  template <class Bus> static bool test_inten(u32 trapped) {
-    if (trapped & (kRegINTEN | kRegFLAG)) return false;  // never enable beside an unclearable flag
-    Regs<Bus>::template write_raw<xsc2::INTEN>(0x1F);
-    const bool holds = inten<Bus>() == 0x1F;
-    Regs<Bus>::template write_raw<xsc2::INTEN>(0);
-    return holds;
-  }
-  template <class Bus> static void select_all(u32 trapped, u32 code) {
-    using namespace xsc2::evtsel;
-    if (!(trapped & kRegEVTSEL))
-      Regs<Bus>::write(evtCount0(code), evtCount1(code), evtCount2(code), evtCount3(code));
-  }
-};
-
-// ---------------------------------------------------------------------------------------------
-// XSC1: enables, flags and event selects are PMNC fields, at bit positions unrelated to slots.
-struct Xsc1Layout {
-  static constexpr unsigned kPmns = 2;
-  static constexpr const PmuCatalog& catalog = kXsc1Catalog;
-  using PMNC = xsc1::PMNC;
-  using CCNT = xsc1::CCNT;
-  static constexpr auto E = xsc1::pmnc::E;
-  static constexpr auto P = xsc1::pmnc::P;
-  static constexpr auto C = xsc1::pmnc::C;
-  static constexpr auto D = xsc1::pmnc::D;
-  template <unsigned Slot>
-  using Counter = typename detail::Xsc1Counter<Slot>::type;
-  static constexpr u32 kFlagRegister = kRegPMNC;
-
-  static constexpr u32 to_slots(u32 pmnc, const u32 (&bit)[3]) {
-    u32 s = 0;
-    for (unsigned i = 0; i < 3; ++i)
-      if (pmnc & bit[i]) s |= 1u << i;
-    return s;
-  }
-  static constexpr u32 to_bits(u32 slots, const u32 (&bit)[3]) {
-    u32 b = 0;
-    for (unsigned i = 0; i < 3; ++i)
-      if (slots & (1u << i)) b |= bit[i];
-    return b;
-  }
-  template <class Bus> static void update(u32 clear_bits, u32 set_bits) {
-    Regs<Bus>::template modify_raw<PMNC>(clear_bits, set_bits);
-  }
-
-  template <class Bus> static u32 flags() {
-    return to_slots(Regs<Bus>::template read_raw<PMNC>(), xsc1::kFlagBit);
-  }
-  // PMNC read-modify-write that writes 1 only to the named flags: enables, event selects, E and D
-  // are written back as read, every other flag as 0 (no change).
-  template <class Bus> static void clear_flags(u32 slots) {
-    update<Bus>(0, to_bits(slots, xsc1::kFlagBit));
-  }
-  template <class Bus> static u32 take_flags() {
-    const u32 v = Regs<Bus>::template read_raw<PMNC>();
-    const u32 f = v & PMNC::w1c_mask;
-    if (f != 0) Regs<Bus>::template write_raw<PMNC>((v & ~PMNC::volatile_bits) | f);
-    return to_slots(f, xsc1::kFlagBit);
-  }
-  template <class Bus> static u32 inten() {
-    return to_slots(Regs<Bus>::template read_raw<PMNC>(), xsc1::kIntenBit);
-  }
-  template <class Bus> static void set_inten(u32 slots, bool on) {
-    const u32 bits = to_bits(slots, xsc1::kIntenBit);
-    update<Bus>(on ? 0 : bits, on ? bits : 0);
-  }
-  template <class Bus> static u32 event(unsigned pmn) {
-    const auto s = Regs<Bus>::template read<PMNC>();
-    return pmn == 0 ? s.get(xsc1::pmnc::evtCount0) : s.get(xsc1::pmnc::evtCount1);
-  }
-  template <class Bus> static void set_event(unsigned pmn, u32 code) {
-    const u32 mask = pmn == 0 ? xsc1::pmnc::evtCount0.mask : xsc1::pmnc::evtCount1.mask;
-    const u32 offset = pmn == 0 ? xsc1::pmnc::evtCount0.offset : xsc1::pmnc::evtCount1.offset;
-    if (pmn < kPmns) update<Bus>(mask, (code << offset) & mask);
-  }
-
-  template <class Bus> static u32 trapped() {
-    u32 t = 0;
-    if (detail::read_traps<Bus, xsc1::PMNC>()) t |= kRegPMNC;
-    if (detail::read_traps<Bus, xsc1::CCNT>()) t |= kRegCCNT;
-    if (detail::read_traps<Bus, xsc1::PMN0>()) t |= kRegPMN0 << 0;
-    if (detail::read_traps<Bus, xsc1::PMN1>()) t |= kRegPMN0 << 1;
-    return t;
-  }
-  template <class Bus> static void quiesce(u32, bool reset) {
-    using namespace xsc1::pmnc;
-    // One write: stopped, enables and selects 0, every flag cleared (written 1).
-    if (reset)
-      Regs<Bus>::write(E.val<0>(), P.val<1>(), C.val<1>(), flag_ccnt.val<1>(),
-                       flag_pmn0.val<1>(), flag_pmn1.val<1>());
-    else
-      Regs<Bus>::write(E.val<0>(), flag_ccnt.val<1>(), flag_pmn0.val<1>(), flag_pmn1.val<1>());
-  }
-  template <class Bus> static u32 test_selects(u32) {
-    using namespace xsc1::pmnc;
-    update<Bus>(evtCount0.mask | evtCount1.mask,
-                evtCount0(event::DC_ACCESS).value << evtCount0.offset |
-                    evtCount1(event::DC_MISS).value << evtCount1.offset);
-    u32 holds = 0;
-    if (event<Bus>(0) == event::DC_ACCESS) holds |= 2u;
-    if (event<Bus>(1) == event::DC_MISS) holds |= 4u;
-    return holds;
-  }
-  template <class Bus> static bool test_inten(u32) {
-    set_inten<Bus>(0x7, true);
-    const bool holds = inten<Bus>() == 0x7;
-    set_inten<Bus>(0x7, false);
-    return holds;
-  }
-  template <class Bus> static void select_all(u32, u32 code) {
-    set_event<Bus>(0, code);
-    set_event<Bus>(1, code);
-  }
-};
-
-// ---------------------------------------------------------------------------------------------
-// The driver proper: static members only, templated on the bus and the variant's layout.
-template <class Bus, class L>
-struct Pmu {
-  using Layout = L;
-  using PMNC = typename L::PMNC;
-  using CCNT = typename L::CCNT;
-  template <unsigned Slot>
-  using CounterReg = typename L::template Counter<Slot>;
-
-  static constexpr unsigned kPmns = L::kPmns;
-  static constexpr unsigned kSlots = kPmns + 1;  // slot 0 = CCNT, slot 1 + n = PMNn
-  static constexpr std::uint32_t kAllSlots = (1u << kSlots) - 1;
+  static constexpr unsigned kPmns = kSlots - 1;  // slot 0 = CCNT, slot 1 + n = PMNn
   static constexpr std::uint32_t kPmnSlots = kAllSlots & ~1u;
-  static constexpr const PmuCatalog& catalog = L::catalog;
+  static constexpr const PmuCatalog& catalog = V::catalog;
   static constexpr LinkKind kLink = LinkKind::none;
   static constexpr std::uint32_t kProbeSpin = 2000;  // busy-loop iterations while probing
 
-  // ---- static description ----
-  static constexpr unsigned width(unsigned slot) { return slot < kSlots ? 32u : 0u; }
   // CCNT takes only the pseudo event kCcntEvent; every PMN takes every event of Table 8-12.
   static constexpr std::uint32_t slots_for(std::uint32_t code) {
     if (code == kCcntEvent) return 1u;
-    return find_event(catalog, code) != nullptr ? kPmnSlots : 0u;
+    return has_event(catalog, code) ? kPmnSlots : 0u;
   }
 
   // ---- PMNC: enable, reset, divider (each one PMNC read and one write) ----
-  static void enable() { Regs<Bus>::modify(L::E.template val<1>()); }
-  static void disable() { Regs<Bus>::modify(L::E.template val<0>()); }
-  static bool enabled() { return Regs<Bus>::read(L::E) != 0; }
-  static void reset_pmns() { Regs<Bus>::modify(L::P.template val<1>()); }   // P: all PMNs to 0
-  static void reset_ccnt() { Regs<Bus>::modify(L::C.template val<1>()); }   // C: CCNT to 0
-  static void reset_counters() { Regs<Bus>::modify(L::P.template val<1>(), L::C.template val<1>()); }
+  static void enable() { R::modify(V::E(1)); }
+  static void disable() { R::modify(V::E(0)); }
+  static bool enabled() { return R::read(V::E) != 0; }
+  static void reset_pmns() { R::modify(V::P(1)); }  // P: all PMNs to 0
+  static void reset_ccnt() { R::modify(V::C(1)); }  // C: CCNT to 0
+  static void reset_counters() { R::modify(V::P(1), V::C(1)); }
   // D: CCNT advances once every 64 core cycles (for runs longer than 2^32 cycles).
-  static void set_ccnt_divider(bool every_64th) { Regs<Bus>::modify(L::D(every_64th ? 1u : 0u)); }
-  static bool ccnt_divider() { return Regs<Bus>::read(L::D) != 0; }
-  static Snapshot<PMNC> pmnc() { return Regs<Bus>::template read<PMNC>(); }
+  static void set_ccnt_divider(bool every_64th) { R::modify(V::D.runtime(every_64th ? 1u : 0u)); }
+  static bool ccnt_divider() { return R::read(V::D) != 0; }
+  static Snapshot<PMNC> pmnc() { return R::template read<PMNC>(); }
 
   // ---- event selection (evtCountN) ----
   static Status select_event(unsigned pmn, std::uint32_t code) {
     if (pmn >= kPmns) return Status::bad_argument;
     if (code > kMaxEventCode) return Status::unsupported_event;  // e.g. kCcntEvent
-    L::template set_event<Bus>(pmn, code);
+    R::modify(V::evt.at(pmn, code));
     return Status::ok;
   }
   static std::uint32_t selected_event(unsigned pmn) {
-    return pmn < kPmns ? L::template event<Bus>(pmn) : 0u;
+    return pmn < kPmns ? R::template read<EvtReg>().get(V::evt, pmn) : 0u;
   }
 
-  // ---- counters ----
-  // One MRC: the slot is fixed at compile time.
-  template <unsigned Slot>
-  static std::uint64_t read() {
-    static_assert(Slot < kSlots, "slot out of range for this XScale variant");
-    return Regs<Bus>::template read_raw<CounterReg<Slot>>();
-  }
-  static std::uint64_t read(unsigned slot) { return read_dyn(slot); }
-  static std::uint32_t ccnt() { return Regs<Bus>::template read_raw<CCNT>(); }
+  // ---- counters (read<S>(), read(slot), write(slot, v): CounterDriver) ----
+  static std::uint32_t ccnt() { return R::template read_raw<CCNT>(); }
   static std::uint32_t pmn(unsigned n) { return static_cast<std::uint32_t>(read(n + 1)); }
-  // Counters are 32 bits: a wider value is masked and reported to pmu::field_error_hook.
-  static void write(unsigned slot, std::uint64_t value) { write_dyn(slot, value); }
 
   // ---- overflow flags and interrupts (slot masks) ----
-  static std::uint32_t flags() { return L::template flags<Bus>() & kAllSlots; }
+  // Flags are W1C: the write names exactly the flags to clear (§8.2.4, §8.3). On XSC1 they share
+  // PMNC with the enables and selects, so the update is a read-modify-write that writes every
+  // other flag as 0 (the engine's W1C rule); on XSC2 FLAG holds only flags and one write does.
+  static std::uint32_t flags() { return V::flag.slots_set(R::template read_raw<FlagReg>()); }
   static void clear_flags(std::uint32_t slots) {
-    if ((slots & kAllSlots) != 0) L::template clear_flags<Bus>(slots & kAllSlots);
+    if ((slots & kAllSlots) == 0) return;
+    if constexpr (FlagReg::write_mask == FlagReg::w1c_mask)
+      R::write(V::flag.each(slots & kAllSlots, 1));
+    else
+      R::modify(V::flag.each(slots & kAllSlots, 1));
   }
-  static std::uint32_t interrupt_enables() { return L::template inten<Bus>() & kAllSlots; }
-
-  // The overflow sequence: stop, read the flags, clear exactly those (W1C), handle(slots), restart
-  // (only if it was running). Counters are frozen while `handle` runs, so it can read them, extend
-  // them to 64 bits and preset them. An overflow that lands before the stop is in the flags read;
-  // none can land after it. Returns the slots whose flags were taken (handle is not called for 0).
-  // Caveat (XSC1 A-stepping erratum, pmu-facts §2): a second overflow may clear an earlier flag in
-  // hardware; no sequence can recover that flag.
-  template <class F>
-  static std::uint32_t service_overflow(F&& handle) {
-    const u32 v = Regs<Bus>::template read_raw<PMNC>();
-    const bool was_running = L::E.extract(v) != 0;
-    if (was_running) Regs<Bus>::template write_raw<PMNC>(v & ~(PMNC::volatile_bits | L::E.mask));
-    const u32 taken = L::template take_flags<Bus>() & kAllSlots;
-    if (taken != 0) handle(taken);
-    if (was_running) enable();
-    return taken;
+  static std::uint32_t interrupt_enables() {
+    return V::inten.slots_set(R::template read_raw<IntenReg>());
   }
 
   // ---- prof::Backend ----
@@ -385,18 +172,18 @@ struct Pmu {
   // Call it before any other access on a part that may lack the PMU (those accesses would trap).
   static ProbeResult probe() {
     ProbeReport r{};
-    r.trapped = L::template trapped<Bus>();
+    r.trapped = trapped_registers();
     if (r.trapped & (kRegPMNC | kRegCCNT)) {
       r.result = {Status::pmu_absent, 0};
       return remember(r);
     }
-    L::template quiesce<Bus>(r.trapped, false);
-    r.select_holds = L::template test_selects<Bus>(r.trapped);
-    r.inten_holds = L::template test_inten<Bus>(r.trapped);
+    quiesce(r.trapped, false);
+    r.select_holds = test_selects(r.trapped);
+    r.inten_holds = test_inten(r.trapped);
 
     // Does each counter advance? Read while running, and compare differences, not resets: QEMU
     // ignores C and reads CCNT as 0 while stopped.
-    L::template select_all<Bus>(r.trapped, event::INSTR);
+    if (!(r.trapped & reg_bit<EvtReg>())) put(V::evt.each(kAllSlots >> 1, event::INSTR));
     std::uint32_t before[kSlots]{};
     std::uint32_t working = 0;
     enable();
@@ -415,15 +202,15 @@ struct Pmu {
     r.ccnt_holds_when_stopped = (working & 1u) && ccnt() == stopped && stopped - last < 4096u;
 
     // Forced overflow: CCNT one cycle before wrapping must set its flag.
-    if ((working & 1u) && !(r.trapped & L::kFlagRegister)) {
-      Regs<Bus>::template write_raw<CCNT>(0xFFFFFFFFu);
+    if ((working & 1u) && !(r.trapped & reg_bit<FlagReg>())) {
+      R::template write_raw<CCNT>(0xFFFFFFFFu);
       enable();
       detail::spin(kProbeSpin);
       disable();
       r.ccnt_overflow = (flags() & 1u) != 0;
     }
 
-    L::template quiesce<Bus>(r.trapped, true);
+    quiesce(r.trapped, true);
     r.result = {working != 0 ? Status::ok : Status::pmu_absent, working};
     return remember(r);
   }
@@ -442,7 +229,7 @@ struct Pmu {
     if (s_probed && !(s_report.result.working_slots & (1u << slot)))
       return Status::counter_unavailable;
     if (enabled()) return Status::busy;  // E is global: reprogramming would disturb the others
-    if (slot != 0) L::template set_event<Bus>(slot - 1, ev.code);
+    if (slot != 0) R::modify(V::evt.at(slot - 1, ev.code));
     return Status::ok;
   }
   // PMNC.E is one switch for all counters: any slot in the mask starts (stops) them all.
@@ -455,37 +242,90 @@ struct Pmu {
   static std::uint32_t overflow_status() { return flags(); }
   static void clear_overflow(std::uint32_t mask) { clear_flags(mask); }
   static void set_overflow_interrupt(std::uint32_t mask, bool on) {
-    if ((mask & kAllSlots) != 0) L::template set_inten<Bus>(mask & kAllSlots, on);
+    if ((mask & kAllSlots) != 0) R::modify(V::inten.each(mask & kAllSlots, on ? 1u : 0u));
   }
   static Status link(unsigned lo, unsigned hi) {
     return (lo < kSlots && hi < kSlots) ? Status::not_linkable : Status::bad_argument;
   }
 
  private:
-  template <unsigned S = 0>
-  static std::uint64_t read_dyn(unsigned slot) {
-    if constexpr (S < kSlots) {
-      return slot == S ? read<S>() : read_dyn<S + 1>(slot);
+  // Which RegisterBit a register's trap sets (XSC1 keeps INTEN, FLAG and EVTSEL in PMNC).
+  template <class Reg>
+  static constexpr std::uint32_t reg_bit() {
+    if constexpr (std::is_same_v<Reg, PMNC>) return kRegPMNC;
+    else if constexpr (std::is_same_v<Reg, xsc2::INTEN>) return kRegINTEN;
+    else if constexpr (std::is_same_v<Reg, xsc2::FLAG>) return kRegFLAG;
+    else return kRegEVTSEL;
+  }
+  template <class Reg>
+  static bool traps() {
+    return fault::traps([] { (void)R::template read_raw<Reg>(); });
+  }
+  static std::uint32_t trapped_registers() {
+    std::uint32_t t = 0;
+    if (traps<PMNC>()) t |= kRegPMNC;
+    if (traps<CCNT>()) t |= kRegCCNT;
+    if constexpr (!std::is_same_v<IntenReg, PMNC>) {
+      if (traps<IntenReg>()) t |= kRegINTEN;
+      if (traps<FlagReg>()) t |= kRegFLAG;
+      if (traps<EvtReg>()) t |= kRegEVTSEL;
+    }
+    for_each_slot<kSlots>(kPmnSlots, [&](auto s) {
+      constexpr unsigned n = decltype(s)::value;
+      if constexpr (n > 0)
+        if (traps<CounterReg<n>>()) t |= std::uint32_t{kRegPMN0} << (n - 1);
+    });
+    return t;
+  }
+  // A value that sets every writable bit of its register is one write; else read-modify-write.
+  template <class BV>
+  static void put(BV bv) {
+    if (bv.mask == BV::reg::write_mask)
+      R::write(bv);
+    else
+      R::modify(bv);
+  }
+  // Stopped, interrupts off, flags clear (flags first, so no stale flag meets an enable); with
+  // `reset`, all counters reset to 0. XSC1: one PMNC write does it all.
+  static void quiesce(std::uint32_t trapped, bool reset) {
+    const auto flags_all = V::flag.each(kAllSlots, 1);
+    if constexpr (std::is_same_v<FlagReg, PMNC>) {
+      if (reset) R::write(V::E(0), V::P(1), V::C(1), flags_all);
+      else R::write(V::E(0), flags_all);
     } else {
-      (void)slot;
-      return 0;
+      if (reset) R::write(V::E(0), V::P(1), V::C(1));
+      else R::write(V::E(0));
+      if (!(trapped & kRegFLAG)) R::write(flags_all);
+      if (!(trapped & kRegINTEN)) R::write(V::inten.each(kAllSlots, 0));
     }
   }
-  template <unsigned S = 0>
-  static void write_dyn(unsigned slot, std::uint64_t value) {
-    if constexpr (S < kSlots) {
-      using R = CounterReg<S>;
-      if (slot != S) return write_dyn<S + 1>(slot, value);
-      if (value > 0xFFFFFFFFull && field_error_hook) field_error_hook(R::name, "value", value);
-      Regs<Bus>::template write_raw<R>(static_cast<std::uint32_t>(value));
-    } else {
-      (void)slot;
-      (void)value;
+  // PMN slots whose event select keeps a written value.
+  static std::uint32_t test_selects(std::uint32_t trapped) {
+    if (trapped & reg_bit<EvtReg>()) return 0;
+    constexpr std::uint32_t pattern[] = {event::DC_ACCESS, event::DC_MISS, event::BRANCH,
+                                         event::BRANCH_MISPRED};
+    auto bv = V::evt.each(0, 0);
+    for (unsigned n = 0; n < kPmns; ++n) {
+      const auto e = V::evt.at(n, pattern[n]);
+      bv.mask |= e.mask;
+      bv.bits |= e.bits;
     }
+    put(bv);
+    std::uint32_t holds = 0;
+    for (unsigned n = 0; n < kPmns; ++n)
+      if (selected_event(n) == pattern[n]) holds |= 2u << n;
+    return holds;
   }
-
-  static bool slot_trapped(u32 trapped, unsigned slot) {
-    return (trapped & (slot == 0 ? u32{kRegCCNT} : u32{kRegPMN0} << (slot - 1))) != 0;
+  static bool test_inten(std::uint32_t trapped) {
+    // Never enable beside an unclearable flag.
+    if (trapped & (reg_bit<IntenReg>() | reg_bit<FlagReg>())) return false;
+    set_overflow_interrupt(kAllSlots, true);
+    const bool holds = interrupt_enables() == kAllSlots;
+    set_overflow_interrupt(kAllSlots, false);
+    return holds;
+  }
+  static bool slot_trapped(std::uint32_t trapped, unsigned slot) {
+    return (trapped & (slot == 0 ? std::uint32_t{kRegCCNT} : std::uint32_t{kRegPMN0} << (slot - 1))) != 0;
   }
   static ProbeResult remember(const ProbeReport& r) {
     s_report = r;
@@ -498,8 +338,8 @@ struct Pmu {
 };
 
 template <class Bus>
-struct Xsc2 : Pmu<Bus, Xsc2Layout> {};
+struct Xsc2 : Pmu<Bus, Xsc2Regs> {};
 template <class Bus>
-struct Xsc1 : Pmu<Bus, Xsc1Layout> {};
+struct Xsc1 : Pmu<Bus, Xsc1Regs> {};
 
 }  // namespace pmu::xscale

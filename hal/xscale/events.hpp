@@ -116,7 +116,9 @@ inline constexpr PmuCatalog kXsc1Catalog{
     kEventCount<kXsc1Counters>,
     kPresetTable<kXsc1Counters>,
     kPresetCount,
+    8,  // evtCountN
 };
+static_assert(catalog_sound(kXsc1Catalog), "XSC1 event catalog: codes unique, fit evtCount, counters exist");
 
 inline constexpr PmuCatalog kXsc2Catalog{
     "xscale-xsc2",
@@ -127,19 +129,8 @@ inline constexpr PmuCatalog kXsc2Catalog{
     kEventCount<kXsc2Counters>,
     kPresetTable<kXsc2Counters>,
     kPresetCount,
+    8,  // evtCountN
 };
-
-// Event lookup (constexpr): nullptr when the catalog has no such code.
-constexpr const EventInfo* find_event(const PmuCatalog& c, std::uint32_t code) {
-  for (std::size_t i = 0; i < c.num_events; ++i)
-    if (c.events[i].code == code) return &c.events[i];
-  return nullptr;
-}
-
-constexpr const PresetBinding* find_preset(const PmuCatalog& c, Preset p) {
-  for (std::size_t i = 0; i < c.num_presets; ++i)
-    if (c.presets[i].preset == p) return &c.presets[i];
-  return nullptr;
-}
+static_assert(catalog_sound(kXsc2Catalog), "XSC2 event catalog: codes unique, fit evtCount, counters exist");
 
 }  // namespace pmu::xscale

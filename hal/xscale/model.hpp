@@ -26,6 +26,7 @@
 #include <cstdint>
 
 #include "hal/core/bus/mock.hpp"
+#include "hal/core/model/harness.hpp"
 #include "hal/xscale/events.hpp"
 #include "hal/xscale/regs.hpp"
 
@@ -33,7 +34,7 @@ namespace pmu::xscale {
 
 enum class ModelMode : std::uint8_t {
   full,    // the manual's PMU
-  qemu,    // QEMU 7.2's PXA270 (hw/arm/pxa2xx.c; targets.md): PMNC keeps what is written; CCNT
+  qemu,    // QEMU 7.2's PXA270 (QEMU's hw/arm/pxa2xx.c, checked on QEMU 7.2): PMNC keeps what is written; CCNT
            // reads the free-running virtual clock while PMNC.E=1 and 0 while E=0, ignores writes,
            // C and D, never overflows into FLAG; INTEN, FLAG, EVTSEL, PMN0-2 read 0 and ignore
            // writes; PMN3 traps; no interrupt. Xsc2Model only (Xsc1Model treats it as full).
@@ -52,13 +53,13 @@ struct ModelConfig {
   std::uint64_t qemu_clock = 4000000;   // qemu mode: the virtual clock (ns) at start
 };
 
-using IrqCallback = void (*)(void* context);
-using AccessHook = void (*)(void* context, unsigned access_number);
+using IrqCallback = model::Callback;
 
 namespace detail {
 
-// State and counting, in slot terms: slot 0 = CCNT, slot 1 + n = PMNn.
-class ModelCore {
+// State and counting, in slot terms: slot 0 = CCNT, slot 1 + n = PMNn. The access bracket,
+// hooks, absent mode and interrupt delivery are the kit's (model::Harness).
+class ModelCore : public model::Harness {
  public:
   static constexpr unsigned kMaxSlots = 5;
 
@@ -84,21 +85,18 @@ class ModelCore {
   }
 
   // --- test-side view and presets (no bus access, not counted) ---
-  std::uint32_t counter(unsigned slot) const { return slot < kMaxSlots ? count_[slot] : 0; }
-  std::uint32_t ccnt() const { return count_[0]; }
+  std::uint32_t counter(unsigned slot) const { return static_cast<std::uint32_t>(count_.get(slot)); }
+  std::uint32_t ccnt() const { return counter(0); }
   std::uint32_t pmn(unsigned n) const { return counter(n + 1); }
-  void set_counter(unsigned slot, std::uint32_t v) {
-    if (slot < kMaxSlots) count_[slot] = v;
-  }
+  void set_counter(unsigned slot, std::uint32_t v) { count_.set(slot, v); }
   std::uint32_t selected_event(unsigned n) const { return n < 4 ? evt_[n] : 0; }
   bool enabled() const { return e_; }
   bool divider() const { return d_; }
   std::uint32_t flags() const { return flags_; }       // slot mask
   std::uint32_t inten() const { return inten_; }       // slot mask
-  std::uint64_t overflows(unsigned slot) const { return slot < kMaxSlots ? wraps_[slot] : 0; }
+  std::uint64_t overflows(unsigned slot) const { return count_.wraps(slot); }
   bool irq_line() const { return line_; }
   unsigned irq_count() const { return irq_count_; }
-  unsigned accesses() const { return accesses_; }
   const ModelConfig& config() const { return cfg_; }
 
   // Forces an overflow flag as if slot had just wrapped (the counter itself is untouched).
@@ -106,38 +104,22 @@ class ModelCore {
     if (slot < slots()) set_flag(slot);
   }
 
-  void on_interrupt(IrqCallback fn, void* context) {
-    irq_fn_ = fn;
-    irq_ctx_ = context;
-  }
-  // Runs fn after the access_number-th access (1-based) since the last reset_access_count().
-  void after_access(unsigned access_number, AccessHook fn, void* context) {
-    hook_at_ = access_number;
-    hook_fn_ = fn;
-    hook_ctx_ = context;
-  }
-  void reset_access_count() { accesses_ = 0; }
 
  protected:
-  ModelCore(ModelConfig cfg, unsigned pmns) : cfg_(cfg), pmns_(pmns) {
+  ModelCore(ModelConfig cfg, unsigned pmns) : Harness(BusKind::arm_cp), cfg_(cfg), pmns_(pmns) {
     if (cfg_.stuck_event_selects)
       for (auto& e : evt_) e = event::INSTR;
+    set_absent(cfg_.mode == ModelMode::absent);
   }
   void select(unsigned pmn, std::uint32_t code) {
     if (!cfg_.stuck_event_selects) evt_[pmn] = code;
   }
 
   bool qemu() const { return cfg_.mode == ModelMode::qemu; }
-  bool absent() const { return cfg_.mode == ModelMode::absent; }
   unsigned slots() const { return pmns_ + 1; }
 
   void add(unsigned slot, std::uint64_t n) {
-    const std::uint64_t sum = count_[slot] + n;
-    count_[slot] = static_cast<std::uint32_t>(sum);
-    const std::uint64_t wraps = sum >> 32;
-    if (wraps == 0) return;
-    wraps_[slot] += wraps;
-    set_flag(slot);
+    if (count_.add(slot, n) != 0) set_flag(slot);  // every counter wraps at 32 bits (§8.2.4.1)
   }
   void set_flag(unsigned slot) {
     if (qemu()) return;  // QEMU's FLAG reads 0
@@ -156,6 +138,8 @@ class ModelCore {
     inten_ = slots;
     update_line();
   }
+  // The handler is called once per rising edge of (flags & enables), at the end of the access
+  // that caused it.
   void update_line() {
     const bool line = !qemu() && (flags_ & inten_) != 0;
     if (line && !line_) {
@@ -163,41 +147,30 @@ class ModelCore {
       irq_pending_ = true;
     }
     line_ = line;
-    if (!in_access_) deliver();
+    poll_interrupt();
   }
-  void deliver() {
-    if (irq_pending_) {
-      irq_pending_ = false;
-      if (irq_fn_) irq_fn_(irq_ctx_);
-    }
-  }
-  void reset_pmns() {
-    for (unsigned p = 0; p < pmns_; ++p) count_[p + 1] = 0;
-  }
-  void reset_ccnt() {
-    count_[0] = 0;
-    prescale_ = 0;
-  }
-
-  // Every handled access is bracketed by begin() and end().
-  void begin() { in_access_ = true; }
-  void end() {
-    in_access_ = false;
-    ++accesses_;
+  bool interrupt_wanted() const override { return irq_pending_; }
+  void interrupt_taken() override { irq_pending_ = false; }
+  void on_access_done() override {
     if (cfg_.cycles_per_access != 0) {  // time passes after each instruction
       cycles(cfg_.cycles_per_access);
       event(event::INSTR, cfg_.cycles_per_access);
     }
-    if (hook_fn_ && accesses_ == hook_at_ && !in_hook_) {
-      in_hook_ = true;
-      hook_fn_(hook_ctx_, accesses_);
-      in_hook_ = false;
-    }
-    deliver();
   }
-  MockResult trap() {
-    end();
-    return MockResult::trap;
+  bool uncounted_read(std::uint32_t key, std::uint64_t& value) override {
+    if (key != MIDR::location::key) return false;
+    value = cfg_.midr;
+    return true;
+  }
+  bool uncounted_write(std::uint32_t key, std::uint64_t) override {
+    return key == MIDR::location::key;  // read-only: ignored
+  }
+  void reset_pmns() {
+    for (unsigned p = 0; p < pmns_; ++p) count_.set(p + 1, 0);
+  }
+  void reset_ccnt() {
+    count_.set(0, 0);
+    prescale_ = 0;
   }
 
   ModelConfig cfg_;
@@ -207,22 +180,13 @@ class ModelCore {
   std::uint32_t inten_ = 0;  // slot mask
   std::uint32_t flags_ = 0;  // slot mask
   std::uint32_t evt_[4]{};
-  std::uint32_t count_[kMaxSlots]{};
-  std::uint64_t wraps_[kMaxSlots]{};
+  model::CounterBank<kMaxSlots> count_{32};
   std::uint32_t prescale_ = 0;  // cycles towards the next CCNT tick while D = 1
 
  private:
   bool line_ = false;
   bool irq_pending_ = false;
   unsigned irq_count_ = 0;
-  IrqCallback irq_fn_ = nullptr;
-  void* irq_ctx_ = nullptr;
-  bool in_access_ = false;
-  bool in_hook_ = false;
-  unsigned accesses_ = 0;
-  unsigned hook_at_ = 0;
-  AccessHook hook_fn_ = nullptr;
-  void* hook_ctx_ = nullptr;
 };
 
 template <class R>
@@ -232,40 +196,29 @@ constexpr std::uint32_t key_of = R::location::key;
 
 // ---------------------------------------------------------------------------------------------
 // XSC2 (4 counters). Default MIDR: PXA27x, 0x69054117.
-class Xsc2Model final : public detail::ModelCore, public MockDevice {
+class Xsc2Model final : public detail::ModelCore {
  public:
   explicit Xsc2Model(ModelConfig cfg = {}) : ModelCore(cfg, 4) {
     if (cfg_.midr == 0) cfg_.midr = 0x69054117;
   }
 
-  MockResult read(std::uint32_t key, std::uint64_t& value) override {
-    if (key == detail::key_of<MIDR>) {
-      value = cfg_.midr;
-      return MockResult::handled;
-    }
-    const int slot = counter_slot(key);
-    if (slot < 0 && !is_control(key)) return MockResult::unhandled;
-    begin();
-    if (absent() || (qemu() && slot == 4)) return trap();
-    value = read_register(key, slot);
-    end();
-    return MockResult::handled;
-  }
-
-  MockResult write(std::uint32_t key, std::uint64_t value) override {
-    if (key == detail::key_of<MIDR>) return MockResult::handled;  // read-only: ignored
-    const int slot = counter_slot(key);
-    if (slot < 0 && !is_control(key)) return MockResult::unhandled;
-    begin();
-    if (absent() || (qemu() && slot == 4)) return trap();
-    write_register(key, slot, static_cast<std::uint32_t>(value));
-    end();
-    return MockResult::handled;
-  }
-
   std::uint32_t pmnc_raw() const { return qemu_pmnc_; }  // qemu mode: what PMNC holds
 
  private:
+  bool owns(std::uint32_t key) const override { return counter_slot(key) >= 0 || is_control(key); }
+  MockResult on_read(std::uint32_t key, std::uint64_t& value) override {
+    const int slot = counter_slot(key);
+    if (qemu() && slot == 4) return MockResult::trap;
+    value = read_register(key, slot);
+    return MockResult::handled;
+  }
+  MockResult on_write(std::uint32_t key, std::uint64_t value) override {
+    const int slot = counter_slot(key);
+    if (qemu() && slot == 4) return MockResult::trap;
+    write_register(key, slot, static_cast<std::uint32_t>(value));
+    return MockResult::handled;
+  }
+
   static int counter_slot(std::uint32_t key) {
     using namespace xsc2;
     if (key == detail::key_of<CCNT>) return 0;
@@ -293,7 +246,7 @@ class Xsc2Model final : public detail::ModelCore, public MockDevice {
     if (qemu()) {  // CCNT is the clock while E=1, else 0; INTEN, FLAG, EVTSEL, PMN0-2 read 0
       return (slot == 0 && e_) ? static_cast<std::uint32_t>(cfg_.qemu_clock) : 0;
     }
-    if (slot >= 0) return count_[slot];
+    if (slot >= 0) return counter(static_cast<unsigned>(slot));
     if (key == detail::key_of<INTEN>) return inten_;  // bit n = slot n
     if (key == detail::key_of<FLAG>) return flags_;
     return evt_[0] | (evt_[1] << 8) | (evt_[2] << 16) | (evt_[3] << 24);  // EVTSEL
@@ -316,7 +269,7 @@ class Xsc2Model final : public detail::ModelCore, public MockDevice {
     }
     if (qemu()) return;  // CCNT writes ignored too
     if (slot >= 0) {
-      count_[slot] = v;
+      count_.set(static_cast<unsigned>(slot), v);
     } else if (key == detail::key_of<INTEN>) {
       set_inten(v & INTEN::write_mask);
     } else if (key == detail::key_of<FLAG>) {
@@ -332,42 +285,30 @@ class Xsc2Model final : public detail::ModelCore, public MockDevice {
 // ---------------------------------------------------------------------------------------------
 // XSC1 (2 counters; enables, flags and event selects in PMNC). Default MIDR 0x69052000: Intel,
 // ARMv5TE, core generation 1 (an illustrative value, not a specific part).
-class Xsc1Model final : public detail::ModelCore, public MockDevice {
+class Xsc1Model final : public detail::ModelCore {
  public:
   explicit Xsc1Model(ModelConfig cfg = {}) : ModelCore(cfg, 2) {
     if (cfg_.midr == 0) cfg_.midr = 0x69052000;
     if (cfg_.mode == ModelMode::qemu) cfg_.mode = ModelMode::full;  // QEMU has no XSC1 PMU
   }
 
-  MockResult read(std::uint32_t key, std::uint64_t& value) override {
-    if (key == detail::key_of<MIDR>) {
-      value = cfg_.midr;
-      return MockResult::handled;
-    }
+ private:
+  bool owns(std::uint32_t key) const override {
+    return counter_slot(key) >= 0 || key == detail::key_of<xsc1::PMNC>;
+  }
+  MockResult on_read(std::uint32_t key, std::uint64_t& value) override {
     const int slot = counter_slot(key);
-    if (slot < 0 && key != detail::key_of<xsc1::PMNC>) return MockResult::unhandled;
-    begin();
-    if (absent()) return trap();
-    value = slot >= 0 ? count_[slot] : pmnc_value();
-    end();
+    value = slot >= 0 ? counter(static_cast<unsigned>(slot)) : pmnc_value();
     return MockResult::handled;
   }
-
-  MockResult write(std::uint32_t key, std::uint64_t value) override {
-    if (key == detail::key_of<MIDR>) return MockResult::handled;
+  MockResult on_write(std::uint32_t key, std::uint64_t value) override {
     const int slot = counter_slot(key);
-    if (slot < 0 && key != detail::key_of<xsc1::PMNC>) return MockResult::unhandled;
-    begin();
-    if (absent()) return trap();
     if (slot >= 0)
-      count_[slot] = static_cast<std::uint32_t>(value);
+      count_.set(static_cast<unsigned>(slot), static_cast<std::uint32_t>(value));
     else
       write_pmnc(static_cast<std::uint32_t>(value));
-    end();
     return MockResult::handled;
   }
-
- private:
   static int counter_slot(std::uint32_t key) {
     using namespace xsc1;
     if (key == detail::key_of<CCNT>) return 0;
@@ -375,23 +316,10 @@ class Xsc1Model final : public detail::ModelCore, public MockDevice {
     if (key == detail::key_of<PMN1>) return 2;
     return -1;
   }
-  static std::uint32_t to_bits(std::uint32_t slots, const std::uint32_t (&bit)[3]) {
-    std::uint32_t b = 0;
-    for (unsigned i = 0; i < 3; ++i)
-      if (slots & (1u << i)) b |= bit[i];
-    return b;
-  }
-  static std::uint32_t to_slots(std::uint32_t v, const std::uint32_t (&bit)[3]) {
-    std::uint32_t s = 0;
-    for (unsigned i = 0; i < 3; ++i)
-      if (v & bit[i]) s |= 1u << i;
-    return s;
-  }
-
   std::uint32_t pmnc_value() const {
     using namespace xsc1::pmnc;
-    std::uint32_t v = (e_ ? E.mask : 0) | (d_ ? D.mask : 0) | to_bits(inten_, xsc1::kIntenBit) |
-                      to_bits(flags_, xsc1::kFlagBit) | evt_[0] << evtCount0.offset |
+    std::uint32_t v = (e_ ? E.mask : 0) | (d_ ? D.mask : 0) | xsc1::inten_slot.mask_of(inten_) |
+                      xsc1::flag_slot.mask_of(flags_) | evt_[0] << evtCount0.offset |
                       evt_[1] << evtCount1.offset;
     if (cfg_.actions_read_as_one) v |= P.mask | C.mask;
     return v;
@@ -406,8 +334,8 @@ class Xsc1Model final : public detail::ModelCore, public MockDevice {
     select(0, evtCount0.extract(v));
     select(1, evtCount1.extract(v));
     e_ = (v & E.mask) != 0;
-    clear_flags(to_slots(v, xsc1::kFlagBit));  // W1C
-    set_inten(to_slots(v, xsc1::kIntenBit));
+    clear_flags(xsc1::flag_slot.slots_set(v));  // W1C
+    set_inten(xsc1::inten_slot.slots_set(v));
   }
 };
 

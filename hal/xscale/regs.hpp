@@ -3,7 +3,7 @@
 // detection from the CP15 ID register.
 //
 // Source: Intel XScale Core Developer's Manual, January 2004 (order 273473-002), chapter 8
-// "Performance Monitoring" (the primary excerpt is seeds/001): §8.2 describes XSC1, the 2-counter
+// "Performance Monitoring": §8.2 describes XSC1, the 2-counter
 // variant (80200, IXP2400); §8.3 describes XSC2, the 4-counter variant (PXA27x, IXP4xx).
 // All registers are CP14, opcode_1 = opcode_2 = 0, reached only in privileged ARM state.
 //
@@ -11,8 +11,10 @@
 // evtCountN. Descriptors only; the driver is driver.hpp, the event table events.hpp.
 #include <cstdint>
 
+#include "hal/core/event.hpp"
 #include "hal/core/location.hpp"
 #include "hal/core/reg.hpp"
+#include "hal/core/slots.hpp"
 
 namespace pmu::xscale {
 
@@ -64,15 +66,23 @@ inline constexpr Field<EVTSEL, 16, 8, Access::RW, "evtCount2"> evtCount2{};
 inline constexpr Field<EVTSEL, 24, 8, Access::RW, "evtCount3"> evtCount3{};
 }  // namespace evtsel
 
-// Performance Count Registers: 32-bit event counters, wrap to 0 and set FLAG.Pn.
-using PMN0 = Reg<"PMN0", Cp14<0, 2>, u32>;
-using PMN1 = Reg<"PMN1", Cp14<1, 2>, u32>;
-using PMN2 = Reg<"PMN2", Cp14<2, 2>, u32>;
-using PMN3 = Reg<"PMN3", Cp14<3, 2>, u32>;
+// Performance Count Registers: 32-bit event counters, wrap to 0 and set FLAG.Pn. PMNn is CRn = n,
+// CRm = 2 (Table 8-5).
+template <unsigned N>
+using PmnAt = Cp14<N, 2>;
+using PMN = Family<"PMN", 4, PmnAt, u32>;
+using PMN0 = PMN::reg<0>;
+using PMN1 = PMN::reg<1>;
+using PMN2 = PMN::reg<2>;
+using PMN3 = PMN::reg<3>;
 
-// INTEN and FLAG number their bits like the driver numbers its slots (0 = CCNT, n+1 = PMNn).
-static_assert(inten::C.offset == 0 && inten::P3.offset == 4 && flag::C.offset == 0 &&
-              flag::P3.offset == 4);
+// Per-slot views, in the driver's slot numbering (slot 0 = CCNT, slot 1 + n = PMNn): INTEN and
+// FLAG bit n is slot n; EVTSEL byte n is PMNn's event.
+inline constexpr FieldArrayStrided<INTEN, 0, 1, 1, 5, Access::RW, "inten"> inten_slot{};
+inline constexpr FieldArrayStrided<FLAG, 0, 1, 1, 5, Access::W1C, "flag"> flag_slot{};
+inline constexpr FieldArrayStrided<EVTSEL, 0, 8, 8, 4, Access::RW, "evtCount"> evt_count{};
+static_assert(inten_slot.mask(0) == inten::C.mask && inten_slot.mask(4) == inten::P3.mask &&
+              flag_slot.mask(0) == flag::C.mask && evt_count.mask(3) == evtsel::evtCount3.mask);
 
 }  // namespace xsc2
 
@@ -103,14 +113,19 @@ inline constexpr Field<PMNC, 20, 8, Access::RW, "evtCount1"> evtCount1{};
 }  // namespace pmnc
 
 using CCNT = Reg<"CCNT", Cp14<1, 0>, u32>;
-using PMN0 = Reg<"PMN0", Cp14<2, 0>, u32>;
-using PMN1 = Reg<"PMN1", Cp14<3, 0>, u32>;
+template <unsigned N>
+using PmnAt = Cp14<N + 2, 0>;  // PMN0 CRn 2, PMN1 CRn 3 (Table 8-1)
+using PMN = Family<"PMN", 2, PmnAt, u32>;
+using PMN0 = PMN::reg<0>;
+using PMN1 = PMN::reg<1>;
 
-// Slot n (0 = CCNT, 1 = PMN0, 2 = PMN1) -> its bit in PMNC.
-inline constexpr u32 kIntenBit[3] = {pmnc::inten_ccnt.mask, pmnc::inten_pmn0.mask,
-                                     pmnc::inten_pmn1.mask};
-inline constexpr u32 kFlagBit[3] = {pmnc::flag_ccnt.mask, pmnc::flag_pmn0.mask,
-                                    pmnc::flag_pmn1.mask};
+// Per-slot views of PMNC, in slot order (0 = CCNT, 1 = PMN0, 2 = PMN1): the bits sit at
+// positions unrelated to the slots (§8.2.4), so the arrays list them.
+inline constexpr FieldArray<PMNC, 1, Access::RW, "inten", 6, 4, 5> inten_slot{};
+inline constexpr FieldArray<PMNC, 1, Access::W1C, "flag", 10, 8, 9> flag_slot{};
+inline constexpr FieldArray<PMNC, 8, Access::RW, "evtCount", 12, 20> evt_count{};
+static_assert(inten_slot.mask(0) == pmnc::inten_ccnt.mask && flag_slot.mask(1) == pmnc::flag_pmn0.mask &&
+              evt_count.mask(1) == pmnc::evtCount1.mask);
 
 }  // namespace xsc1
 
@@ -144,7 +159,7 @@ constexpr const char* variant_name(Variant v) {
 }
 
 // Which PMU variant a MIDR value names. Core generation 1 -> XSC1, 2 or 3 -> XSC2 (the mapping
-// FreeBSD uses, pmu-facts §2); anything not made by Intel (implementer 0x69) is unknown.
+// FreeBSD's hwpmc uses; hal/xscale/README.md); anything not made by Intel (implementer 0x69) is unknown.
 // PXA27x reads 0x69054117: generation 2.
 constexpr Variant variant_from_midr(u32 midr_value) {
   if (midr::Implementer.extract(midr_value) != 0x69) return Variant::unknown;

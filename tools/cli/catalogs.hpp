@@ -1,5 +1,5 @@
 #pragma once
-// The PMU catalogs built into this pmukit (profiler/catalog.hpp, when the tree has it).
+// The PMU catalogs built into this pmukit: every PMU registered in hal/pmus.cmake.
 #include <span>
 
 #include "hal/core/event.hpp"

@@ -91,7 +91,7 @@ int run_events(const std::vector<std::string>& argv) {
   std::vector<pmu::PmuCatalog> chosen;
   for (const pmu::PmuCatalog& c : all)
     if (!a.has("--pmu") || a.get("--pmu") == c.id) chosen.push_back(c);
-  if (all.empty()) throw OutputError("this pmukit was built without PMU catalogs (profiler/catalog.hpp)");
+  if (all.empty()) throw OutputError("this pmukit was built without PMU catalogs (hal/pmus.cmake registers none)");
   if (chosen.empty()) {
     std::string ids;
     for (const pmu::PmuCatalog& c : all) ids += std::string(ids.empty() ? "" : ", ") + c.id;

@@ -16,12 +16,6 @@ std::string flag_text(std::uint32_t flags) {
   return s;
 }
 
-const char* event_name(const pmu::PmuCatalog& c, std::uint32_t code) {
-  for (std::size_t i = 0; i < c.num_events; ++i)
-    if (c.events[i].code == code) return c.events[i].name;
-  return "?";
-}
-
 }  // namespace
 
 std::string counter_list(std::uint32_t mask) {
@@ -56,7 +50,7 @@ void write_events_text(std::ostream& os, std::span<const pmu::PmuCatalog> catalo
       for (std::size_t i = 0; i < c.num_presets; ++i) {
         const pmu::PresetBinding& p = c.presets[i];
         t.row({pmu::preset_name(p.preset),
-               std::string("-> ") + event_name(c, p.code) + " (" + hex(p.code, 2) + ")",
+               std::string("-> ") + pmu::event_name(c, p.code) + " (" + hex(p.code, 2) + ")",
                "[counters " + counter_list(p.counters) + "]"});
       }
       t.print(os, "    ");
@@ -82,7 +76,7 @@ void write_events_json(std::ostream& os, std::span<const pmu::PmuCatalog> catalo
     for (std::size_t i = 0; i < c.num_presets; ++i) {
       const pmu::PresetBinding& p = c.presets[i];
       j.begin_object().field("preset", pmu::preset_name(p.preset)).field("event_code", p.code);
-      j.field("event", event_name(c, p.code)).field("counters", counter_list(p.counters)).end_object();
+      j.field("event", pmu::event_name(c, p.code)).field("counters", counter_list(p.counters)).end_object();
     }
     j.end_array().key("events").begin_array();
     for (std::size_t i = 0; i < c.num_events; ++i) {

@@ -8,6 +8,7 @@
 namespace pmu {
 
 struct ArmCpBus {
+  static constexpr BusKind kind = BusKind::arm_cp;
 #if defined(__arm__)
   template <class Loc, class T>
   static T read() {

@@ -11,6 +11,7 @@
 namespace pmu {
 
 struct Cp0Bus {
+  static constexpr BusKind kind = BusKind::cp0;
 #if defined(__mips__)
 #if defined(__mips_isa_rev) && __mips_isa_rev >= 2
   static constexpr bool has_select = true;

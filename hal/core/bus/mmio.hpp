@@ -17,6 +17,7 @@ struct RuntimeBase {
 
 template <class Base>
 struct MmioBus {
+  static constexpr BusKind kind = BusKind::mmio;
   template <class Loc, class T>
   static T read() {
     check<Loc, T>();

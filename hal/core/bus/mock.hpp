@@ -41,6 +41,7 @@ struct MockAccess {
 
 template <class Tag = void>
 struct MockBus {
+  static constexpr bool all_kinds = true;  // the register file takes every location kind
   static constexpr std::size_t kRegisters = 128;
   static constexpr std::size_t kLog = 4096;
 

@@ -8,6 +8,7 @@
 namespace pmu {
 
 struct MsrBus {
+  static constexpr BusKind kind = BusKind::msr;
 #if defined(__i386__) || defined(__x86_64__)
   template <class Loc, class T>
   static T read() {

@@ -9,6 +9,7 @@
 namespace pmu {
 
 struct PmrBus {
+  static constexpr BusKind kind = BusKind::pmr;
 #if defined(__powerpc__)
   template <class Loc, class T>
   static T read() {

@@ -195,14 +195,14 @@ TEST_F(coreEngine, ModifyDropsReadOnlyAndWriteAsZeroBitsItRead) {
 
 TEST_F(coreEngine, RuntimeValueInRangeIsNotReported) {
   volatile unsigned ev = 0xFF;  // volatile: really a run-time value
-  R::write(ctrl_evt1(ev));
+  R::write(ctrl_evt1.runtime(ev));
   EXPECT_EQ(hook_log.calls, 0);
   expect_access(0, kCtrl, MockOp::write, 0x0FF03000);
 }
 
 TEST_F(coreEngine, RuntimeOverflowInWriteIsMaskedAndReported) {
   volatile unsigned ev = 0x1AB;
-  R::write(ctrl_evt0(ev));
+  R::write(ctrl_evt0.runtime(ev));
   EXPECT_EQ(hook_log.calls, 1);
   EXPECT_EQ(hook_log.reg, "CTRL");
   EXPECT_EQ(hook_log.field, "EVT0");
@@ -213,7 +213,7 @@ TEST_F(coreEngine, RuntimeOverflowInWriteIsMaskedAndReported) {
 TEST_F(coreEngine, RuntimeOverflowInModifyIsMaskedAndReported) {
   Bus::poke<CTRL>(0x00000001);
   volatile unsigned d = 2;  // 1-bit field
-  R::modify(ctrl_d(d));
+  R::modify(ctrl_d.runtime(d));
   EXPECT_EQ(hook_log.calls, 1);
   EXPECT_EQ(hook_log.reg, "CTRL");
   EXPECT_EQ(hook_log.field, "D");
@@ -223,7 +223,7 @@ TEST_F(coreEngine, RuntimeOverflowInModifyIsMaskedAndReported) {
 
 TEST_F(coreEngine, NegativeRuntimeValueIsReportedNotWrapped) {
   volatile int ev = -1;
-  R::write(ctrl_evt1(ev));
+  R::write(ctrl_evt1.runtime(ev));
   EXPECT_EQ(hook_log.calls, 1);
   EXPECT_EQ(hook_log.field, "EVT1");
   EXPECT_EQ(hook_log.value, 0xFFFFFFFFFFFFFFFFull);
@@ -232,7 +232,7 @@ TEST_F(coreEngine, NegativeRuntimeValueIsReportedNotWrapped) {
 
 TEST_F(coreEngine, EachOverflowingFieldIsReportedOnce) {
   volatile unsigned a = 0x100, b = 0x200;
-  R::write(ctrl_evt0(a), ctrl_evt1(b));
+  R::write(ctrl_evt0.runtime(a), ctrl_evt1.runtime(b));
   EXPECT_EQ(hook_log.calls, 2);
   // Function arguments are evaluated in an unspecified order: accept either.
   EXPECT_TRUE(hook_log.fields == "EVT0 EVT1" || hook_log.fields == "EVT1 EVT0") << hook_log.fields;
@@ -242,7 +242,7 @@ TEST_F(coreEngine, EachOverflowingFieldIsReportedOnce) {
 TEST_F(coreEngine, OverflowWithoutHookIsMaskedSilently) {
   pmu::field_error_hook = nullptr;
   volatile unsigned ev = 0x123;
-  R::write(ctrl_evt0(ev));
+  R::write(ctrl_evt0.runtime(ev));
   EXPECT_EQ(hook_log.calls, 0);
   expect_access(0, kCtrl, MockOp::write, 0x00023000);
 }
@@ -325,7 +325,8 @@ TEST_F(coreEngine, FortyBitFieldWritesAllFortyBits) {
 }
 
 TEST_F(coreEngine, FortyBitOverflowIsMaskedAndReported) {
-  R::write(cnt40_count(0x1'23'4567'89ABull));  // bit 40 set
+  volatile std::uint64_t v = 0x1'23'4567'89ABull;  // bit 40 set, known only at run time
+  R::write(cnt40_count.runtime(v));
   EXPECT_EQ(hook_log.calls, 1);
   EXPECT_EQ(hook_log.reg, "CNT40");
   EXPECT_EQ(hook_log.field, "count");

@@ -5,7 +5,7 @@
 // events in the middle of any read sequence.
 #include <cstdint>
 
-#include "profiler/backend.hpp"
+#include "profiler/profiler.hpp"
 
 namespace fake {
 

@@ -185,16 +185,17 @@ TEST_F(xscaleModel2, AbsentTrapsEverythingButMidr) {
 }
 
 struct HookLog {
+  const pmu::xscale::Xsc2Model* m = nullptr;
   unsigned at = 0;
-  std::uint32_t ccnt_seen = 0;
-  static void on(void* ctx, unsigned n) {
+  static void on(void* ctx) {
     auto* h = static_cast<HookLog*>(ctx);
-    h->at = n;
+    h->at = static_cast<unsigned>(h->m->accesses());
   }
 };
 
 TEST_F(xscaleModel2, HookRunsAfterTheNthAccess) {
   HookLog h;
+  h.m = &model;
   model.after_access(2, &HookLog::on, &h);
   (void)R::read_raw<xsc2::PMNC>();
   EXPECT_EQ(h.at, 0u);

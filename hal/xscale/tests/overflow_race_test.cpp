@@ -1,8 +1,11 @@
-// Overflows that land in the middle of the stop-read-clear-restart sequence, after every single
-// register access of it: no overflow may be lost, none reported twice, none invented.
+// Overflows that land in the middle of the profiler's fold (read flags, stop, clear, restart) on
+// the XScale driver, after every single register access of it: no overflow may be lost, none
+// reported twice, none invented.
 #include <gtest/gtest.h>
 
 #include "fixture.hpp"
+#include "profiler/profiler.hpp"
+#include "profiler/sampler.hpp"
 
 namespace {
 
@@ -29,7 +32,7 @@ class xscaleOverflowRace : public Fixture<C> {
 
   // The overflow to inject: one cycle and one INSTR event, with CCNT and PMN0 one short of
   // wrapping, so it wraps them only if the counters are running at that moment.
-  static void inject(void* ctx, unsigned) {
+  static void inject(void* ctx) {
     auto* m = static_cast<Model*>(ctx);
     m->cycles(1);
     m->event(event::INSTR, 1);
@@ -37,14 +40,19 @@ class xscaleOverflowRace : public Fixture<C> {
 
   // Arms: running, PMN0 counts INSTR, an overflow already pending on the last slot, CCNT and PMN0
   // at 0xFFFFFFFF. `at` = 0: no injection; otherwise after access number `at` of `sequence`.
+  // Every slot in use: CCNT counts cycles, the PMNs count INSTR.
+  static inline prof::Profiler<Pmu> profiler{};
   template <class Seq>
   Outcome run(unsigned at, Seq sequence) {
     this->attach({});
-    EXPECT_EQ(Pmu::configure(1, {event::INSTR}), Status::ok);
+    profiler.clear();
+    prof::Counter c;
+    EXPECT_EQ(profiler.add(pmu::Preset::cycles, c), Status::ok);
+    for (unsigned s = 1; s < C::kSlots; ++s) EXPECT_EQ(profiler.add_on(s, {event::INSTR}, c), Status::ok);
+    profiler.start();
     Pmu::write(0, 0xFFFFFFFF);
     Pmu::write(1, 0xFFFFFFFF);
     this->model.raise_flag(C::kSlots - 1);
-    Pmu::start(1);
     this->model.reset_access_count();
     if (at != 0) this->model.after_access(at, &inject, &this->model);
     Outcome o;
@@ -73,8 +81,7 @@ using Cases = ::testing::Types<Xsc2Case, Xsc1Case>;
 TYPED_TEST_SUITE(xscaleOverflowRace, Cases);
 
 TYPED_TEST(xscaleOverflowRace, NoOverflowLostAtAnyPoint) {
-  using Pmu = typename TestFixture::Pmu;
-  auto seq = [] { return Pmu::service_overflow([](std::uint32_t) {}); };
+  auto seq = [this] { return this->profiler.fold(); };
   // Length of the sequence, then an injection after each of its accesses.
   const unsigned n = this->run(0, seq).accesses;
   ASSERT_GE(n, 4u);
@@ -106,22 +113,35 @@ TYPED_TEST(xscaleOverflowRace, CheckerCatchesANaiveSequence) {
   EXPECT_TRUE(caught);
 }
 
-// The handler runs with the counters frozen, so what it reads is what overflowed.
-TYPED_TEST(xscaleOverflowRace, HandlerSeesFrozenCounters) {
+// The sampler's sink runs with the counters frozen, so what it reads is what overflowed.
+template <class Pmu, class Model>
+struct FrozenProbeSink {
+  static inline Model* m = nullptr;
+  static inline std::uint32_t a = 0, b = 0;
+  bool record(std::uint32_t, std::uint32_t) {
+    a = static_cast<std::uint32_t>(Pmu::read(1));
+    m->event(event::INSTR, 50);
+    m->cycles(50);
+    b = static_cast<std::uint32_t>(Pmu::read(1));
+    return true;
+  }
+};
+
+TYPED_TEST(xscaleOverflowRace, SamplerSinkSeesFrozenCounters) {
   using Pmu = typename TestFixture::Pmu;
-  static typename TypeParam::Model* m;
-  static std::uint32_t a, b;
-  m = &this->model;
-  (void)this->run(0, [] {
-    return Pmu::service_overflow([](std::uint32_t) {
-      a = static_cast<std::uint32_t>(Pmu::read(1));
-      m->event(event::INSTR, 50);
-      m->cycles(50);
-      b = static_cast<std::uint32_t>(Pmu::read(1));
-    });
-  });
-  EXPECT_EQ(a, b);
-  EXPECT_EQ(a, 0xFFFFFFFFu);
+  using Sink = FrozenProbeSink<Pmu, typename TypeParam::Model>;
+  Sink::m = &this->model;
+  Sink sink;
+  auto& p = TestFixture::profiler;
+  prof::Sampler<Pmu, Sink> sampler{p, sink};
+  (void)this->run(0, [] { return 0u; });
+  prof::Counter pmn0{1};  // add() order: cycles, then PMN0
+  ASSERT_EQ(p.slot_of(pmn0), 1u);
+  ASSERT_EQ(sampler.arm(pmn0, 1), Status::ok);  // preset 0xFFFFFFFF: the next event samples
+  this->model.event(event::INSTR, 1);
+  sampler.on_pmu_interrupt(0x1000, 0x2000);
+  EXPECT_EQ(Sink::a, Sink::b);
+  EXPECT_EQ(sampler.interrupts(), 1u);
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 
 #include "fixture.hpp"
 #include "hal/core/bus/arm_cp.hpp"
-#include "profiler/backend.hpp"
+#include "profiler/profiler.hpp"
+#include "profiler/sampler.hpp"
 
 namespace {
 
@@ -153,6 +154,9 @@ TYPED_TEST(xscaleDriver, ResetBitsResetOnlyWhatTheyName) {
 TYPED_TEST(xscaleDriver, ActionBitsReadAsOneNeverResetByAccident) {
   using Pmu = typename TestFixture::Pmu;
   this->attach({.actions_read_as_one = true});
+  prof::Profiler<Pmu> p;  // the profiler's fold: flags read, stop, clear, restart
+  prof::Counter c;
+  ASSERT_EQ(p.add(pmu::Preset::cycles, c), Status::ok);
   for (unsigned s = 0; s < TypeParam::kSlots; ++s) this->model.set_counter(s, 500);
   Pmu::enable();
   Pmu::set_ccnt_divider(true);
@@ -160,7 +164,8 @@ TYPED_TEST(xscaleDriver, ActionBitsReadAsOneNeverResetByAccident) {
   Pmu::set_overflow_interrupt(0b1, true);
   (void)Pmu::select_event(0, event::INSTR);
   Pmu::clear_overflow(0b1);
-  (void)Pmu::service_overflow([](std::uint32_t) {});
+  this->model.raise_flag(0);
+  EXPECT_EQ(p.fold_mask(1), 1u);
   Pmu::disable();
   for (unsigned s = 0; s < TypeParam::kSlots; ++s) EXPECT_EQ(this->model.counter(s), 500u) << s;
 }
@@ -320,86 +325,40 @@ TYPED_TEST(xscaleDriver, FlagsSurviveEveryUpdate) {
 }
 
 // ---- the stop-read-clear-restart sequence ----
-TYPED_TEST(xscaleDriver, ServiceOverflowStopsClearsHandlesRestarts) {
+// The profiler's fold over this driver: flags read, counters stopped, exactly those flags
+// cleared, restarted only if running, interrupt enables kept.
+TYPED_TEST(xscaleDriver, ProfilerFoldStopsClearsAndRestarts) {
   using Pmu = typename TestFixture::Pmu;
-  struct Seen {
-    std::uint32_t mask = 0;
-    bool running = true;
-    std::uint32_t ccnt = 0;
-    int calls = 0;
-  };
-  static Seen seen;
-  seen = {};
-  static typename TypeParam::Model* m;
-  m = &this->model;
+  prof::Profiler<Pmu> p;
+  prof::Counter cyc, ins;
+  ASSERT_EQ(p.add(pmu::Preset::cycles, cyc), Status::ok);
+  ASSERT_EQ(p.add(pmu::Preset::instructions, ins), Status::ok);
   Pmu::set_overflow_interrupt(this->kAll, true);
-  Pmu::enable();
+  p.start();
   this->model.raise_flag(0);
   this->model.raise_flag(1);
-  const std::uint32_t got = Pmu::service_overflow([](std::uint32_t mask) {
-    ++seen.calls;
-    seen.mask = mask;
-    seen.running = m->enabled();
-    m->cycles(1000);  // frozen while handled
-    seen.ccnt = m->ccnt();
-  });
-  EXPECT_EQ(got, 0b11u);
-  EXPECT_EQ(seen.calls, 1);
-  EXPECT_EQ(seen.mask, 0b11u);
-  EXPECT_FALSE(seen.running) << "counters stopped while handling";
-  EXPECT_EQ(seen.ccnt, 0u);
+  EXPECT_EQ(p.fold(), 0b11u);
+  EXPECT_EQ(p.read(cyc), 0x1'0000'0000ull);
+  EXPECT_EQ(p.read(ins), 0x1'0000'0000ull);
   EXPECT_EQ(Pmu::overflow_status(), 0u);
   EXPECT_FALSE(this->model.irq_line());
   EXPECT_TRUE(this->model.enabled()) << "restarted";
   EXPECT_EQ(this->model.inten(), this->kAll) << "enables kept";
 
-  // Nothing pending: the handler is not called and the flags are not written.
-  seen = {};
-  EXPECT_EQ(Pmu::service_overflow([](std::uint32_t) { ++seen.calls; }), 0u);
-  EXPECT_EQ(seen.calls, 0);
+  // Nothing pending: nothing folded and FLAG is not written.
+  TestFixture::Bus::clear_log();
+  EXPECT_EQ(p.fold(), 0u);
+  EXPECT_EQ(this->template writes<typename Pmu::FlagReg>(), 0u);
   EXPECT_TRUE(this->model.enabled());
 
-  // Not running before: not started by the sequence.
-  Pmu::disable();
+  // Not running: not started by the fold.
+  p.stop();
   this->model.raise_flag(0);
-  EXPECT_EQ(Pmu::service_overflow([](std::uint32_t) {}), 1u);
+  (void)p.fold();
   EXPECT_FALSE(this->model.enabled());
 }
 
-// Sampling end to end: preset to 2^32 - N, overflow interrupt, handler re-presets and extends.
-template <class C>
-struct Sampler {
-  static inline std::uint64_t high = 0;  // software extension of slot `kSlot`
-  static inline int samples = 0;
-  static constexpr unsigned kSlot = 1;
-  static constexpr std::uint32_t kPeriod = 1000;
-  static void on_irq(void*) {
-    C::Pmu::service_overflow([](std::uint32_t mask) {
-      if (mask & (1u << kSlot)) {
-        ++samples;
-        high += kPeriod;
-        C::Pmu::write(kSlot, 0x1'0000'0000ull - kPeriod);
-      }
-    });
-  }
-};
-
-TYPED_TEST(xscaleDriver, SamplingEveryNEvents) {
-  using Pmu = typename TestFixture::Pmu;
-  using S = Sampler<TypeParam>;
-  S::high = 0;
-  S::samples = 0;
-  this->model.on_interrupt(&S::on_irq, nullptr);
-  ASSERT_EQ(Pmu::configure(S::kSlot, {event::INSTR}), Status::ok);
-  Pmu::write(S::kSlot, 0x1'0000'0000ull - S::kPeriod);
-  Pmu::set_overflow_interrupt(1u << S::kSlot, true);
-  Pmu::start(1u << S::kSlot);
-  for (int i = 0; i < 35; ++i) this->model.event(event::INSTR, 100);  // 3500 events
-  EXPECT_EQ(S::samples, 3);
-  EXPECT_EQ(this->model.irq_count(), 3u);
-  const std::uint64_t total = S::high + (Pmu::read(S::kSlot) - (0x1'0000'0000ull - S::kPeriod));
-  EXPECT_EQ(total, 3500u);
-}
+// Sampling every N events through the profiler's Sampler: the conformance suite (conformance_test.cpp).
 
 // ---- XSC1: the A-stepping erratum is beyond any sequence; document what the driver reports ----
 class xscaleXsc1 : public Fixture<Xsc1Case> {};
@@ -414,7 +373,7 @@ TEST_F(xscaleXsc1, AStepErratumLosesTheEarlierFlag) {
   model.cycles(1);
   model.event(event::INSTR, 1);
   EXPECT_EQ(model.overflows(0), 1u);
-  EXPECT_EQ(P::service_overflow([](std::uint32_t) {}), 0b10u) << "CCNT's flag was lost";
+  EXPECT_EQ(P::overflow_status(), 0b10u) << "CCNT's flag was lost";
 }
 
 TEST_F(xscaleXsc1, UpdatesAreOneReadAndOneWriteOfPmnc) {
@@ -440,26 +399,5 @@ TEST_F(xscaleXsc2, FlagClearIsOneWriteAndTouchesNothingElse) {
   EXPECT_EQ(Bus::log[0].value, 0b01000u);
 }
 
-TEST_F(xscaleXsc2, ServiceOverflowAccessSequence) {
-  using P = Pmu;
-  P::enable();
-  model.raise_flag(2);
-  Bus::clear_log();
-  (void)P::service_overflow([](std::uint32_t) {});
-  // PMNC read, PMNC write (E=0), FLAG read, FLAG write, PMNC read, PMNC write (E=1).
-  const std::uint32_t keys[] = {xsc2::PMNC::location::key, xsc2::PMNC::location::key,
-                                xsc2::FLAG::location::key, xsc2::FLAG::location::key,
-                                xsc2::PMNC::location::key, xsc2::PMNC::location::key};
-  const MockOp ops[] = {MockOp::read, MockOp::write, MockOp::read,
-                        MockOp::write, MockOp::read, MockOp::write};
-  ASSERT_EQ(Bus::log_size, 6u);
-  for (unsigned i = 0; i < 6; ++i) {
-    EXPECT_EQ(Bus::log[i].key, keys[i]) << i;
-    EXPECT_EQ(Bus::log[i].op, ops[i]) << i;
-  }
-  EXPECT_EQ(Bus::log[1].value & 1u, 0u);
-  EXPECT_EQ(Bus::log[3].value, 0b100u);
-  EXPECT_EQ(Bus::log[5].value & 1u, 1u);
-}
 
 }  // namespace

@@ -92,8 +92,10 @@ TEST(xscaleRegs, Xsc1PmncLayout) {
   EXPECT_EQ(flag_ccnt.mask, 0x400u);
   EXPECT_EQ(flag_pmn0.mask, 0x100u);
   EXPECT_EQ(flag_pmn1.mask, 0x200u);
-  EXPECT_EQ(xsc1::kFlagBit[0], 0x400u);  // slot 0 = CCNT
-  EXPECT_EQ(xsc1::kIntenBit[1], 0x10u);  // slot 1 = PMN0
+  EXPECT_EQ(xsc1::flag_slot.mask(0), 0x400u);  // slot 0 = CCNT
+  EXPECT_EQ(xsc1::inten_slot.mask(1), 0x10u);  // slot 1 = PMN0
+  EXPECT_EQ(xsc1::flag_slot.mask_of(0b111), 0x700u);
+  EXPECT_EQ(xsc1::inten_slot.slots_set(0x40u), 0b001u);
 }
 
 TEST(xscaleRegs, Xsc2Layouts) {

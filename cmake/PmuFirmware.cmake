@@ -1,0 +1,73 @@
+# One firmware/QEMU helper for every board (examples/<board>/).
+#
+#   pmu_board(<board> LIBRARY <target> QEMU <qemu-system-*> QEMU_ARGS <args>...
+#             [EXIT_STATUS] [LINKER_SCRIPT <file>])
+#       declares a board: the library every image of it links (startup, vectors, console, exit,
+#       fault catching), how QEMU boots it, and whether QEMU's exit status is the firmware's
+#       verdict (EXIT_STATUS: ARM semihosting exit) or only its console output is.
+#   pmu_add_firmware(<name> BOARD <board> SOURCES <files>...)
+#       <name>.elf and <name>.map, linked against the board; its size printed after the link.
+#   pmu_add_qemu_test(<test> FIRMWARE <name> PASS <regex> [FAIL <regex>] [EXPECT_EXIT <n>]
+#                     [QEMU_ARGS <extra args>...])
+#       boots the image on the board's QEMU (60 s limit); PASS must match, FAIL (default
+#       "PROFILE FAIL|CHECK FAIL") must not, and EXPECT_EXIT (default 0 on EXIT_STATUS boards) is
+#       the exit status. Not registered, with a note, where QEMU or timeout is missing.
+find_program(PMU_TIMEOUT timeout)
+
+function(pmu_board board)
+  cmake_parse_arguments(B "EXIT_STATUS" "LIBRARY;QEMU;LINKER_SCRIPT" "QEMU_ARGS" ${ARGN})
+  if(NOT B_LIBRARY OR NOT B_QEMU)
+    message(FATAL_ERROR "pmu_board(${board}): LIBRARY and QEMU are required")
+  endif()
+  find_program(PMU_QEMU_${board} ${B_QEMU})
+  set_property(GLOBAL PROPERTY PMU_BOARD_${board}_LIBRARY ${B_LIBRARY})
+  set_property(GLOBAL PROPERTY PMU_BOARD_${board}_QEMU_ARGS ${B_QEMU_ARGS})
+  set_property(GLOBAL PROPERTY PMU_BOARD_${board}_EXIT_STATUS ${B_EXIT_STATUS})
+  set_property(GLOBAL PROPERTY PMU_BOARD_${board}_LINKER_SCRIPT "${B_LINKER_SCRIPT}")
+endfunction()
+
+function(pmu_add_firmware name)
+  cmake_parse_arguments(F "" "BOARD" "SOURCES" ${ARGN})
+  get_property(lib GLOBAL PROPERTY PMU_BOARD_${F_BOARD}_LIBRARY)
+  if(NOT lib)
+    message(FATAL_ERROR "pmu_add_firmware(${name}): unknown board '${F_BOARD}' (pmu_board first)")
+  endif()
+  get_property(ld GLOBAL PROPERTY PMU_BOARD_${F_BOARD}_LINKER_SCRIPT)
+  add_executable(${name} ${F_SOURCES})
+  target_link_libraries(${name} PRIVATE ${lib} pmu_warnings)
+  target_link_options(${name} PRIVATE "LINKER:-Map=$<TARGET_FILE_DIR:${name}>/${name}.map")
+  set_target_properties(${name} PROPERTIES SUFFIX .elf)
+  if(ld)
+    set_target_properties(${name} PROPERTIES LINK_DEPENDS ${ld})
+  endif()
+  if(CMAKE_SIZE)
+    add_custom_command(TARGET ${name} POST_BUILD COMMAND ${CMAKE_SIZE} $<TARGET_FILE:${name}> VERBATIM)
+  endif()
+  set_property(TARGET ${name} PROPERTY PMU_BOARD ${F_BOARD})
+endfunction()
+
+function(pmu_add_qemu_test test)
+  cmake_parse_arguments(T "" "FIRMWARE;PASS;FAIL;EXPECT_EXIT" "QEMU_ARGS" ${ARGN})
+  get_property(board TARGET ${T_FIRMWARE} PROPERTY PMU_BOARD)
+  get_property(args GLOBAL PROPERTY PMU_BOARD_${board}_QEMU_ARGS)
+  get_property(exit_status GLOBAL PROPERTY PMU_BOARD_${board}_EXIT_STATUS)
+  if(NOT PMU_QEMU_${board} OR NOT PMU_TIMEOUT)
+    message(STATUS "${board}: QEMU or timeout not found, test ${test} not registered")
+    return()
+  endif()
+  if(NOT DEFINED T_FAIL)
+    set(T_FAIL "PROFILE FAIL|CHECK FAIL")
+  endif()
+  if(exit_status AND NOT DEFINED T_EXPECT_EXIT)
+    set(T_EXPECT_EXIT 0)
+  endif()
+  list(APPEND args ${T_QEMU_ARGS})
+  string(REPLACE ";" "\\;" args "${args}")
+  add_test(NAME ${test}
+    COMMAND ${CMAKE_COMMAND}
+      -DQEMU=${PMU_QEMU_${board}} "-DQEMU_ARGS=${args}" -DTIMEOUT_PROGRAM=${PMU_TIMEOUT} -DTIMEOUT=60
+      -DELF=$<TARGET_FILE:${T_FIRMWARE}> "-DPASS=${T_PASS}" "-DFAIL=${T_FAIL}"
+      "-DEXPECT_EXIT=${T_EXPECT_EXIT}"
+      -P ${PROJECT_SOURCE_DIR}/cmake/run_qemu_test.cmake)
+  set_tests_properties(${test} PROPERTIES TIMEOUT 90 LABELS "qemu;${board}")
+endfunction()

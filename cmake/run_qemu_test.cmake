@@ -1,0 +1,36 @@
+# Runs one firmware image under QEMU and judges it by its exit status and its console output.
+#   cmake -DQEMU=... -DQEMU_ARGS="-M;mainstone;..." -DELF=... -DPASS=<regex> [-DFAIL=<regex>]
+#         [-DEXPECT_EXIT=<n>] [-DTIMEOUT_PROGRAM=timeout] [-DTIMEOUT=60] -P run_qemu_test.cmake
+# EXPECT_EXIT is checked only when given (a board whose QEMU exit status carries the firmware's
+# verdict, e.g. ARM semihosting); PASS must match the output and FAIL must not.
+foreach(v QEMU QEMU_ARGS ELF PASS)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "run_qemu_test: ${v} not set")
+  endif()
+endforeach()
+if(NOT DEFINED TIMEOUT)
+  set(TIMEOUT 60)
+endif()
+
+set(cmd ${QEMU} ${QEMU_ARGS} -kernel ${ELF})
+if(TIMEOUT_PROGRAM)
+  list(PREPEND cmd ${TIMEOUT_PROGRAM} ${TIMEOUT})
+endif()
+string(JOIN " " shown ${cmd})
+message("run: ${shown}")
+execute_process(COMMAND ${cmd}
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+  TIMEOUT ${TIMEOUT} INPUT_FILE /dev/null)
+message("${out}")
+if(err)
+  message("stderr: ${err}")
+endif()
+if(DEFINED EXPECT_EXIT AND NOT EXPECT_EXIT STREQUAL "" AND NOT rc STREQUAL "${EXPECT_EXIT}")
+  message(FATAL_ERROR "exit status ${rc}, expected ${EXPECT_EXIT}")
+endif()
+if(NOT out MATCHES "${PASS}")
+  message(FATAL_ERROR "output does not match: ${PASS}")
+endif()
+if(DEFINED FAIL AND NOT FAIL STREQUAL "" AND out MATCHES "${FAIL}")
+  message(FATAL_ERROR "output matches the failure pattern: ${FAIL}")
+endif()

@@ -1,0 +1,268 @@
+#pragma once
+// The example firmware's measurement, one routine for every board and backend: a board's main()
+// identifies its core, probes, picks a backend (its PMU, or a clock where it has none) and calls
+// examples::profile<Board, B>(setup). No PMU-specific code below; what differs is data (Setup)
+// and a small Board adaptor:
+//
+//   struct Board {
+//     static const examples::Console& console();
+//     static void putc(char c);                          // text frames go out here
+//     static void spin_exact(std::uint32_t n);           // a loop of known length (asm, per arch)
+//     static bool timer_start(void (*tick)(std::uint32_t pc, std::uint32_t lr));
+//     static void timer_stop();
+//     static bool pmu_interrupt(void (*irq)(std::uint32_t pc, std::uint32_t lr));  // false: none
+//     static void irq_enable();
+//     static void irq_disable();
+//   };
+//
+// What it does, in the order a firmware engineer would:
+//  1. add cycles (and instructions, D-cache misses where the backend has them), calibrate the region
+//     overhead, measure an empty region, a region of known length and three workloads, with
+//     interrupts off (nothing but the measured code between the two reads);
+//  2. measure what one sampling interrupt costs: a long known region measured while sampling, minus
+//     its length, per interrupt taken inside it (timer sampling only: PMU sampling arms the very
+//     counter the region reads);
+//  3. sample the workloads (PMU overflow interrupt where the board routes it, else its timer; the
+//     same Sampler and ring either way), and check where the samples land;
+//  4. print a readable summary and emit the dump (text frames) for the host tool.
+// Returns the number of failed checks.
+#include <cstdint>
+
+#include "examples/common/checks.hpp"
+#include "examples/common/console.hpp"
+#include "examples/common/summary.hpp"
+#include "examples/common/workloads.hpp"
+#include "profiler/dump/text_frame_sink.hpp"
+#include "profiler/emit.hpp"
+#include "profiler/profiler.hpp"
+#include "profiler/region.hpp"
+#include "profiler/sampler.hpp"
+
+namespace examples {
+
+using ProfileRing = prof::SampleRing<2048>;
+inline ProfileRing profile_ring;  // one ring, whichever backend fills it
+
+// How profile() should treat the board and backend it is given.
+struct Setup {
+  const char* target;          // the dump's target id ("xscale", "e500")
+  const char* unit;            // what the cycles preset counts on this backend
+  std::uint64_t counter_hz;    // its rate for the dump; 0: not known here ("unknown" in reports)
+  // The known region: spin_exact(n) runs known_per_iter * n + known_extra instructions, call
+  // included. Its count is expected at per_instr_num / per_instr_den per instruction (under QEMU
+  // -icount shift=0; den 0: no expectation, print only), within 2 x resolution + permille.
+  std::uint32_t known_iters, known_per_iter, known_extra;
+  std::uint32_t per_instr_num, per_instr_den;
+  std::uint32_t resolution;    // a reading may be off by this much at each end (a coarse clock)
+  std::uint32_t tolerance_permille;
+  std::uint32_t tolerance_abs;
+  bool pmu_interrupt;          // sample from the cycles counter's overflow interrupt, else the timer
+  std::uint32_t pmu_period;    // events between PMU samples
+  std::uint64_t tick_period_ns;  // timer sampling period, for the dump
+};
+
+// Everything the profiler keeps for one backend, in static storage.
+template <prof::Backend B>
+struct Bench {
+  static inline prof::Profiler<B> profiler;
+  static inline prof::Regions<B> regions{profiler};
+  static inline prof::Sampler<B, ProfileRing> sampler{profiler, profile_ring};
+  static void on_tick(std::uint32_t pc, std::uint32_t lr) { sampler.on_timer_tick(pc, lr); }
+  static void on_pmu(std::uint32_t pc, std::uint32_t lr) { sampler.on_pmu_interrupt(pc, lr); }
+};
+
+template <class Board>
+void frame_putc(void*, char c) {
+  Board::putc(c);
+}
+
+template <class Board, prof::Backend B>
+int profile(const Setup& s) {
+  const Console& out = Board::console();
+  Checks checks{out};
+  prof::Profiler<B>& p = Bench<B>::profiler;
+  prof::Regions<B>& regions = Bench<B>::regions;
+  prof::Sampler<B, ProfileRing>& sampler = Bench<B>::sampler;
+  ProfileRing& ring = profile_ring;
+  using namespace work;
+
+  out.put("backend: ");
+  out.put(B::catalog.id);
+  out.put(" (");
+  out.put(B::catalog.description);
+  out.line(")");
+  const pmu::ProbeResult probe = p.probe();  // for a PMU: the same probe main() ran
+  checks.check(probe.status == pmu::Status::ok && probe.working_slots != 0, "backend counts");
+
+  // 1. Counters: cycles always (a compile error on a backend without them); the rest if it can.
+  prof::Counter cycles, instr, dmiss;
+  checks.status("add cycles", p.template add<pmu::Preset::cycles>(cycles));
+  checks.status("add instructions", p.add(pmu::Preset::instructions, instr));
+  checks.status("add dcache_misses", p.add(pmu::Preset::dcache_misses, dmiss));
+  checks.check(cycles.valid(), "cycles counter added");
+  out.put("cycles counter: event ");
+  out.put(p.event_name(cycles));
+  out.put(", counts ");
+  out.line(s.unit);
+  p.start();
+
+  regions.calibrate();
+  static prof::RegionStats<B> empty{"empty"}, known{"spin_exact"}, crc{"crc32_4k"},
+      sort{"insertion_sort_256"}, fibr{"fib_5000"}, sampled{"spin_exact_sampled"};
+  for (int i = 0; i < 8; ++i) {
+    prof::Region<B> r{regions, empty};
+  }
+  for (int i = 0; i < 8; ++i) {
+    prof::Region<B> r{regions, known};
+    Board::spin_exact(s.known_iters);
+  }
+  for (int round = 0; round < 12; ++round) {
+    {
+      prof::Region<B> r{regions, crc};
+      sink = crc32(buffer, sizeof buffer);
+    }
+    {
+      fill();
+      prof::Region<B> r{regions, sort};
+      insertion_sort(table, 256);
+    }
+    {
+      prof::Region<B> r{regions, fibr};
+      sink = fib(5000);
+    }
+  }
+
+  out.put("calibration: one region measurement costs ");
+  out.dec(regions.overhead(0));
+  out.put(' ');
+  out.put(s.unit);
+  out.put(" raw; an empty region then reads min=");
+  out.dec(empty.min[0]);
+  out.put(" max=");
+  out.dec(empty.max[0]);
+  out.put(" over ");
+  out.dec(empty.calls);
+  out.put(" calls (allowed: 0..");
+  out.dec(2 * s.resolution);
+  out.line(")");
+  // 0 exactly on an instruction-exact counter; within +-resolution at each end on a coarser clock.
+  checks.check(empty.max[0] <= 2 * s.resolution && empty.clamped == 0,
+               s.resolution == 0 ? "empty region reads 0 after calibration"
+                                 : "empty region reads 0 after calibration, to the clock's resolution");
+  const std::uint64_t instructions = std::uint64_t{s.known_per_iter} * s.known_iters + s.known_extra;
+  if (s.per_instr_den != 0) {
+    const std::uint64_t expect = (instructions * s.per_instr_num + s.per_instr_den / 2) / s.per_instr_den;
+    const std::uint64_t tol = 2 * s.resolution + expect * s.tolerance_permille / 1000 + s.tolerance_abs;
+    const std::uint64_t got = known.min[0];
+    out.put("known region: ");
+    out.dec(instructions);
+    out.put(" instructions, measured ");
+    out.dec(got);
+    out.put(' ');
+    out.put(s.unit);
+    out.put(", expected ");
+    out.dec(expect);
+    out.put(" +- ");
+    out.dec(tol);
+    out.line(" (under -icount shift=0)");
+    checks.check(got + tol >= expect && got <= expect + tol, "known region within tolerance");
+  } else {
+    out.put("known region: ");
+    out.dec(known.min[0]);
+    out.put(' ');
+    out.put(s.unit);
+    out.line(" (no expectation for this backend)");
+  }
+  checks.check(crc.total[0] > sort.total[0] && crc.total[0] > fibr.total[0],
+               "crc32 region costs the most");
+
+  // 2 and 3. Sampling: the same Sampler and ring whatever fires it.
+  const bool pmu_irq = s.pmu_interrupt && Board::pmu_interrupt(&Bench<B>::on_pmu);
+  out.line(pmu_irq ? "sampling: PMU overflow interrupt (cycles counter)"
+                   : "sampling: PMU overflow interrupt not used here -> board timer, same sampler");
+  auto sampling = [&](bool on) {
+    if (on) {
+      if (pmu_irq)
+        checks.check(sampler.arm(cycles, s.pmu_period) == pmu::Status::ok, "sampler armed");
+      else
+        checks.check(Board::timer_start(&Bench<B>::on_tick), "timer started");
+      Board::irq_enable();
+    } else {
+      Board::irq_disable();
+      if (pmu_irq)
+        sampler.disarm();
+      else
+        Board::timer_stop();
+    }
+  };
+
+  std::uint32_t irqs = 0;
+  if (!pmu_irq) {
+    const std::uint32_t irq0 = sampler.interrupts();
+    sampling(true);
+    {
+      prof::Region<B> r{regions, sampled};
+      Board::spin_exact(1000 * s.known_iters);
+    }
+    sampling(false);
+    irqs = sampler.interrupts() - irq0;
+    for (prof::Sample drop; ring.pop(drop);) {  // the spin loop's samples: discard
+    }
+    checks.check(irqs > 0, "timer interrupts arrived during the sampled region");
+    const std::uint64_t quiet = 1000 * (instructions - s.known_extra) + s.known_extra;
+    if (irqs != 0 && s.per_instr_den != 0 && sampled.total[0] * s.per_instr_den > quiet * s.per_instr_num) {
+      // Extra counts per interrupt, in instructions (x10 for one decimal).
+      const std::uint64_t extra_instr_x10 =
+          (sampled.total[0] * s.per_instr_den - quiet * s.per_instr_num) * 10 / (s.per_instr_num * irqs);
+      out.put("sampling interrupt cost: ");
+      out.dec(static_cast<std::uint32_t>(extra_instr_x10 / 10));
+      out.put('.');
+      out.dec(static_cast<std::uint32_t>(extra_instr_x10 % 10));
+      out.put(" instructions per interrupt (vector to return, sampler included; ");
+      out.dec(irqs);
+      out.line(" interrupts)");
+    } else {
+      out.line("sampling interrupt cost: not measurable in this run");
+    }
+  }
+
+  sampling(true);
+  for (int round = 0; round < 12; ++round) {
+    sink = crc32(buffer, sizeof buffer);
+    fill();
+    insertion_sort(table, 256);
+    sink = fib(5000);
+  }
+  sampling(false);
+  p.stop();
+
+  prof::RegionStats<B>* all[] = {&empty, &known, &crc, &sort, &fibr, &sampled};
+  print_regions(out, s.unit, all, sizeof all / sizeof all[0]);
+  std::uint32_t in_crc = 0;
+  prof::Sample smp;
+  for (std::size_t i = 0; ring.peek(i, smp); ++i) in_crc += in_crc32(smp.pc);
+  out.put("samples: ");
+  out.dec(ring.size());
+  out.put(" recorded, ");
+  out.dec(ring.dropped());
+  out.put(" dropped, ");
+  out.dec(in_crc);
+  out.line(" in crc32");
+  checks.check(ring.size() > 0, "samples recorded");
+  checks.check(2 * in_crc > ring.size(), "most samples in crc32, the longest-running function");
+
+  // 4. The dump, as text frames on the console's UART; its PMU id is the backend's catalog id.
+  const prof::DumpSamples source =
+      pmu_irq ? prof::DumpSamples{pmu::dump::SampleSourceKind::pmu_overflow,
+                                  static_cast<std::uint8_t>(p.slot_of(cycles)), s.pmu_period}
+              : prof::DumpSamples{pmu::dump::SampleSourceKind::timer, pmu::dump::kNoCounter,
+                                  s.tick_period_ns};
+  pmu::dump::TextFrameSink frames{&frame_putc<Board>, nullptr};
+  pmu::dump::Writer writer{frames.sink()};
+  const auto ds = prof::write_dump(writer, {s.target, s.counter_hz}, p, regions, all,
+                                   sizeof all / sizeof all[0], &source, &ring);
+  checks.check(ds == pmu::dump::Status::ok, "dump written");
+  return checks.failures;
+}
+
+}  // namespace examples

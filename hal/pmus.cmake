@@ -1,0 +1,3 @@
+# Every PMU this toolkit drives: one line each (cmake/PmuKit.cmake says what a line registers).
+pmu_add(xscale)
+pmu_add(e500)

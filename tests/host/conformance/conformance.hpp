@@ -1,0 +1,231 @@
+#pragma once
+// The conformance suite every PMU backend instantiates with its driver and its behavioural model:
+// what the pmu::Driver contract promises, checked the same way for every PMU.
+//
+//   struct MyTraits {
+//     using Bus = pmu::MockBus<MyTraits>;
+//     using Driver = mypmu::Driver<Bus>;
+//     using Model = mypmu::Model;
+//     static pmu::EventConfig event_for(unsigned slot);      // an event this slot can count
+//     static void count(Model&, unsigned slot, std::uint64_t n);  // n such events happen
+//   };
+//   INSTANTIATE_TYPED_TEST_SUITE_P(MyPmu, Conformance, ::testing::Types<MyTraits>);
+//
+// Checked: slots and widths; every slot reads back what was written; a counter preset to
+// 2^width - 1 raises its overflow condition on the next event and wraps at its register width;
+// the condition is cleared by clear_overflow for exactly the named slots; the interrupt fires
+// only when enabled; the profiler's Sampler takes exactly one sample per period; linked counters
+// (where the PMU links) count past 32 bits; a value too wide for a counter is counted as a
+// narrowing error; probe() on an absent PMU says so without an unexpected trap.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "hal/core/bus/mock.hpp"
+#include "hal/core/driver.hpp"
+#include "hal/core/fault.hpp"
+#include "profiler/profiler.hpp"
+#include "profiler/sampler.hpp"
+
+namespace conformance {
+
+template <class T>
+class Conformance : public ::testing::Test {
+ protected:
+  using Bus = typename T::Bus;
+  using D = typename T::Driver;
+  using Model = typename T::Model;
+  static constexpr unsigned kSlots = D::kSlots;
+
+  void SetUp() override {
+    Bus::reset();
+    pmu::field_error_hook = nullptr;
+    model = Model{};
+    Bus::device = &model;
+  }
+  void TearDown() override {
+    EXPECT_EQ(Bus::unexpected_traps, 0u) << "a register trapped outside a probe";
+    EXPECT_FALSE(Bus::register_file_full);
+    EXPECT_EQ(Bus::log_dropped, 0u);
+    Bus::device = nullptr;
+  }
+  // Configures and starts one slot alone, at `value`.
+  static void arm(unsigned slot, std::uint64_t value) {
+    D::stop(D::kAllSlots);
+    ASSERT_EQ(D::configure(slot, T::event_for(slot)), pmu::Status::ok) << "slot " << slot;
+    D::clear_overflow(D::kAllSlots);
+    D::write(slot, value);
+    D::start(1u << slot);
+  }
+  static std::uint64_t top(unsigned slot) {  // 2^width - 1: one event before the condition
+    return prof::low_mask(D::width(slot));
+  }
+
+  Model model{};
+};
+
+TYPED_TEST_SUITE_P(Conformance);
+
+TYPED_TEST_P(Conformance, SlotsAndWidths) {
+  using D = typename TestFixture::D;
+  static_assert(pmu::Driver<D>, "the driver keeps the pmu::Driver contract");
+  ASSERT_GT(D::kSlots, 0u);
+  ASSERT_LE(D::kSlots, 32u);
+  for (unsigned s = 0; s < D::kSlots; ++s) {
+    EXPECT_GE(D::width(s), 31u) << s;
+    EXPECT_LE(D::width(s), 64u) << s;
+    EXPECT_NE(D::slots_for(TypeParam::event_for(s).code) & (1u << s), 0u) << s;
+  }
+  EXPECT_EQ(D::width(D::kSlots), 0u) << "no width past the last slot";
+  EXPECT_TRUE(pmu::catalog_sound(D::catalog));
+}
+
+TYPED_TEST_P(Conformance, EverySlotReadsBackWhatWasWritten) {
+  using D = typename TestFixture::D;
+  for (unsigned s = 0; s < D::kSlots; ++s) {
+    const std::uint64_t v = 0x12345678u + s;
+    D::write(s, v);
+    EXPECT_EQ(D::read(s), v) << "slot " << s;
+  }
+  D::write(0, 0x55);
+  EXPECT_EQ(D::template read<0>(), 0x55u);
+}
+
+TYPED_TEST_P(Conformance, OverflowConditionOnTheNextEventAfterTheTop) {
+  using D = typename TestFixture::D;
+  for (unsigned s = 0; s < D::kSlots; ++s) {
+    SCOPED_TRACE(s);
+    this->arm(s, this->top(s) - 1);
+    TypeParam::count(this->model, s, 1);
+    EXPECT_EQ(D::overflow_status() & (1u << s), 0u) << "too early";
+    TypeParam::count(this->model, s, 1);
+    EXPECT_NE(D::overflow_status() & (1u << s), 0u) << "at 2^width";
+    D::stop(D::kAllSlots);
+    D::clear_overflow(1u << s);
+    EXPECT_EQ(D::overflow_status() & (1u << s), 0u) << "cleared";
+    EXPECT_EQ(D::read(s) & prof::low_mask(D::width(s)), 0u) << "low bits wrapped to 0";
+  }
+}
+
+TYPED_TEST_P(Conformance, CounterWrapsAtItsRegisterWidth) {
+  using D = typename TestFixture::D;
+  for (unsigned s = 0; s < D::kSlots; ++s) {
+    SCOPED_TRACE(s);
+    const std::uint64_t reg_max = prof::low_mask(pmu::register_bits(D::width(s)));
+    this->arm(s, reg_max);
+    TypeParam::count(this->model, s, 3);
+    D::stop(D::kAllSlots);
+    EXPECT_EQ(D::read(s), 2u) << "wrapped through zero";
+  }
+}
+
+TYPED_TEST_P(Conformance, ClearingOneConditionKeepsTheOthers) {
+  using D = typename TestFixture::D;
+  if (D::kSlots < 2) GTEST_SKIP() << "one slot";
+  this->arm(0, this->top(0));
+  TypeParam::count(this->model, 0, 1);
+  this->arm(1, this->top(1));  // stops everything, then starts slot 1 only
+  TypeParam::count(this->model, 1, 1);
+  D::stop(D::kAllSlots);
+  ASSERT_EQ(D::overflow_status() & 0b11u, 0b10u) << "arm() cleared slot 0's condition";
+  // Raise slot 0 again and clear only slot 1.
+  this->arm(0, this->top(0));
+  TypeParam::count(this->model, 0, 1);
+  D::stop(D::kAllSlots);
+  ASSERT_NE(D::overflow_status() & 1u, 0u);
+  D::clear_overflow(0b10u);
+  EXPECT_NE(D::overflow_status() & 1u, 0u) << "slot 0's condition survives clearing slot 1";
+}
+
+TYPED_TEST_P(Conformance, InterruptOnlyWhenEnabled) {
+  using D = typename TestFixture::D;
+  for (unsigned s = 0; s < D::kSlots; ++s) {
+    SCOPED_TRACE(s);
+    const auto before = this->model.interrupts();
+    this->arm(s, this->top(s));
+    TypeParam::count(this->model, s, 1);
+    EXPECT_EQ(this->model.interrupts(), before) << "disabled: no interrupt";
+    D::stop(D::kAllSlots);
+    this->arm(s, this->top(s));
+    D::set_overflow_interrupt(1u << s, true);
+    TypeParam::count(this->model, s, 1);
+    EXPECT_EQ(this->model.interrupts(), before + 1) << "enabled: one interrupt";
+    D::stop(D::kAllSlots);
+    D::set_overflow_interrupt(1u << s, false);
+    D::clear_overflow(D::kAllSlots);
+  }
+}
+
+template <class T>
+struct SamplerRig {
+  static inline prof::Profiler<typename T::Driver> p{};
+  static inline prof::SampleRing<64> ring{};
+  static inline prof::Sampler<typename T::Driver, prof::SampleRing<64>> sampler{p, ring};
+  static void irq(void*) { sampler.on_pmu_interrupt(0x100, 0x200); }
+};
+
+TYPED_TEST_P(Conformance, SamplerTakesOneSamplePerPeriod) {
+  using D = typename TestFixture::D;
+  using Rig = SamplerRig<TypeParam>;
+  constexpr std::uint64_t kPeriod = 1000;
+  for (unsigned s = 0; s < D::kSlots; ++s) {
+    SCOPED_TRACE(s);
+    Rig::p.clear();
+    Rig::ring = {};
+    this->model.on_interrupt(&Rig::irq, nullptr);
+    prof::Counter c;
+    ASSERT_EQ(Rig::p.add_on(s, TypeParam::event_for(s), c), pmu::Status::ok);
+    Rig::p.start();
+    ASSERT_EQ(Rig::sampler.arm(c, kPeriod), pmu::Status::ok);
+    for (int i = 0; i < 45; ++i) TypeParam::count(this->model, s, 100);  // 4500 events
+    EXPECT_EQ(Rig::ring.size(), 4u);
+    EXPECT_EQ(Rig::ring.dropped(), 0u);
+    Rig::sampler.disarm();
+    Rig::p.clear();
+    this->model.on_interrupt(nullptr, nullptr);
+  }
+}
+
+TYPED_TEST_P(Conformance, LinkedCountersCountPast32Bits) {
+  using D = typename TestFixture::D;
+  if constexpr (D::kLink == pmu::LinkKind::none) {
+    EXPECT_EQ(D::link(0, 1), pmu::Status::not_linkable);
+  } else {
+    prof::Profiler<D> p;
+    prof::Counter lo, hi;
+    ASSERT_EQ(p.add_on(0, TypeParam::event_for(0), lo), pmu::Status::ok);
+    ASSERT_EQ(p.add_on(1, TypeParam::event_for(0), hi), pmu::Status::ok);
+    ASSERT_EQ(p.link(lo, hi), pmu::Status::ok);
+    p.start();
+    TypeParam::count(this->model, 0, (3ull << 32) + 7);
+    EXPECT_EQ(p.read(hi), (3ull << 32) + 7);
+  }
+}
+
+TYPED_TEST_P(Conformance, TooWideAValueIsCountedNotSilent) {
+  using D = typename TestFixture::D;
+  const std::uint32_t narrow = pmu::register_bits(D::width(0)) < 64 ? 1u : 0u;
+  const std::uint32_t before = pmu::field_errors;
+  D::write(0, ~std::uint64_t{0});
+  EXPECT_EQ(pmu::field_errors, before + narrow);
+  D::write(D::kSlots, 1);  // no such slot
+  EXPECT_EQ(pmu::field_errors, before + narrow + 1);
+}
+
+TYPED_TEST_P(Conformance, ProbeOnAnAbsentPmuSaysSo) {
+  using D = typename TestFixture::D;
+  this->model.set_absent(true);
+  const pmu::ProbeResult r = D::probe();
+  EXPECT_EQ(r.status, pmu::Status::pmu_absent);
+  EXPECT_EQ(r.working_slots, 0u);
+  EXPECT_EQ(pmu::fault::state.armed, 0u);
+}
+
+REGISTER_TYPED_TEST_SUITE_P(Conformance, SlotsAndWidths, EverySlotReadsBackWhatWasWritten,
+                            OverflowConditionOnTheNextEventAfterTheTop,
+                            CounterWrapsAtItsRegisterWidth, ClearingOneConditionKeepsTheOthers,
+                            InterruptOnlyWhenEnabled, SamplerTakesOneSamplePerPeriod,
+                            LinkedCountersCountPast32Bits, TooWideAValueIsCountedNotSilent,
+                            ProbeOnAnAbsentPmuSaysSo);
+
+}  // namespace conformance
