@@ -21,18 +21,24 @@ constexpr bool bus_reaches() {
 
 namespace detail {
 template <class Loc, class... Buses>
-struct PickBus {
-  static_assert(sizeof(Loc) == 0, "no bus of this CompositeBus reaches this location kind");
+struct PickBus;
+// The first bus that reaches Loc; the rest are looked at only if it does not.
+template <bool Match, class Loc, class First, class... Rest>
+struct PickIf {
+  using type = First;
+};
+template <class Loc, class First, class... Rest>
+struct PickIf<false, Loc, First, Rest...> {
+  static_assert(sizeof...(Rest) > 0, "no bus of this CompositeBus reaches this location kind");
+  using type = typename PickBus<Loc, Rest...>::type;
 };
 template <class Loc, class First, class... Rest>
 struct PickBus<Loc, First, Rest...> {
-  using type = std::conditional_t<bus_reaches<First, Loc>(), First,
-                                  typename PickBus<Loc, Rest...>::type>;
+  using type = typename PickIf<bus_reaches<First, Loc>(), Loc, First, Rest...>::type;
 };
-template <class Loc, class Last>
-struct PickBus<Loc, Last> {
-  static_assert(bus_reaches<Last, Loc>(), "no bus of this CompositeBus reaches this location kind");
-  using type = Last;
+template <class Loc>
+struct PickBus<Loc> {
+  using type = void;
 };
 }  // namespace detail
 
