@@ -60,7 +60,7 @@ void pmukit_calibrate(void);
 pmukit_status pmukit_region_name(unsigned id, const char* name);
 pmukit_status pmukit_region_begin(unsigned id);
 pmukit_status pmukit_region_end(unsigned id);
-uint32_t pmukit_region_calls(unsigned id);
+uint64_t pmukit_region_calls(unsigned id);
 uint64_t pmukit_region_total(unsigned id, pmukit_counter c);
 
 /* Sampling into a ring of PMUKIT_SAMPLE_RING samples. */
@@ -68,7 +68,7 @@ pmukit_status pmukit_sample_arm(pmukit_counter c, uint64_t period);
 void pmukit_on_pmu_interrupt(uint32_t pc, uint32_t lr);
 void pmukit_on_timer_tick(uint32_t pc, uint32_t lr);
 int pmukit_sample_pop(uint32_t* pc, uint32_t* lr); /* 1: got one, 0: empty */
-uint32_t pmukit_samples_dropped(void);
+uint64_t pmukit_samples_dropped(void);
 
 #ifdef __cplusplus
 }

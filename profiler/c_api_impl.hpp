@@ -91,7 +91,7 @@ pmukit_status pmukit_region_end(unsigned id) {
   pmukit_c::state.is_open[id] = false;
   return PMUKIT_OK;
 }
-uint32_t pmukit_region_calls(unsigned id) {
+uint64_t pmukit_region_calls(unsigned id) {
   return id < PMUKIT_MAX_REGIONS ? pmukit_c::state.stats[id].calls : 0;
 }
 uint64_t pmukit_region_total(unsigned id, pmukit_counter h) {
@@ -112,5 +112,5 @@ int pmukit_sample_pop(uint32_t* pc, uint32_t* lr) {
   if (lr) *lr = s.lr;
   return 1;
 }
-uint32_t pmukit_samples_dropped(void) { return pmukit_c::state.ring.dropped(); }
+uint64_t pmukit_samples_dropped(void) { return pmukit_c::state.ring.dropped(); }
 }

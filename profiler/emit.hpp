@@ -23,11 +23,11 @@ struct DumpSamples {
   std::uint64_t period;             // events per sample, or nanoseconds for a timer
 };
 
-template <Backend B, std::size_t N>
+template <Backend B, std::size_t N, RingFull Policy>
 pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Profiler<B>& p,
                              const Regions<B>& regions, RegionStats<B>* const* stats,
                              std::size_t num_regions, const DumpSamples* source,
-                             SampleRing<N>* ring) {
+                             SampleRing<N, Policy>* ring) {
   using pmu::dump::CounterInfo;
   using pmu::dump::CounterStats;
   constexpr unsigned kMax = Profiler<B>::kMaxCounters;

@@ -15,9 +15,18 @@
 // software high part by fold() — call it from the PMU overflow interrupt (Sampler does) or poll it
 // at least once per 2^width events. read() is correct across any number of folded overflows and
 // when an overflow lands between its register reads (it retries; see read()).
+//
+// Interrupts (one core; the PMU overflow interrupt is the only other context that uses a Profiler):
+//   may be called from the interrupt handler:  read, fold, fold_mask, running, used_slots, slot_of,
+//                                              event_of, valid, linked (and Sampler's handlers)
+//   thread context only:                       probe, add*, link, clear, start, stop, reset,
+//                                              accumulate, set_start_value
+// fold/fold_mask and stop run their register sequence with interrupts masked (pmu::IrqGuard), so
+// the handler never sees half a fold; read() retries when a fold lands between its reads.
 #include <cstddef>
 #include <cstdint>
 
+#include "hal/core/bus/irq.hpp"
 #include "hal/core/driver.hpp"
 #include "hal/core/event.hpp"
 
@@ -109,13 +118,15 @@ class Profiler {
     return allocate(ev, bit(slot), out);
   }
 
-  // Links two added counters into one wider value (e500 chain, NetBurst cascade).
+  // Links two added counters into one wider value (e500 chain, NetBurst cascade). A counter takes
+  // part in one link at most: linking it again, or in a loop, is not_linkable.
   Status link(Counter lo, Counter hi) {
     if (!valid(lo) || !valid(hi) || lo.index == hi.index) return Status::bad_argument;
     if constexpr (B::kLink == LinkKind::none) {
       return Status::not_linkable;
     } else {
       if (running_) return Status::busy;
+      if (linked(lo) || linked(hi)) return Status::not_linkable;
       const Status s = B::link(slot_of(lo), slot_of(hi));
       if (s == Status::ok) {
         counters_[hi.index].linked_lo = lo.index;
@@ -131,6 +142,14 @@ class Profiler {
     used_ = 0;
     linked_lows_ = 0;
     for (auto& c : counters_) c = Slot{};
+    for (auto& v : start_value_) v = 0;
+  }
+
+  // The value reset()/start() load into a slot instead of 0: a sampling preset (Sampler::arm sets
+  // it, disarm clears it), so a start or reset never leaves an armed counter 2^width events from
+  // its next sample.
+  void set_start_value(unsigned slot, std::uint64_t value) {
+    if (slot < kMaxCounters) start_value_[slot] = value;
   }
 
   // --- counting ---
@@ -144,8 +163,11 @@ class Profiler {
   // Stops counting and latches every counter's value: read() returns the latched value until the
   // next start() or reset(). (Some parts do not hold a stopped counter's value: QEMU's XScale CCNT
   // reads 0 while PMNC.E=0; the latch makes read-after-stop mean the same everywhere.)
+  // Interrupts are masked from the latch to the stop: a handler taken afterwards sees running()
+  // false and leaves the PMU stopped.
   void stop() {
     if (!running_) return;
+    pmu::IrqGuard guard;
     for (unsigned i = 0; i < kMaxCounters; ++i)
       if (counters_[i].slot != Counter::kInvalid) latched_[i] = read(Counter{static_cast<std::uint8_t>(i)});
     B::stop(used_);
@@ -155,23 +177,28 @@ class Profiler {
     // software parts before the next reading.
   }
   bool running() const { return running_; }
-  // Zeroes every added counter (hardware and software parts); leaves it running or stopped.
+  // Zeroes every added counter (hardware and software parts; an armed counter gets its sampling
+  // preset, set_start_value); leaves it running or stopped. Regions open across it are clamped.
   void reset() {
+    pmu::IrqGuard guard;
     B::stop(used_);
     for (unsigned s = 0; s < kMaxCounters; ++s) {
       if (!(used_ & bit(s))) continue;
-      B::write(s, 0);
+      B::write(s, start_value_[s]);
     }
     B::clear_overflow(used_);
     for (auto& c : counters_) c.high = 0;
     for (auto& l : latched_) l = 0;
     folds_ = folds_ + 1;
+    epoch_ = epoch_ + 1;
     if (running_) B::start(used_);
   }
+  // Bumped by every reset (start, accumulate): values read in two epochs are not comparable.
+  std::uint32_t epoch() const { return epoch_; }
 
   // 64-bit value of one counter (a linked pair: the combined value, read from its high counter).
   std::uint64_t read(Counter c) const {
-    if (!valid(c)) return 0;
+    if (!valid(c)) return 0;  // an invalid handle reads 0
     if (!running_ && stopped_latched_) return latched_[c.index];
     const Slot& s = counters_[c.index];
     if (s.linked_lo != Counter::kInvalid) return read_linked(counters_[s.linked_lo], s);
@@ -189,13 +216,17 @@ class Profiler {
   // Folds set overflow conditions into the software high parts. Call from the PMU interrupt
   // (Sampler does) or poll it often enough; safe to call at any time.
   // Returns the slots folded.
-  std::uint32_t fold() { return fold_mask(B::overflow_status()); }
+  std::uint32_t fold() {
+    pmu::IrqGuard guard;  // the status read and the fold are one step for the handler
+    return fold_mask(B::overflow_status());
+  }
 
   // Folds exactly these slots' overflow conditions (the caller has read overflow_status()).
   // The low counter of a linked pair is never folded: its overflow is what the high one counts.
   std::uint32_t fold_mask(std::uint32_t mask) {
     mask &= used_ & ~linked_lows_;
     if (!mask) return 0;
+    pmu::IrqGuard guard;
     // Clearing a bit-31 condition rewrites the counter: freeze around it so no event is lost.
     if (running_) B::stop(mask);
     for (auto& c : counters_) {
@@ -212,16 +243,27 @@ class Profiler {
   static constexpr unsigned kReadTries = 8;
   std::uint32_t read_giveups() const { return giveups_; }
 
-  unsigned slot_of(Counter c) const { return counters_[c.index].slot; }
-  EventConfig event_of(Counter c) const { return counters_[c.index].event; }
+  // Queries on a handle; an invalid one (never added, or out of range) gets Counter::kInvalid,
+  // an empty event, nullptr and "?".
+  unsigned slot_of(Counter c) const { return valid(c) ? counters_[c.index].slot : Counter::kInvalid; }
+  EventConfig event_of(Counter c) const { return valid(c) ? counters_[c.index].event : EventConfig{}; }
   // The preset a counter was added by, or nullptr for a raw event.
   const char* preset_of(Counter c) const {
-    const std::int8_t p = counters_[c.index].preset;
+    const std::int8_t p = valid(c) ? counters_[c.index].preset : std::int8_t{-1};
     return p < 0 ? nullptr : pmu::preset_name(static_cast<Preset>(p));
   }
   // The event's mnemonic from the PMU's table.
   const char* event_name(Counter c) const {
-    return pmu::event_name(B::catalog, counters_[c.index].event.code);
+    return valid(c) ? pmu::event_name(B::catalog, counters_[c.index].event.code) : "?";
+  }
+  bool valid(Counter c) const {
+    return c.index < kMaxCounters && counters_[c.index].slot != Counter::kInvalid;
+  }
+  // Part of a linked pair (either side)?
+  bool linked(Counter c) const {
+    if (!valid(c)) return false;
+    const Slot& s = counters_[c.index];
+    return s.linked_lo != Counter::kInvalid || (linked_lows_ & bit(s.slot)) != 0;
   }
   std::uint32_t used_slots() const { return used_; }
   unsigned counters_added() const {
@@ -243,10 +285,6 @@ class Profiler {
   static constexpr std::uint32_t all_slots() {
     return kMaxCounters >= 32 ? ~0u : (std::uint32_t{1} << kMaxCounters) - 1;
   }
-  bool valid(Counter c) const {
-    return c.index < kMaxCounters && counters_[c.index].slot != Counter::kInvalid;
-  }
-
   Status allocate(EventConfig ev, std::uint32_t candidates, Counter& out) {
     if (running_) return Status::busy;
     if (!candidates) return Status::unsupported_event;
@@ -263,6 +301,8 @@ class Profiler {
     while (counters_[i].slot != Counter::kInvalid) ++i;  // a free entry exists: used_ has a free slot
     counters_[i] = Slot{static_cast<std::uint8_t>(s), Counter::kInvalid, -1, ev, 0};
     used_ |= bit(s);
+    linked_lows_ &= ~bit(s);  // no link metadata survives from an earlier use of the slot
+    start_value_[s] = 0;
     out = Counter{static_cast<std::uint8_t>(i)};
     return Status::ok;
   }
@@ -312,6 +352,8 @@ class Profiler {
   std::uint32_t linked_lows_ = 0;
   std::uint32_t usable_ = 0;
   std::uint64_t latched_[kMaxCounters]{};  // values at the last stop()
+  std::uint64_t start_value_[kMaxCounters]{};  // what reset() loads (sampling presets)
+  volatile std::uint32_t epoch_ = 0;
   bool probed_ = false;
   bool running_ = false;
   bool stopped_latched_ = false;

@@ -22,8 +22,8 @@ template <Backend B>
 struct RegionStats {
   static constexpr unsigned kMax = Profiler<B>::kMaxCounters;
   const char* name = "";
-  std::uint32_t calls = 0;
-  std::uint32_t clamped = 0;  // measurements that were below the calibrated overhead
+  std::uint64_t calls = 0;    // 64-bit like the dump's field: no wrap, so `min` is never lost
+  std::uint64_t clamped = 0;  // measurements below the calibrated overhead, or across a reset
   std::uint64_t total[kMax]{};
   std::uint64_t min[kMax]{};
   std::uint64_t max[kMax]{};
@@ -42,6 +42,7 @@ class Regions {
 
   struct Mark {
     std::uint64_t v[kMax];
+    std::uint32_t epoch;  // Profiler::epoch() at begin: a reset in between voids the region
   };
 
   explicit Regions(Profiler<B>& p) : p_(p) {}
@@ -50,6 +51,7 @@ class Regions {
   // between the two reads of a counter, so the calibrated overhead is exactly what they cost.
   [[gnu::noinline]] Mark begin() const {
     Mark m{};  // zeroed before the first counter read, so outside every measured window
+    m.epoch = p_.epoch();
     snapshot(m);
     return m;
   }
@@ -58,10 +60,12 @@ class Regions {
     Mark now;
     snapshot(now);
     const unsigned n = p_.counters_added();
+    // Counters reset (start, reset, accumulate) inside the region: its difference means nothing.
+    const bool reset_inside = p_.epoch() != start.epoch;
     bool clamped = false;
     for (unsigned i = 0; i < n; ++i) {
       std::uint64_t d = now.v[i] - start.v[i];
-      if (d < overhead_[i]) {
+      if (reset_inside || now.v[i] < start.v[i] || d < overhead_[i]) {
         clamped = true;
         d = 0;
       } else {

@@ -26,8 +26,46 @@ struct Sample {
   std::uint32_t lr;  // interrupted link register (the caller, for leaf functions)
 };
 
-// Single-producer (interrupt) single-consumer (thread) ring; N a power of two.
-template <std::size_t N>
+// A 64-bit tally bumped by one context (the interrupt) and read by another: two 32-bit halves,
+// read high-low-high so a carry between them is never seen half done. No wrap in practice.
+class Tally {
+ public:
+  constexpr Tally() = default;
+  explicit constexpr Tally(std::uint64_t start)
+      : lo_(static_cast<std::uint32_t>(start)), hi_(static_cast<std::uint32_t>(start >> 32)) {}
+  void bump() {
+    const std::uint32_t l = lo_ + 1;
+    lo_ = l;
+    if (l == 0) hi_ = hi_ + 1;
+  }
+  std::uint64_t get() const {
+    std::uint32_t h1, l, h2;
+    do {
+      h1 = hi_;
+      l = lo_;
+      h2 = hi_;
+    } while (h1 != h2);
+    return (std::uint64_t{h1} << 32) | l;
+  }
+
+ private:
+  volatile std::uint32_t lo_ = 0;
+  volatile std::uint32_t hi_ = 0;
+};
+
+// What a full ring does with a new sample.
+enum class RingFull : std::uint8_t {
+  keep_oldest,  // drop the new sample (a long run profiles its start)
+  keep_newest,  // overwrite the oldest (a long run profiles its end)
+};
+
+// Sample ring, N a power of two. Contract: ONE producer, the sampling interrupt of one core
+// (record), and one consumer in thread context (pop, peek, size, dropped); one ring per core.
+// Every sample that is not kept is counted in dropped(), never silently lost.
+//  keep_oldest: a full ring drops the new sample.
+//  keep_newest: the producer always writes; the consumer skips what was overwritten before it
+//    read it (and checks after copying that the slot was not overwritten meanwhile).
+template <std::size_t N, RingFull Policy = RingFull::keep_oldest>
 class SampleRing {
   static_assert(N >= 2 && (N & (N - 1)) == 0, "ring size must be a power of two");
 
@@ -36,9 +74,11 @@ class SampleRing {
   // Interrupt side.
   bool record(std::uint32_t pc, std::uint32_t lr) {
     const std::uint32_t h = head_;
-    if (h - tail_ == N) {
-      dropped_ = dropped_ + 1;
-      return false;
+    if constexpr (Policy == RingFull::keep_oldest) {
+      if (h - tail_ == N) {
+        dropped_.bump();
+        return false;
+      }
     }
     buf_[h % N] = Sample{pc, lr};
     std::atomic_signal_fence(std::memory_order_seq_cst);  // publish the sample before the index
@@ -47,31 +87,68 @@ class SampleRing {
   }
   // Thread side.
   bool pop(Sample& out) {
-    const std::uint32_t t = tail_;
-    if (t == head_) return false;
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    out = buf_[t % N];
-    std::atomic_signal_fence(std::memory_order_seq_cst);
+    std::uint32_t t = oldest();
+    for (;;) {
+      if (t == head_) return false;
+      std::atomic_signal_fence(std::memory_order_seq_cst);  // the index before the sample
+      out = buf_[t % N];
+      std::atomic_signal_fence(std::memory_order_seq_cst);
+      if (intact(t)) break;
+      t = oldest();  // overwritten while copying (keep_newest): skip to what is left
+    }
     tail_ = t + 1;
     return true;
   }
   // Thread side: the i-th oldest unread sample, without consuming it.
-  bool peek(std::size_t i, Sample& out) const {
-    const std::uint32_t t = tail_;
+  bool peek(std::size_t i, Sample& out) {
+    const std::uint32_t t = oldest();
     if (i >= static_cast<std::uint32_t>(head_ - t)) return false;
     std::atomic_signal_fence(std::memory_order_seq_cst);  // the index before the sample, as pop()
     out = buf_[(t + i) % N];
-    return true;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    return intact(t + static_cast<std::uint32_t>(i));
   }
-  std::size_t size() const { return head_ - tail_; }
+  std::size_t size() const {
+    const std::uint32_t n = head_ - tail_;
+    return n > N ? N : n;
+  }
   std::uint32_t recorded() const { return head_; }
-  std::uint32_t dropped() const { return dropped_; }
+  // Samples not kept: dropped when full (keep_oldest), or overwritten unread (keep_newest).
+  std::uint64_t dropped() const {
+    if constexpr (Policy == RingFull::keep_oldest) {
+      return dropped_.get();
+    } else {
+      const std::uint32_t n = head_ - tail_;
+      return skipped_ + (n > N ? n - N : 0);
+    }
+  }
 
  private:
+  // keep_newest: the oldest sample still in the buffer; the ones before it are counted skipped.
+  std::uint32_t oldest() {
+    const std::uint32_t t = tail_;
+    if constexpr (Policy == RingFull::keep_newest) {
+      const std::uint32_t h = head_;
+      if (h - t > N) {
+        skipped_ += h - N - t;
+        tail_ = h - N;
+        return h - N;
+      }
+    }
+    return t;
+  }
+  // The copy of slot t is good: keep_oldest never overwrites; keep_newest checks the producer is
+  // still less than a lap ahead of t.
+  bool intact(std::uint32_t t) const {
+    if constexpr (Policy == RingFull::keep_newest) return head_ - t <= N;
+    return true;
+  }
+
   Sample buf_[N]{};
   volatile std::uint32_t head_ = 0;
   volatile std::uint32_t tail_ = 0;
-  volatile std::uint32_t dropped_ = 0;
+  Tally dropped_;
+  std::uint64_t skipped_ = 0;  // keep_newest, consumer side
 };
 
 // PC histogram: Buckets counters over [base, base + Buckets << shift). Samples outside the range,
@@ -80,33 +157,36 @@ template <std::size_t Buckets>
 class PcHistogram {
  public:
   static constexpr std::size_t kBuckets = Buckets;
-  void set_range(std::uint32_t base, unsigned shift) {
+  // shift: log2 of a bucket's size in bytes, 0..31 (bad_argument otherwise; the range is kept).
+  Status set_range(std::uint32_t base, unsigned shift) {
+    if (shift > 31) return Status::bad_argument;
     base_ = base;
     shift_ = shift;
+    return Status::ok;
   }
   bool record(std::uint32_t pc, std::uint32_t /*lr*/) {
     const std::uint32_t off = pc - base_;
     const std::uint32_t b = off >> shift_;
     if (pc < base_ || b >= Buckets || counts_[b] == ~std::uint32_t{0}) {
-      dropped_ = dropped_ + 1;
+      dropped_.bump();
       return false;
     }
     counts_[b] = counts_[b] + 1;
-    total_ = total_ + 1;
+    total_.bump();
     return true;
   }
   std::uint32_t base() const { return base_; }
   unsigned shift() const { return shift_; }
   std::uint32_t count(std::size_t bucket) const { return bucket < Buckets ? counts_[bucket] : 0; }
-  std::uint32_t recorded() const { return total_; }
-  std::uint32_t dropped() const { return dropped_; }
+  std::uint64_t recorded() const { return total_.get(); }
+  std::uint64_t dropped() const { return dropped_.get(); }
 
  private:
   std::uint32_t base_ = 0;
   unsigned shift_ = 2;
   volatile std::uint32_t counts_[Buckets]{};
-  volatile std::uint32_t total_ = 0;
-  volatile std::uint32_t dropped_ = 0;
+  Tally total_;
+  Tally dropped_;
 };
 
 template <Backend B, class Sink>
@@ -114,16 +194,20 @@ class Sampler {
  public:
   Sampler(Profiler<B>& p, Sink& sink) : p_(p), sink_(sink) {}
 
-  // Samples every `period` events of counter c (an added counter). Call after Profiler::start(),
-  // which zeroes the counters. The armed counter's own read() value is not meaningful meanwhile.
+  // Samples every `period` events of counter c (an added counter). The armed counter's own read()
+  // value is not meaningful meanwhile. Works before or after Profiler::start(): the preset is also
+  // what start()/reset() load into the counter. bad_argument: an invalid handle, a linked counter
+  // (its overflow belongs to the pair), a period of 0 or beyond 2^width, a 64-bit clock slot.
   Status arm(Counter c, std::uint64_t period) {
+    if (!p_.valid(c) || p_.linked(c)) return Status::bad_argument;
     const unsigned s = p_.slot_of(c);
-    if (!c.valid() || s >= B::kSlots) return Status::bad_argument;
+    if (s >= B::kSlots) return Status::bad_argument;
     const unsigned w = B::width(s);
     // A 64-bit-wide slot (a clock) never overflows: nothing to arm. Otherwise 1 <= N <= 2^width.
     if (w >= 64 || period == 0 || period > (std::uint64_t{1} << w)) return Status::bad_argument;
     period_[s] = period;
     armed_ |= std::uint32_t{1} << s;
+    p_.set_start_value(s, preset(s));
     B::write(s, preset(s));
     B::clear_overflow(std::uint32_t{1} << s);
     B::set_overflow_interrupt(std::uint32_t{1} << s, true);
@@ -131,6 +215,8 @@ class Sampler {
   }
   void disarm() {
     B::set_overflow_interrupt(armed_, false);
+    for (unsigned s = 0; s < B::kSlots; ++s)
+      if (armed_ & (std::uint32_t{1} << s)) p_.set_start_value(s, 0);
     armed_ = 0;
   }
 

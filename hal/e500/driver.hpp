@@ -145,11 +145,13 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
   // Starts counting on these slots (clears PMLCan[FC]). If all counters are globally frozen
   // (FAC=1, e.g. after reset() or a freeze on an enabled condition) the slots are released together
   // by clearing FAC last; note FAC is global: every slot with FC=0 resumes with them.
+  // Chained pairs (CRM 7.6.1): a high counter is released before the counters it chains from and
+  // frozen after them, so no rollover of a running low counter meets a frozen high one.
   static void start(std::uint32_t mask) {
     mask &= kAllSlots;
     if (!mask) return;
     const bool frozen = R::read(pmgc0_fac<>) != 0;
-    each_slot(mask, [](auto n) { R::modify(pmlca_fc<PMLCa<n>>(0)); });
+    set_fc(mask, 0);
     // A fresh read-modify-write, never a stale copy: PMIE may have been cleared by hardware
     // (an interrupt taken) since the read above (Table 7-3).
     if (frozen) R::modify(pmgc0_fac<>(0));
@@ -161,7 +163,7 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
     mask &= kAllSlots;
     if (!mask) return;
     if (mask == kAllSlots) freeze_all();
-    each_slot(mask, [](auto n) { R::modify(pmlca_fc<PMLCa<n>>(1)); });
+    set_fc(mask, 1);
   }
 
   // read(slot), read<S>() and write(slot, v) come from CounterDriver: one mfpmr / mtpmr each. CRM
@@ -299,6 +301,24 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
   }
 
  private:
+  // PMLCan[FC] = fc for the slots in mask, one read and one write each: chain highs (event 82-85)
+  // first when releasing, last when freezing.
+  static void set_fc(std::uint32_t mask, std::uint32_t fc) {
+    std::uint32_t pmlca[kCounters]{};
+    std::uint32_t highs = 0;
+    each_slot(mask, [&](auto n) {
+      pmlca[n] = R::template read_raw<PMLCa<n>>();
+      const std::uint32_t ev = pmlca_event<PMLCa<n>>.extract(pmlca[n]);
+      if (ev >= kEventPmcOverflowBase && ev < kEventPmcOverflowBase + kCounters) highs |= 1u << n;
+    });
+    auto put = [&](auto n) {
+      const std::uint32_t v = fc ? pmlca[n] | pmlca_fc<PMLCa<n>>.mask : pmlca[n] & ~pmlca_fc<PMLCa<n>>.mask;
+      R::template write_raw<PMLCa<n>>(v);
+    };
+    each_slot(fc ? mask & ~highs : mask & highs, put);
+    each_slot(fc ? mask & highs : mask & ~highs, put);
+  }
+
   // Counting a real event on an unfrozen counter right now (reset state: FC=0 but EVENT=0).
   static bool counting(unsigned slot) {
     bool live = false;

@@ -111,6 +111,7 @@ class Model final : public model::Harness {
   std::uint32_t pmlcb(unsigned n) const { return n < kCounters ? pmlcb_[n] : 0; }
   std::uint32_t pmc(unsigned n) const { return static_cast<std::uint32_t>(pmc_.get(n)); }
   std::uint32_t conditions() const { return cond_; }  // bit n: PMCn enabled overflow condition
+  std::uint64_t wraps(unsigned n) const { return pmc_.wraps(n); }  // PMCn's rollovers to zero
   bool nesting_exceeded() const { return nesting_exceeded_; }
   // Would PMCn count an event in context c right now (ignoring which event it selects)?
   bool frozen(unsigned n, Context c) const {

@@ -7,8 +7,11 @@ namespace pmukit {
 
 std::string describe_target(const Dump& d) {
   const Target& t = d.target;
-  return t.id + ", PMU " + t.pmu + ", counter clock " + std::to_string(t.counter_clock_hz) +
-         " Hz, " + std::to_string(t.counter_width_bits) + "-bit counters";
+  // 0 means the firmware did not know its counter clock (e.g. the core clock): say so, not "0 Hz".
+  const std::string clock =
+      t.counter_clock_hz == 0 ? "unknown" : std::to_string(t.counter_clock_hz) + " Hz";
+  return t.id + ", PMU " + t.pmu + ", counter clock " + clock + ", " +
+         std::to_string(t.counter_width_bits) + "-bit counters";
 }
 
 std::string describe_counter(const Counter& c) {

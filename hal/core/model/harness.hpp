@@ -18,6 +18,7 @@
 // Freestanding: no heap, no exceptions, no RTTI; callbacks are a function pointer and a context.
 #include <cstdint>
 
+#include "hal/core/bus/irq.hpp"
 #include "hal/core/bus/mock.hpp"
 #include "hal/core/location.hpp"
 
@@ -94,9 +95,17 @@ class Harness : public MockDevice {
   virtual void interrupt_taken() = 0;
 
   // Call after any state change: takes the interrupt now unless inside an access (then at its
-  // end) or inside the handler (then when it returns).
+  // end), inside the handler (then when it returns) or while the CPU masks interrupts
+  // (pmu::IrqGuard in a host build: then when the mask is lifted).
   void poll_interrupt() {
     if (in_access_ || in_handler_) return;
+    if (host_irq::masked) {
+      if (interrupt_wanted()) {
+        host_irq::deferred = &Harness::deferred_poll;
+        host_irq::deferred_context = this;
+      }
+      return;
+    }
     unsigned taken = 0;
     while (interrupt_wanted()) {
       if (++taken > kMaxInterruptLoop) {
@@ -113,6 +122,7 @@ class Harness : public MockDevice {
   }
 
  private:
+  static void deferred_poll(void* self) { static_cast<Harness*>(self)->poll_interrupt(); }
   bool answers(std::uint32_t key) const {
     return (key >> 24) == static_cast<std::uint32_t>(kind_) && owns(key);
   }

@@ -97,3 +97,17 @@ TEST(Events, CounterLists) {
 }
 
 }  // namespace
+
+#include "tools/report/describe.hpp"
+
+// A dump whose firmware did not know its counter clock says "unknown", never "0 Hz".
+TEST(ProfileDescribe, UnknownCounterClockIsSaidSo) {
+  pmukit::Dump d;
+  d.target.id = "xscale";
+  d.target.pmu = "xscale-xsc2";
+  d.target.counter_width_bits = 32;
+  d.target.counter_clock_hz = 0;
+  EXPECT_EQ(pmukit::describe_target(d), "xscale, PMU xscale-xsc2, counter clock unknown, 32-bit counters");
+  d.target.counter_clock_hz = 400000000;
+  EXPECT_EQ(pmukit::describe_target(d), "xscale, PMU xscale-xsc2, counter clock 400000000 Hz, 32-bit counters");
+}

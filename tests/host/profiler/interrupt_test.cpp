@@ -1,0 +1,350 @@
+// The profiler's interrupt contract and the defects an adversarial review found (issue 10), on the
+// real drivers and behavioural models: the overflow interrupt injected after every register
+// access of the sequences it can split, handles that were never added, wraps, links.
+#include <gtest/gtest.h>
+
+#include "hal/core/bus/irq.hpp"
+#include "hal/core/bus/mock.hpp"
+#include "hal/e500/driver.hpp"
+#include "hal/e500/model.hpp"
+#include "hal/xscale/driver.hpp"
+#include "hal/xscale/model.hpp"
+#include "profiler/profiler.hpp"
+#include "profiler/region.hpp"
+#include "profiler/sampler.hpp"
+
+namespace {
+
+using pmu::Status;
+namespace xs = pmu::xscale;
+namespace e5 = pmu::e500;
+
+// ---------------------------------------------------------------------------------------------
+// XScale: CCNT counts cycles with its overflow interrupt enabled (64-bit extension by interrupt);
+// the interrupt handler is the Sampler's. An interrupt "taken" after access k of a thread-side
+// sequence: the hook runs the handler then, unless the CPU masks interrupts (pmu::IrqGuard), in
+// which case it is taken when the mask is lifted, as on hardware.
+struct XsTag;
+using XsBus = pmu::MockBus<XsTag>;
+using Xs = xs::Xsc2<XsBus>;
+
+struct XsRig {
+  static inline xs::Xsc2Model model{};
+  static inline prof::Profiler<Xs> p{};
+  static inline prof::SampleRing<16> ring{};
+  static inline prof::Sampler<Xs, prof::SampleRing<16>> sampler{p, ring};
+  static inline std::uint64_t read_in_handler = 0;
+  static inline bool handler_reads = false;
+  static inline prof::Counter cyc{};
+
+  static void handler() {
+    sampler.on_pmu_interrupt(0x100, 0x200);
+    if (handler_reads) read_in_handler = p.read(cyc);
+  }
+  static void take(void*) { handler(); }
+  // The hook: the CPU takes the pending interrupt at this instruction boundary if it can.
+  static void at_access(void*) {
+    if (pmu::host_irq::masked) {
+      pmu::host_irq::deferred = &take;
+      pmu::host_irq::deferred_context = nullptr;
+    } else {
+      handler();
+    }
+  }
+  static void setup() {
+    XsBus::reset();
+    model = xs::Xsc2Model{};
+    XsBus::device = &model;
+    pmu::host_irq::masked = 0;
+    pmu::host_irq::deferred = nullptr;
+    p.clear();
+    ring = {};
+    handler_reads = false;
+    read_in_handler = 0;
+    ASSERT_EQ(p.add(pmu::Preset::cycles, cyc), Status::ok);
+    p.start();
+    Xs::set_overflow_interrupt(1u, true);
+  }
+  // CCNT has just wrapped (flag set) while the CPU had interrupts masked: the interrupt is pending.
+  static void overflow_pending() {
+    model.on_interrupt(nullptr, nullptr);
+    Xs::write(0, 0xFFFFFFF0u);
+    model.cycles(0x20);  // wraps: flag set, interrupt raised, nobody takes it yet
+  }
+  static std::uint64_t truth() { return (model.overflows(0) << 32) + model.ccnt(); }
+};
+
+class profilerInterrupt : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    XsBus::device = nullptr;
+    pmu::host_irq::masked = 0;
+    pmu::host_irq::deferred = nullptr;
+  }
+};
+
+// Item 1: a thread-side fold() and the interrupt, at every access of the fold: each overflow is
+// counted exactly once.
+TEST_F(profilerInterrupt, ThreadFoldAndTheInterruptCountEachOverflowOnce) {
+  XsRig::setup();
+  XsRig::overflow_pending();
+  XsRig::model.reset_access_count();
+  (void)XsRig::p.fold();
+  const unsigned n = static_cast<unsigned>(XsRig::model.accesses());
+  ASSERT_GE(n, 4u);
+  for (unsigned k = 1; k <= n + 1; ++k) {
+    SCOPED_TRACE(::testing::Message() << "interrupt after access " << k << " of " << n);
+    XsRig::setup();
+    XsRig::overflow_pending();
+    XsRig::model.after_access(k, &XsRig::at_access, nullptr);
+    (void)XsRig::p.fold();
+    XsRig::model.after_access(1, nullptr, nullptr);
+    if (pmu::host_irq::deferred) XsRig::take(nullptr);  // still pending: taken now
+    Xs::stop(1u);
+    EXPECT_EQ(XsRig::p.read(XsRig::cyc), XsRig::truth());
+  }
+}
+
+// Item 1: read() from inside the interrupt while the thread is in fold(): the handler's value is
+// the true one, never the overflow counted twice.
+TEST_F(profilerInterrupt, ReadFromTheHandlerDuringAThreadFoldIsExact) {
+  XsRig::setup();
+  XsRig::overflow_pending();
+  XsRig::model.reset_access_count();
+  (void)XsRig::p.fold();
+  const unsigned n = static_cast<unsigned>(XsRig::model.accesses());
+  for (unsigned k = 1; k <= n; ++k) {
+    SCOPED_TRACE(::testing::Message() << "interrupt after access " << k << " of " << n);
+    XsRig::setup();
+    XsRig::overflow_pending();
+    XsRig::handler_reads = true;
+    XsRig::model.after_access(k, &XsRig::at_access, nullptr);
+    (void)XsRig::p.fold();
+    XsRig::model.after_access(1, nullptr, nullptr);
+    if (pmu::host_irq::deferred) XsRig::take(nullptr);
+    Xs::stop(1u);  // frozen: the truth cannot move while we compare
+    const std::uint64_t truth = XsRig::truth();
+    EXPECT_LE(XsRig::read_in_handler, truth) << "an overflow counted twice";
+    EXPECT_GE(XsRig::read_in_handler + 0x100, truth);
+    EXPECT_EQ(XsRig::p.read(XsRig::cyc), truth);
+  }
+}
+
+// Control for the two tests above: with the mask taken away (a fold that is not one step for the
+// handler), the same injection does count an overflow twice, so the tests can fail.
+TEST_F(profilerInterrupt, ControlAnUnmaskedFoldDoubleCounts) {
+  bool doubled = false;
+  for (unsigned k = 1; k <= 8 && !doubled; ++k) {
+    XsRig::setup();
+    XsRig::overflow_pending();
+    XsRig::model.after_access(k, &XsRig::at_access, nullptr);
+    const std::uint32_t status = Xs::overflow_status();  // a fold without the guard: read ...
+    (void)XsRig::p.fold_mask(status);  // ... then fold what was read (the handler may have run)
+    XsRig::model.after_access(1, nullptr, nullptr);
+    doubled = XsRig::p.read(XsRig::cyc) != XsRig::truth();
+  }
+  EXPECT_TRUE(doubled);
+}
+
+// Item 3: an interrupt taken right after stop() froze the PMU leaves it stopped, at every access.
+TEST_F(profilerInterrupt, InterruptAfterStopDoesNotRestart) {
+  XsRig::setup();
+  XsRig::model.reset_access_count();
+  XsRig::p.stop();
+  const unsigned n = static_cast<unsigned>(XsRig::model.accesses());
+  for (unsigned k = 1; k <= n + 1; ++k) {
+    SCOPED_TRACE(k);
+    XsRig::setup();
+    XsRig::model.raise_flag(0);  // pending; taken at access k
+    XsRig::model.on_interrupt(nullptr, nullptr);
+    XsRig::model.after_access(k, &XsRig::at_access, nullptr);
+    XsRig::p.stop();
+    XsRig::model.after_access(1, nullptr, nullptr);
+    if (pmu::host_irq::deferred) XsRig::take(nullptr);
+    EXPECT_FALSE(XsRig::model.enabled()) << "restarted by the handler";
+    EXPECT_FALSE(XsRig::p.running());
+    prof::Counter more;
+    EXPECT_NE(XsRig::p.add(pmu::Preset::instructions, more), Status::busy);
+  }
+}
+
+// Item 4: arming before start() works, and start()/reset() keep the sampling preset.
+TEST_F(profilerInterrupt, ArmBeforeStartAndResetKeepSampling) {
+  XsRig::setup();
+  XsRig::p.stop();
+  XsRig::model.on_interrupt(&XsRig::take, nullptr);
+  prof::Counter ins;
+  ASSERT_EQ(XsRig::p.add(pmu::Preset::instructions, ins), Status::ok);
+  ASSERT_EQ(XsRig::sampler.arm(ins, 1000), Status::ok);
+  XsRig::p.start();  // resets: must load the preset, not 0
+  for (int i = 0; i < 25; ++i) XsRig::model.event(xs::event::INSTR, 100);  // 2500 events
+  EXPECT_EQ(XsRig::ring.size(), 2u);
+  XsRig::p.reset();
+  for (int i = 0; i < 10; ++i) XsRig::model.event(xs::event::INSTR, 100);
+  EXPECT_EQ(XsRig::ring.size(), 3u) << "one period after reset, one sample";
+  XsRig::sampler.disarm();
+  XsRig::p.reset();
+  EXPECT_EQ(Xs::read(XsRig::p.slot_of(ins)), 0u) << "disarmed: reset loads 0 again";
+}
+
+// Item 5: a region open across reset() (or accumulate()) is clamped, not ~2^64.
+TEST_F(profilerInterrupt, RegionAcrossResetIsClamped) {
+  XsRig::setup();
+  prof::Regions<Xs> regions{XsRig::p};
+  static prof::RegionStats<Xs> st{"across"};
+  XsRig::model.cycles(5000);
+  {
+    prof::Region<Xs> r{regions, st};
+    XsRig::p.reset();
+    XsRig::model.cycles(10);
+  }
+  EXPECT_EQ(st.calls, 1u);
+  EXPECT_EQ(st.clamped, 1u);
+  EXPECT_EQ(st.total[0], 0u);
+  std::uint64_t acc[1] = {0};
+  {
+    prof::Region<Xs> r{regions, st};
+    XsRig::model.cycles(10);
+    XsRig::p.accumulate(acc, 1);
+  }
+  EXPECT_EQ(st.clamped, 2u);
+  EXPECT_EQ(st.total[0], 0u);
+}
+
+// Item 6: handles that were never added.
+TEST_F(profilerInterrupt, InvalidHandlesAreRefusedNotRead) {
+  XsRig::setup();
+  const prof::Counter none{};
+  const prof::Counter stray{3};  // in range, never added
+  EXPECT_EQ(XsRig::sampler.arm(none, 100), Status::bad_argument);
+  EXPECT_EQ(XsRig::sampler.arm(stray, 100), Status::bad_argument);
+  EXPECT_EQ(XsRig::p.slot_of(none), prof::Counter::kInvalid);
+  EXPECT_EQ(XsRig::p.event_of(none).code, 0u);
+  EXPECT_EQ(XsRig::p.preset_of(stray), nullptr);
+  EXPECT_STREQ(XsRig::p.event_name(none), "?");
+  EXPECT_EQ(XsRig::p.read(none), 0u);
+}
+
+// Item 7: tallies are 64-bit: a carry out of the low half is kept.
+TEST_F(profilerInterrupt, TalliesCarryPast32Bits) {
+  static_assert(sizeof(prof::RegionStats<Xs>{}.calls) == 8);
+  prof::Tally t;
+  for (int i = 0; i < 3; ++i) t.bump();
+  EXPECT_EQ(t.get(), 3u);
+  prof::Tally u{0xFFFFFFFFull};
+  u.bump();
+  EXPECT_EQ(u.get(), 0x1'0000'0000ull);
+}
+
+// Item 9: a bucket shift of 32 or more is refused and the range kept.
+TEST_F(profilerInterrupt, HistogramRefusesAShiftOf32) {
+  prof::PcHistogram<16> h;
+  ASSERT_EQ(h.set_range(0x1000, 4), Status::ok);
+  EXPECT_EQ(h.set_range(0x2000, 32), Status::bad_argument);
+  EXPECT_EQ(h.base(), 0x1000u);
+  EXPECT_EQ(h.shift(), 4u);
+  EXPECT_TRUE(h.record(0x1010, 0));
+  EXPECT_EQ(h.count(1), 1u);
+}
+
+// Item 10: keep-newest rings keep the end of a long run and count what they overwrote.
+TEST_F(profilerInterrupt, KeepNewestRingKeepsTheEnd) {
+  prof::SampleRing<4, prof::RingFull::keep_newest> ring;
+  for (std::uint32_t i = 1; i <= 10; ++i) EXPECT_TRUE(ring.record(i, 0));
+  EXPECT_EQ(ring.size(), 4u);
+  EXPECT_EQ(ring.dropped(), 6u);
+  prof::Sample s;
+  ASSERT_TRUE(ring.peek(0, s));
+  EXPECT_EQ(s.pc, 7u);
+  for (std::uint32_t want = 7; want <= 10; ++want) {
+    ASSERT_TRUE(ring.pop(s));
+    EXPECT_EQ(s.pc, want);
+  }
+  EXPECT_FALSE(ring.pop(s));
+  EXPECT_EQ(ring.dropped(), 6u);
+  prof::SampleRing<4> oldest;
+  for (std::uint32_t i = 1; i <= 10; ++i) (void)oldest.record(i, 0);
+  ASSERT_TRUE(oldest.pop(s));
+  EXPECT_EQ(s.pc, 1u) << "keep_oldest keeps the start";
+  EXPECT_EQ(oldest.dropped(), 6u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// e500: a chained pair (PMC0 -> PMC1) next to a sampled counter (PMC2).
+struct E5Tag;
+using E5Bus = pmu::MockBus<E5Tag>;
+using E5 = e5::Driver<E5Bus>;
+
+struct E5Rig {
+  static inline e5::Model model{};
+  static inline prof::Profiler<E5> p{};
+  static inline prof::SampleRing<64> ring{};
+  static inline prof::Sampler<E5, prof::SampleRing<64>> sampler{p, ring};
+  static inline prof::Counter lo{}, hi{}, smp{};
+  static void take(void*) { sampler.on_pmu_interrupt(0x100, 0x200); }
+  static void rollover(void*) { model.event(1, 0x20); }  // cycles: PMC0 rolls over
+  static void setup() {
+    E5Bus::reset();
+    model = e5::Model{};
+    E5Bus::device = &model;
+    p.clear();
+    ring = {};
+    ASSERT_EQ(p.add_on(0, {1, 0, 0}, lo), Status::ok);   // cycles
+    ASSERT_EQ(p.add_on(1, {1, 0, 0}, hi), Status::ok);
+    ASSERT_EQ(p.link(lo, hi), Status::ok);
+    ASSERT_EQ(p.add_on(2, {2, 0, 0}, smp), Status::ok);  // instructions, sampled
+    model.on_interrupt(&take, nullptr);
+    ASSERT_EQ(sampler.arm(smp, 1), Status::ok);
+    p.start();
+    E5::write(0, 0xFFFFFFF0u);
+  }
+};
+
+// Item 2: the sampling interrupt restarts the pair; a rollover of the low counter at any point of
+// that sequence must reach the high one.
+TEST_F(profilerInterrupt, ChainedPairSurvivesTheSamplingInterruptAtEveryStep) {
+  E5Rig::setup();
+  const std::uint64_t t0 = E5Rig::model.accesses();
+  E5Rig::model.event(2, 1);  // one sample: the handler's length in accesses
+  const unsigned n = static_cast<unsigned>(E5Rig::model.accesses() - t0);
+  ASSERT_GE(n, 8u);
+  for (unsigned k = 1; k <= n; ++k) {
+    SCOPED_TRACE(::testing::Message() << "rollover after access " << k << " of " << n);
+    E5Rig::setup();
+    E5Rig::model.after_access(k, &E5Rig::rollover, nullptr);
+    E5Rig::model.event(2, 1);  // the sampling interrupt
+    E5Rig::model.after_access(1, nullptr, nullptr);
+    E5Rig::p.stop();
+    const std::uint64_t truth = (E5Rig::model.wraps(0) << 32) + E5Rig::model.pmc(0);
+    EXPECT_EQ(E5Rig::p.read(E5Rig::hi), truth);
+    EXPECT_EQ(E5Rig::ring.size(), 1u);
+  }
+}
+
+// Item 8: links are one per counter, no loops, and a linked counter cannot be armed.
+TEST_F(profilerInterrupt, LinksRefuseLoopsReuseAndSampling) {
+  E5Bus::reset();
+  E5Rig::model = e5::Model{};
+  E5Bus::device = &E5Rig::model;
+  prof::Profiler<E5> p;
+  prof::Counter a, b, c;
+  ASSERT_EQ(p.add_on(0, {1, 0, 0}, a), Status::ok);
+  ASSERT_EQ(p.add_on(1, {1, 0, 0}, b), Status::ok);
+  ASSERT_EQ(p.add_on(2, {1, 0, 0}, c), Status::ok);
+  ASSERT_EQ(p.link(a, b), Status::ok);
+  EXPECT_EQ(p.link(b, a), Status::not_linkable) << "a loop";
+  EXPECT_EQ(p.link(a, c), Status::not_linkable) << "a is already linked";
+  EXPECT_EQ(p.link(c, b), Status::not_linkable) << "b already has a low counter";
+  prof::SampleRing<4> ring;
+  prof::Sampler<E5, prof::SampleRing<4>> s{p, ring};
+  EXPECT_EQ(s.arm(a, 100), Status::bad_argument) << "the low counter of a chain";
+  EXPECT_EQ(s.arm(b, 100), Status::bad_argument) << "the high counter of a chain";
+  EXPECT_EQ(s.arm(c, 100), Status::ok);
+  // After clear() the slots start afresh: no stale link.
+  p.clear();
+  ASSERT_EQ(p.add_on(1, {2, 0, 0}, b), Status::ok);
+  EXPECT_FALSE(p.linked(b));
+  E5Bus::device = nullptr;
+}
+
+}  // namespace
