@@ -1,9 +1,13 @@
 #include "tools/cli/commands.hpp"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <sstream>
+#include <unistd.h>
 
 #include "tools/cli/args.hpp"
 #include "tools/cli/catalogs.hpp"
@@ -26,18 +30,21 @@ std::string input_path(const Args& a) {
 LoadedDump load(const Args& a) {
   const std::string path = input_path(a);
   try {
-    std::vector<unsigned char> bytes;
-    if (path == "-")
-      bytes.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    else
-      bytes = read_file(path);
-    return load_dump(bytes, a.number("--frame", 0));
+    return load_dump(read_file(path), a.number("--frame", 0));
   } catch (const DecodeError& e) {
     throw DecodeError((path == "-" ? "<stdin>" : path) + ": " + e.what());
   }
 }
 
+// True when the two paths name the same file (hard or symbolic links included).
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  return !a.empty() && !b.empty() && a != "-" && std::filesystem::equivalent(a, b, ec) && !ec;
+}
+
 // Writes through `body` to -o's file (or stdout); a failed write is an error, not a silent loss.
+// The file is written beside its final name and renamed into place only when complete, so a
+// failed run never leaves half a report; -o may not name an input (the dump or the ELF).
 template <typename Body>
 void emit(const Args& a, Body body) {
   if (!a.has("-o")) {
@@ -47,11 +54,31 @@ void emit(const Args& a, Body body) {
     return;
   }
   const std::string path = a.get("-o");
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw OutputError("cannot create '" + path + "'");
-  body(out);
+  if (path.empty()) throw UsageError("-o needs a file name");
+  for (const std::string& in : {a.positionals.empty() ? std::string() : a.positionals[0], a.get("--elf")})
+    if (same_file(path, in))
+      throw OutputError("-o '" + path + "' is the input '" + in + "': refusing to overwrite it");
+  const std::string tmp = path + ".pmukit-" + std::to_string(::getpid()) + ".tmp";
+  std::ofstream out(tmp, std::ios::binary);
+  if (!out) throw OutputError("cannot create '" + tmp + "': " + std::strerror(errno));
+  try {
+    body(out);
+  } catch (...) {
+    out.close();
+    std::remove(tmp.c_str());
+    throw;
+  }
   out.close();
-  if (!out) throw OutputError("cannot write '" + path + "'");
+  if (!out) {
+    const int e = errno;
+    std::remove(tmp.c_str());
+    throw OutputError("cannot write '" + path + "': " + std::strerror(e));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int e = errno;
+    std::remove(tmp.c_str());
+    throw OutputError("cannot write '" + path + "': " + std::strerror(e));
+  }
 }
 
 }  // namespace
@@ -71,6 +98,7 @@ int run_report(const std::vector<std::string>& argv) {
   const LoadedDump loaded = load(a);
   options.carrier = loaded.carrier;
   options.elf = a.get("--elf");
+  if (a.has("--elf") && options.elf.empty()) throw UsageError("--elf needs a file name");
   const SymbolTable symbols = options.elf.empty() ? SymbolTable() : load_elf_symbols(options.elf);
   const Profile profile = build_profile(loaded.dump, symbols, format_needs_lines(format));
   emit(a, [&](std::ostream& os) { write_report(os, format, {loaded.dump, profile, options}); });

@@ -35,17 +35,33 @@ LoadedDump load_dump(const std::vector<unsigned char>& input, std::size_t frame)
   }
 }
 
-std::vector<unsigned char> read_file(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) throw DecodeError("cannot open '" + path + "': " + std::strerror(errno));
+std::vector<unsigned char> read_stream(std::FILE* f, const std::string& name) {
   std::vector<unsigned char> data;
   unsigned char buf[65536];
   std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) data.insert(data.end(), buf, buf + n);
-  const bool failed = std::ferror(f) != 0;
-  std::fclose(f);
-  if (failed) throw DecodeError("cannot read '" + path + "'");
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
+    data.insert(data.end(), buf, buf + n);
+    if (data.size() > kMaxInputBytes)
+      throw DecodeError(name + ": larger than " + std::to_string(kMaxInputBytes >> 20) +
+                        " MiB, the most a dump or UART log is read (a firmware dump is kilobytes; "
+                        "this is not one)");
+  }
+  if (std::ferror(f) != 0) throw DecodeError("cannot read " + name + ": " + std::strerror(errno));
   return data;
+}
+
+std::vector<unsigned char> read_file(const std::string& path) {
+  if (path == "-") return read_stream(stdin, "<stdin>");
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) throw DecodeError("cannot open '" + path + "': " + std::strerror(errno));
+  try {
+    std::vector<unsigned char> data = read_stream(f, "'" + path + "'");
+    std::fclose(f);
+    return data;
+  } catch (...) {
+    std::fclose(f);
+    throw;
+  }
 }
 
 }  // namespace pmukit

@@ -18,6 +18,10 @@ struct LoadedDump {
 LoadedDump load_dump(const std::vector<unsigned char>& input, std::size_t frame = 0);
 
 // The whole file; throws DecodeError if it cannot be read.
+// Reads a whole input ("-": standard input), refusing one larger than kMaxInputBytes: a dump is
+// kilobytes and a UART log megabytes, so a bigger input (a device, /dev/zero) is an error, not
+// an exhausted memory.
+inline constexpr std::size_t kMaxInputBytes = std::size_t{256} << 20;
 std::vector<unsigned char> read_file(const std::string& path);
 
 }  // namespace pmukit

@@ -3,6 +3,7 @@
 #include <cxxabi.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <unistd.h>
@@ -48,6 +49,13 @@ class ElfFile {
   void add_functions(SymbolTable& table) {
     GElf_Ehdr ehdr;
     if (gelf_getehdr(elf_, &ehdr) == nullptr) fail(std::string("bad ELF header: ") + elf_errmsg(-1));
+    // A cut-off file loses its section headers (they sit at the end): say so, not "stripped".
+    struct stat st {};
+    if (fstat(fd_, &st) == 0 && ehdr.e_shoff != 0 &&
+        ehdr.e_shoff + std::uint64_t{ehdr.e_shnum} * ehdr.e_shentsize > static_cast<std::uint64_t>(st.st_size))
+      fail("truncated: its section headers end at byte " +
+           std::to_string(ehdr.e_shoff + std::uint64_t{ehdr.e_shnum} * ehdr.e_shentsize) +
+           " but the file has " + std::to_string(st.st_size));
     Elf_Scn* symtab = find_section(SHT_SYMTAB);
     if (symtab == nullptr) symtab = find_section(SHT_DYNSYM);
     if (symtab == nullptr) fail("has no symbol table (stripped?)");

@@ -2,11 +2,26 @@
 
 #include <cstdio>
 
+#include "tools/report/text_util.hpp"
+
 namespace pmukit {
 
+// Valid UTF-8 passes through (JSON text is UTF-8: "ü" stays "ü"); control bytes are \u escapes;
+// a byte that is not valid UTF-8 becomes U+FFFD, so the output is always valid JSON.
 std::string JsonWriter::escape(std::string_view s) {
   std::string out = "\"";
-  for (unsigned char c : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      const std::size_t n = utf8_sequence(s, i);
+      if (n == 0) {
+        out += "\\ufffd";
+      } else {
+        out.append(s.substr(i, n));
+        i += n - 1;
+      }
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -14,7 +29,7 @@ std::string JsonWriter::escape(std::string_view s) {
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
       default:
-        if (c < 0x20 || c >= 0x80) {  // control bytes, and non-ASCII (dump strings may be any bytes)
+        if (c < 0x20 || c == 0x7F) {  // control bytes
           char buf[8];
           std::snprintf(buf, sizeof buf, "\\u%04x", c);
           out += buf;

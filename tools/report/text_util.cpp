@@ -46,9 +46,53 @@ std::string fixed_ratio(std::uint64_t num, std::uint64_t den, unsigned decimals,
 
 std::string percent(std::uint64_t part, std::uint64_t whole) { return fixed_ratio(part, whole, 2, 2); }
 
+std::size_t utf8_sequence(std::string_view s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  if (c < 0x80) return 1;
+  std::size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((b(i + k) & 0xC0) != 0x80) return 0;
+  // No overlong forms, no surrogates, nothing past U+10FFFF.
+  if (c == 0xE0 && b(i + 1) < 0xA0) return 0;
+  if (c == 0xED && b(i + 1) > 0x9F) return 0;
+  if (c == 0xF0 && b(i + 1) < 0x90) return 0;
+  if (c == 0xF4 && b(i + 1) > 0x8F) return 0;
+  return n;
+}
+
+std::string printable(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    const std::size_t n = utf8_sequence(s, i);
+    if (n == 0 || c < 0x20 || c == 0x7F || c == '\\') {
+      out += c == '\\' ? "\\\\" : "\\x" + hex(c, 2).substr(2);
+      ++i;
+    } else {
+      out.append(s.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
 std::string html_escape(std::string_view s) {
   std::string out;
-  for (char c : s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const char c = s[i];
+    const std::size_t n = utf8_sequence(s, i);
+    if (n == 0) {  // invalid UTF-8: the replacement character keeps the SVG/HTML well-formed
+      out += "\xEF\xBF\xBD";
+      ++i;
+      continue;
+    }
+    if (n > 1) {
+      out.append(s.substr(i, n));
+      i += n;
+      continue;
+    }
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
@@ -57,20 +101,27 @@ std::string html_escape(std::string_view s) {
       case '\'': out += "&#39;"; break;
       default:
         // Control bytes are not allowed in XML 1.0 (the SVG must stay well-formed).
-        out += (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') ? '?' : c;
+        out += (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') || c == 0x7F ? '?' : c;
     }
+    ++i;
   }
   return out;
 }
 
-std::string csv_field(std::string_view s) {
-  if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
+std::string csv_field(std::string_view raw) {
+  const std::string s = printable(raw);  // no raw control bytes or invalid UTF-8 in a CSV cell
+  if (s.find_first_of(",\"\n\r") == std::string_view::npos) return s;
   std::string out = "\"";
   for (char c : s) {
     if (c == '"') out += '"';
     out += c;
   }
   return out + '"';
+}
+
+void TextTable::row(std::vector<std::string> cells) {
+  for (std::string& c : cells) c = printable(c);  // a dump string cannot drive the terminal
+  rows_.push_back(std::move(cells));
 }
 
 void TextTable::print(std::ostream& os, std::string_view indent) const {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -15,6 +16,7 @@
 
 #include "elf/nm_listing.hpp"
 #include "fixtures.hpp"
+#include "tools/report/text_util.hpp"
 
 namespace {
 
@@ -146,8 +148,60 @@ TEST_F(Cli, InputErrors) {
   expect_error(pmukit("report " + dump + " --elf /nonexistent.elf"), 1,
                "cannot open ELF '/nonexistent.elf': No such file or directory");
   expect_error(pmukit("report " + dump + " --elf " + dump), 1, "ELF '" + dump + "': not an ELF file");
-  expect_error(pmukit("report " + dump + " -o /nonexistent/dir/out.txt"), 1,
-               "cannot create '/nonexistent/dir/out.txt'");
+  const Result r = pmukit("report " + dump + " -o /nonexistent/dir/out.txt");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err.rfind("pmukit: error: cannot create '/nonexistent/dir/out.txt.pmukit-", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(": No such file or directory\n"), std::string::npos) << "errno's reason";
+}
+
+// -o naming an input (directly or through a link) is refused and the input survives; a report is
+// written beside its name and renamed into place, leaving no temporary file.
+TEST_F(Cli, OutputNeverOverwritesAnInput) {
+  const std::string before = read(dump);
+  expect_error(pmukit("report " + dump + " -o " + dump), 1,
+               "-o '" + dump + "' is the input '" + dump + "': refusing to overwrite it");
+  const std::string link = temp_path("link.bin");
+  std::remove(link.c_str());
+  ASSERT_EQ(symlink(dump.c_str(), link.c_str()), 0);
+  EXPECT_EQ(pmukit("decode " + dump + " -o " + link).status, 1);
+  std::remove(link.c_str());
+  EXPECT_EQ(read(dump), before) << "the input is intact";
+  const std::string elf = std::string(PMUKIT_TEST_ELF_DIR) + "/arm.elf";
+  if (std::ifstream(elf)) {
+    const std::string elf_before = read(elf);
+    EXPECT_EQ(pmukit("report " + dump + " --elf " + elf + " -o " + elf).status, 1);
+    EXPECT_EQ(read(elf), elf_before);
+  }
+  const std::string out = temp_path("ok.txt");
+  ASSERT_EQ(pmukit("report " + dump + " -o " + out).status, 0);
+  EXPECT_FALSE(read(out).empty());
+  std::remove(out.c_str());
+  for (const auto& e : std::filesystem::directory_iterator(::testing::TempDir()))
+    EXPECT_EQ(e.path().string().find(out + ".pmukit-"), std::string::npos) << "left behind: " << e.path();
+}
+
+TEST_F(Cli, EmptyElfNameIsAnError) {
+  expect_error(pmukit("report " + dump + " --elf="), 2, "--elf needs a file name (see pmukit --help)");
+}
+
+// An input far larger than any dump (a device) is refused with the reason, not read whole.
+TEST_F(Cli, EndlessInputIsCapped) {
+  const Result r = pmukit("decode /dev/zero");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("larger than 256 MiB"), std::string::npos) << r.err;
+}
+
+// A cut-off ELF says it is truncated (its section headers are gone), not "stripped?".
+TEST_F(Cli, TruncatedElfSaysSo) {
+  const std::string elf = std::string(PMUKIT_TEST_ELF_DIR) + "/arm.elf";
+  if (!std::ifstream(elf)) GTEST_SKIP() << "no arm cross compiler";
+  const std::string whole = read(elf);
+  const std::string cut = temp_path("cut.elf");
+  write(cut, whole.substr(0, whole.size() / 2));
+  const Result r = pmukit("report " + dump + " --elf " + cut);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("truncated: its section headers end at byte"), std::string::npos) << r.err;
+  std::remove(cut.c_str());
 }
 
 TEST_F(Cli, UsageErrors) {
@@ -231,3 +285,60 @@ TEST(CliElf, AMillionSamplesInWellUnderASecond) {
 }
 
 }  // namespace
+
+namespace {
+
+// A region name with a terminal escape, a newline, valid UTF-8 (ü) and an invalid byte (0xFF).
+const char kHostile[] = "\x1b[31mred\nline\xc3\xbc\xff<&>";
+
+std::string hostile_dump_path() {
+  dumptest::VectorSink out;
+  pd::Writer w(out.sink(), pd::ByteOrder::little);
+  w.begin({"xscale", "xscale-xsc2", 0u, 32, 4});
+  const pd::CounterInfo counters[] = {{0, 32, 0xFF, "cycles", "cycles"}};
+  w.counters(counters, 1);
+  const pd::CounterStats st[] = {{10, 1, 2, 0}};
+  w.region({kHostile, 1, st, 1});
+  w.sample_source({pd::SampleSourceKind::timer, pd::kNoCounter, 1000, 0});
+  w.begin_samples(1);
+  w.sample(0x1000, 0x2000);
+  w.finish();
+  const std::string path = temp_path("hostile.bin");
+  write(path, out.bytes);
+  return path;
+}
+
+Result run_cli(const std::string& args) { return pmukit(args); }
+
+bool valid_utf8(const std::string& s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = ::pmukit::utf8_sequence(s, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+}  // namespace
+
+// Hostile strings in a dump, in every format: no raw escape or control byte reaches a text report,
+// the HTML/SVG stays well-formed UTF-8, JSON keeps valid UTF-8 as it is.
+TEST(CliHostile, EveryFormatEscapesDumpStrings) {
+  const std::string dump = hostile_dump_path();
+  for (const std::string format : {"table", "csv", "flat", "folded", "callgrind", "json", "html", "svg"}) {
+    SCOPED_TRACE(format);
+    const Result r = run_cli("report --format " + format + " " + dump);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << "a raw escape byte";
+    EXPECT_TRUE(valid_utf8(r.out)) << "invalid UTF-8 in the output";
+    if (format == "html" || format == "svg") {
+      EXPECT_EQ(r.out.find("<&>"), std::string::npos) << "markup not escaped";
+    }
+  }
+  const Result t = run_cli("report " + dump);
+  EXPECT_NE(t.out.find("\\x1b[31mred\\x0aline\xc3\xbc\\xff<&>"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("counter clock unknown"), std::string::npos);
+  const Result j = run_cli("decode " + dump);
+  EXPECT_NE(j.out.find("\\u001b[31mred\\nline\xc3\xbc\\ufffd<&>"), std::string::npos) << j.out;
+  std::remove(dump.c_str());
+}
