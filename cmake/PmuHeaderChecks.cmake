@@ -19,3 +19,22 @@ function(pmu_add_header_checks)
   add_library(pmu_header_checks OBJECT ${_srcs})
   target_link_libraries(pmu_header_checks PRIVATE pmukit pmu_warnings pmu_freestanding)
 endfunction()
+
+# The same checks with clang (users bring GCC or clang): host builds, when clang++ is installed.
+# One ctest, header_checks_clang, compiles every header's check file with -Wall -Wextra -Werror.
+function(pmu_add_clang_header_checks)
+  if(CMAKE_CROSSCOMPILING)
+    return()
+  endif()
+  find_program(PMU_CLANGXX NAMES clang++ clang++-14)
+  if(NOT PMU_CLANGXX)
+    message(STATUS "clang++ not found: header_checks_clang not registered")
+    return()
+  endif()
+  get_target_property(_srcs pmu_header_checks SOURCES)
+  string(REPLACE ";" "\\;" _srcs "${_srcs}")
+  add_test(NAME header_checks_clang
+    COMMAND ${CMAKE_COMMAND} -DCLANGXX=${PMU_CLANGXX} -DROOT=${PROJECT_SOURCE_DIR} "-DSOURCES=${_srcs}"
+            -P ${PROJECT_SOURCE_DIR}/cmake/run_clang_header_checks.cmake)
+  set_tests_properties(header_checks_clang PROPERTIES TIMEOUT 300 LABELS header_checks)
+endfunction()

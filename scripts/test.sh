@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh || { echo "test: setup failed"; exit 1; }
 
 presets=("$@")
-[ ${#presets[@]} -gt 0 ] || presets=(host xscale e500 mips-cps netburst rm7000)
+[ ${#presets[@]} -gt 0 ] || presets=(host host-asan xscale e500 mips-cps netburst rm7000)
 
 passed=0
 failed=0

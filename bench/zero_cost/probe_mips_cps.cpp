@@ -29,11 +29,11 @@ using pmu::u32;
 using C0 = pmu::Regs<pmu::Cp0Bus>;
 
 // --- CP0 ---
-using CMGCRBASE = Reg<"CMGCRBase", Cp0<15, 3>, u32, {.access = Access::RO}>;
-using CONFIG3 = Reg<"Config3", Cp0<16, 3>, u32, {.access = Access::RO}>;
+using CMGCRBASE = Reg<"CMGCRBase", Cp0<15, 3>, u32, pmu::Layout<u32>{.access = Access::RO}>;
+using CONFIG3 = Reg<"Config3", Cp0<16, 3>, u32, pmu::Layout<u32>{.access = Access::RO}>;
 constexpr Field<CONFIG3, 29, 1, Access::RO, "CMGCR"> config3_cmgcr{};
 // PerfCtl0: M (31) and W (30) are read-only; Event 11:5, IE, U, S, K, EXL.
-using PERFCTL0 = Reg<"PerfCtl0", Cp0<25, 0>, u32, {.write_mask = 0x3FFFFFFF}>;
+using PERFCTL0 = Reg<"PerfCtl0", Cp0<25, 0>, u32, pmu::Layout<u32>{.write_mask = 0x3FFFFFFF}>;
 constexpr Field<PERFCTL0, 31, 1, Access::RO, "M"> perfctl_m{};
 constexpr Field<PERFCTL0, 5, 7, Access::RW, "Event"> perfctl_event{};
 constexpr Field<PERFCTL0, 4, 1, Access::RW, "IE"> perfctl_ie{};
@@ -45,7 +45,7 @@ using PERFCNT0 = Reg<"PerfCnt0", Cp0<25, 1>, u32>;
 using GcrBase = pmu::RuntimeBase<ZeroCostGcrTag>;
 using GCR = pmu::Regs<pmu::MmioBus<GcrBase>>;
 // PC_CTL: Perf_Num_Cnt (3:0) is read-only; bits outside the named fields are write-as-zero.
-using PC_CTL = Reg<"PC_CTL", Mmio<0x6100>, u32, {.write_mask = 0x600003F0}>;
+using PC_CTL = Reg<"PC_CTL", Mmio<0x6100>, u32, pmu::Layout<u32>{.write_mask = 0x600003F0}>;
 constexpr Field<PC_CTL, 30, 1, Access::RW, "Perf_Int_En"> pc_ctl_int_en{};
 constexpr Field<PC_CTL, 29, 1, Access::RW, "Perf_Ovf_Stop"> pc_ctl_ovf_stop{};
 constexpr Field<PC_CTL, 9, 1, Access::RW, "P1_Reset"> pc_ctl_p1_reset{};
@@ -56,10 +56,10 @@ constexpr Field<PC_CTL, 5, 1, Access::RW, "Cycl_Cnt_Reset"> pc_ctl_cyc_reset{};
 constexpr Field<PC_CTL, 4, 1, Access::RW, "Cycl_Cnt_CountOn"> pc_ctl_cyc_counton{};
 constexpr Field<PC_CTL, 0, 4, Access::RO, "Perf_Num_Cnt"> pc_ctl_num_cnt{};
 // PC_OV: overflow flags, write 1 to clear.
-using PC_OV = Reg<"PC_OV", Mmio<0x6120>, u32, {.write_mask = 0x7, .w1c = 0x7}>;
+using PC_OV = Reg<"PC_OV", Mmio<0x6120>, u32, pmu::Layout<u32>{.write_mask = 0x7, .w1c = 0x7}>;
 constexpr Field<PC_OV, 0, 1, Access::W1C, "Cycl_Cnt_Ovf"> pc_ov_cycle{};
 // PC_EVENT: P1 event 15:8, P0 event 7:0.
-using PC_EVENT = Reg<"PC_EVENT", Mmio<0x6130>, u32, {.write_mask = 0xFFFF}>;
+using PC_EVENT = Reg<"PC_EVENT", Mmio<0x6130>, u32, pmu::Layout<u32>{.write_mask = 0xFFFF}>;
 constexpr Field<PC_EVENT, 0, 8, Access::RW, "P0_Event"> pc_event_p0{};
 constexpr Field<PC_EVENT, 8, 8, Access::RW, "P1_Event"> pc_event_p1{};
 using PC_CYCLE = Reg<"PC_CYCLE", Mmio<0x6180>, u32>;

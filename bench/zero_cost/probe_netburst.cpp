@@ -24,18 +24,18 @@ using pmu::u64;
 using Bus = pmu::Regs<pmu::MsrBus>;
 
 // BPU_COUNTER0: 40-bit counter in a 64-bit MSR.
-using COUNTER0 = Reg<"BPU_COUNTER0", Msr<0x300>, u64, {.write_mask = 0xFFFFFFFFFFull}>;
+using COUNTER0 = Reg<"BPU_COUNTER0", Msr<0x300>, u64, pmu::Layout<u64>{.write_mask = 0xFFFFFFFFFFull}>;
 constexpr Field<COUNTER0, 0, 40, Access::RW, "count"> counter_count{};
 constexpr Field<COUNTER0, 39, 1, Access::RW, "bit39"> counter_bit39{};
 // BPU_CCCR0: bits 11:0, 29:28 and 63:32 reserved.
-using CCCR0 = Reg<"BPU_CCCR0", Msr<0x360>, u64, {.write_mask = 0xCFFFF000ull}>;
+using CCCR0 = Reg<"BPU_CCCR0", Msr<0x360>, u64, pmu::Layout<u64>{.write_mask = 0xCFFFF000ull}>;
 constexpr Field<CCCR0, 31, 1, Access::RW, "OVF"> cccr_ovf{};
 constexpr Field<CCCR0, 26, 1, Access::RW, "OVF_PMI_T0"> cccr_ovf_pmi_t0{};
 constexpr Field<CCCR0, 16, 2, Access::RW, "ACTIVE_THREAD"> cccr_active_thread{};
 constexpr Field<CCCR0, 13, 3, Access::RW, "ESCR_SELECT"> cccr_escr_select{};
 constexpr Field<CCCR0, 12, 1, Access::RW, "ENABLE"> cccr_enable{};
 // BSU_ESCR0: bit 31 and 63:32 reserved.
-using ESCR0 = Reg<"BSU_ESCR0", Msr<0x3A0>, u64, {.write_mask = 0x7FFFFFFFull}>;
+using ESCR0 = Reg<"BSU_ESCR0", Msr<0x3A0>, u64, pmu::Layout<u64>{.write_mask = 0x7FFFFFFFull}>;
 constexpr Field<ESCR0, 25, 6, Access::RW, "event_select"> escr_event_select{};
 constexpr Field<ESCR0, 9, 16, Access::RW, "event_mask"> escr_event_mask{};
 constexpr Field<ESCR0, 3, 1, Access::RW, "T0_OS"> escr_t0_os{};

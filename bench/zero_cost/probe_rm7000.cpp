@@ -22,7 +22,7 @@ static_assert(!pmu::Cp0Bus::has_select);
 
 // PerfControl: event 4:0, count in kernel 8, in user 9, count enable 10; 7:5 and 31:11 reserved
 // (write zero).
-using PERFCONTROL = Reg<"PerfControl", Cp0<22>, u32, {.write_mask = 0x71F}>;
+using PERFCONTROL = Reg<"PerfControl", Cp0<22>, u32, pmu::Layout<u32>{.write_mask = 0x71F}>;
 constexpr Field<PERFCONTROL, 0, 5, Access::RW, "Event"> perfcontrol_event{};
 constexpr Field<PERFCONTROL, 8, 1, Access::RW, "Kernel"> perfcontrol_kernel{};
 constexpr Field<PERFCONTROL, 9, 1, Access::RW, "User"> perfcontrol_user{};

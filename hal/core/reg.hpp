@@ -1,7 +1,7 @@
 #pragma once
 // The register-descriptor engine.
 //
-// A register is a type: Reg<"PMNC", Cp14<0, 1>, u32, {...}> names it, says where it lives (the
+// A register is a type: Reg<"PMNC", Cp14<0, 1>, u32, Layout<u32>{...}> names it, says where it lives (the
 // location type, which a bus knows how to reach), its width, and its Layout: whole-register access,
 // reset value, which bits may be written as one (the rest are write-as-zero), which are W1C.
 // A field is a constexpr object: Field<PMNC, 0, 1, Access::RW, "E"> e{}; e(1) makes a FieldValue.
@@ -80,7 +80,8 @@ constexpr T low_mask(unsigned width) {
 }
 
 // What a register does with reads and writes. A structural type, so it can be a template argument
-// written with designated initializers: Reg<"FLAG", Cp14<5, 1>, u32, {.write_mask = 0x1F, .w1c = 0x1F}>
+// written with designated initializers: Reg<"FLAG", Cp14<5, 1>, u32, Layout<u32>{.write_mask = 0x1F,
+// .w1c = 0x1F}> (the type named: clang 14 takes no bare braced list as a template argument)
 template <class T>
 struct Layout {
   Access access = Access::RW;

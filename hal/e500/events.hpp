@@ -11,19 +11,19 @@
 //    supported only for PMC0 and PMC1." CRM 7.6.2 names event 76 as "C0:76 and C1:76", i.e. a
 //    counter-specific event on PMC0 and PMC1. The threshold events are 76..81 (DLFB load miss
 //    cycles, ILFB fetch miss cycles, and the four interrupt latency / pending-latency cycle
-//    events). Linux (76..81 "restricted" to the first two counters) and FreeBSD (PMC0/PMC1 masks)
-//    agree. Decision: events 76..81 carry kEventNeedsThreshold and the counter mask 0x3 (PMC0,
-//    PMC1); no other event takes a threshold, and PMC2/PMC3 take none. The driver rejects both
-//    at configure time (driver.hpp); tests: hal/e500/tests, "*Threshold*".
+//    events). Linux (76..81 "restricted" to the first two counters) agrees; FreeBSD's table gives
+//    PMC0 alone for them (narrower than the manual). Decision: events 76..81 carry
+//    kEventNeedsThreshold and the counter mask 0x3 (PMC0, PMC1); no other event takes a threshold,
+//    and PMC2/PMC3 take none. The driver rejects both at configure time (driver.hpp); tests: hal/e500/tests, "*Threshold*".
 //
 // 2. Chain sources. CRM 7.6.1: chaining is done "by defining the event of interest to be another
 //    PMC's overflow generation"; the chained counter "increments each time the first counter rolls
 //    over to zero". The "PMCn overflow" events are 82 (PMC0), 83 (PMC1), 84 (PMC2), 85 (PMC3),
-//    countable on any counter (FreeBSD's e500 table and Freescale's OProfile list for e500mc,
-//    which keeps the same numbers, agree; the latter describes them as counting PMCn's most
+//    countable on any counter (FreeBSD's e500 table, OProfile's e500/e500v2 lists and Freescale's
+//    list for e500mc, which keeps the same numbers, agree; the latter describes them as counting PMCn's most
 //    significant bit going from 1 to 0, which for a counting counter is exactly the rollover to
-//    zero). Table 7-10's own rows were not retrievable here: the numbers rest on those two lists
-//    plus 7.6.1's description. Decision: events 82..85 carry kEventChainSource and the counter
+//    zero). Table 7-10's own rows were not retrievable here: the numbers rest on those lists plus
+//    7.6.1's description. Decision: events 82..85 carry kEventChainSource and the counter
 //    mask 0xF; event 82+n counts rollovers of PMCn (kEventPmcOverflowBase, regs.hpp). A counter
 //    chained to itself is meaningless and link() refuses it. Tests: "*Chain*".
 #include <cstddef>

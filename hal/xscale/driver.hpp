@@ -68,7 +68,10 @@ struct Xsc2Regs {
   using PMNC = xsc2::PMNC;
   using CCNT = xsc2::CCNT;
   using Counters = RegList<xsc2::CCNT, xsc2::PMN0, xsc2::PMN1, xsc2::PMN2, xsc2::PMN3>;
-  static constexpr auto E = xsc2::pmnc::E, P = xsc2::pmnc::P, C = xsc2::pmnc::C, D = xsc2::pmnc::D;
+  static constexpr auto E = xsc2::pmnc::E;
+  static constexpr auto P = xsc2::pmnc::P;
+  static constexpr auto C = xsc2::pmnc::C;
+  static constexpr auto D = xsc2::pmnc::D;
   static constexpr auto inten = xsc2::inten_slot;
   static constexpr auto flag = xsc2::flag_slot;
   static constexpr auto evt = xsc2::evt_count;
@@ -78,7 +81,10 @@ struct Xsc1Regs {
   using PMNC = xsc1::PMNC;
   using CCNT = xsc1::CCNT;
   using Counters = RegList<xsc1::CCNT, xsc1::PMN0, xsc1::PMN1>;
-  static constexpr auto E = xsc1::pmnc::E, P = xsc1::pmnc::P, C = xsc1::pmnc::C, D = xsc1::pmnc::D;
+  static constexpr auto E = xsc1::pmnc::E;
+  static constexpr auto P = xsc1::pmnc::P;
+  static constexpr auto C = xsc1::pmnc::C;
+  static constexpr auto D = xsc1::pmnc::D;
   static constexpr auto inten = xsc1::inten_slot;
   static constexpr auto flag = xsc1::flag_slot;
   static constexpr auto evt = xsc1::evt_count;
@@ -135,10 +141,20 @@ struct Pmu : CounterDriver<Bus, typename V::Counters, 32> {
   static Snapshot<PMNC> pmnc() { return R::template read<PMNC>(); }
 
   // ---- event selection (evtCountN) ----
+  // busy while PMNC.E is set: the core manual has the counters disabled while their event
+  // selection changes (chapter 8), so stop() first.
   static Status select_event(unsigned pmn, std::uint32_t code) {
     if (pmn >= kPmns) return Status::bad_argument;
     if (code > kMaxEventCode) return Status::unsupported_event;  // e.g. kCcntEvent
-    R::modify(V::evt.at(pmn, code));
+    const auto sel = V::evt.at(pmn, code);
+    if constexpr (std::is_same_v<EvtReg, PMNC>) {  // XSC1: E and the selects in one read
+      const u32 v = R::template read_raw<PMNC>();
+      if (V::E.extract(v)) return Status::busy;
+      R::template write_raw<PMNC>((v & ~(PMNC::volatile_bits | sel.mask)) | sel.bits);
+    } else {
+      if (enabled()) return Status::busy;
+      R::modify(sel);
+    }
     return Status::ok;
   }
   static std::uint32_t selected_event(unsigned pmn) {
@@ -211,6 +227,8 @@ struct Pmu : CounterDriver<Bus, typename V::Counters, 32> {
     }
 
     quiesce(r.trapped, true);
+    // Park every PMN on the power-saving event until configure() gives it one.
+    if (!(r.trapped & reg_bit<EvtReg>())) put(V::evt.each(kAllSlots >> 1, event::POWER_SAVE));
     r.result = {working != 0 ? Status::ok : Status::pmu_absent, working};
     return remember(r);
   }

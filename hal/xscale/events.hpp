@@ -37,6 +37,7 @@ inline constexpr std::uint32_t DC_WRITEBACK = 0x0C;    // per half line (four wo
 inline constexpr std::uint32_t PC_CHANGE = 0x0D;       // software changed the PC
 inline constexpr std::uint32_t ASSP_FIRST = 0x10;      // 0x10-0x17: defined by the product (ASSP)
 inline constexpr std::uint32_t ASSP_LAST = 0x17;
+inline constexpr std::uint32_t POWER_SAVE = 0xFF;      // no event: the counter is switched off
 }  // namespace event
 
 // Table 8-12, with the counters of one variant. Descriptions paraphrase the manual.
@@ -71,6 +72,8 @@ inline constexpr EventInfo kEventTable[] = {
     {0x15, "ASSP_15", "defined by the product (ASSP); see its developer's manual", Counters, 0},
     {0x16, "ASSP_16", "defined by the product (ASSP); see its developer's manual", Counters, 0},
     {0x17, "ASSP_17", "defined by the product (ASSP); see its developer's manual", Counters, 0},
+    {event::POWER_SAVE, "POWER_SAVE",
+     "power saving: the counter counts nothing (drivers park unused counters on it)", Counters, 0},
     {kCcntEvent, "CCNT", "core clock cycles, counted by the dedicated clock counter (not a PMN)",
      0, 0},
 };

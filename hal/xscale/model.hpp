@@ -283,8 +283,8 @@ class Xsc2Model final : public detail::ModelCore {
 };
 
 // ---------------------------------------------------------------------------------------------
-// XSC1 (2 counters; enables, flags and event selects in PMNC). Default MIDR 0x69052000: Intel,
-// ARMv5TE, core generation 1 (an illustrative value, not a specific part).
+// XSC1 (2 counters; enables, flags and event selects in PMNC). Default MIDR 0x69052000: the 80200
+// A0/A1 ID (Intel, ARMv5TE, core generation 1).
 class Xsc1Model final : public detail::ModelCore {
  public:
   explicit Xsc1Model(ModelConfig cfg = {}) : ModelCore(cfg, 2) {

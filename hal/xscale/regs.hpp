@@ -24,7 +24,7 @@ namespace xsc2 {
 
 // Performance Monitor Control Register. ID (31:24) is read-only; 23:4 are write-as-zero.
 // P and C (bits 1, 2) are actions: Layout.action makes every modify write them as 0 unless named.
-using PMNC = Reg<"PMNC", Cp14<0, 1>, u32, {.write_mask = 0x0000000F, .action = 0x00000006}>;
+using PMNC = Reg<"PMNC", Cp14<0, 1>, u32, pmu::Layout<u32>{.write_mask = 0x0000000F, .action = 0x00000006}>;
 namespace pmnc {
 inline constexpr Field<PMNC, 0, 1, Access::RW, "E"> E{};  // 1: all counters count
 // P and C are actions: writing 1 resets, reading is unpredictable (§8.3), hence write-only here.
@@ -38,7 +38,7 @@ inline constexpr Field<PMNC, 24, 8, Access::RO, "ID"> ID{};  // PMU identificati
 using CCNT = Reg<"CCNT", Cp14<1, 1>, u32>;
 
 // Interrupt Enable Register: one enable per counter; 31:5 write-as-zero.
-using INTEN = Reg<"INTEN", Cp14<4, 1>, u32, {.write_mask = 0x0000001F}>;
+using INTEN = Reg<"INTEN", Cp14<4, 1>, u32, pmu::Layout<u32>{.write_mask = 0x0000001F}>;
 namespace inten {
 inline constexpr Field<INTEN, 0, 1, Access::RW, "C"> C{};    // CCNT overflow interrupt
 inline constexpr Field<INTEN, 1, 1, Access::RW, "P0"> P0{};  // PMN0 overflow interrupt
@@ -48,7 +48,7 @@ inline constexpr Field<INTEN, 4, 1, Access::RW, "P3"> P3{};
 }  // namespace inten
 
 // Overflow Flag Status Register: read 1 = that counter wrapped; write 1 clears it, 0 leaves it.
-using FLAG = Reg<"FLAG", Cp14<5, 1>, u32, {.write_mask = 0x0000001F, .w1c = 0x0000001F}>;
+using FLAG = Reg<"FLAG", Cp14<5, 1>, u32, pmu::Layout<u32>{.write_mask = 0x0000001F, .w1c = 0x0000001F}>;
 namespace flag {
 inline constexpr Field<FLAG, 0, 1, Access::W1C, "C"> C{};
 inline constexpr Field<FLAG, 1, 1, Access::W1C, "P0"> P0{};
@@ -94,7 +94,7 @@ namespace xsc1 {
 // 31:28, 11 and 7 are write-as-zero; 10:8 are the write-1-to-clear overflow flags; P and C
 // (bits 1, 2) are actions, written as 0 by every modify unless named.
 using PMNC = Reg<"PMNC", Cp14<0, 0>, u32,
-                 {.write_mask = 0x0FFFF77F, .w1c = 0x00000700, .action = 0x00000006}>;
+                 pmu::Layout<u32>{.write_mask = 0x0FFFF77F, .w1c = 0x00000700, .action = 0x00000006}>;
 namespace pmnc {
 inline constexpr Field<PMNC, 0, 1, Access::RW, "E"> E{};
 inline constexpr Field<PMNC, 1, 1, Access::WO, "P"> P{};  // reset PMN0, PMN1; read unpredictable
@@ -133,7 +133,7 @@ static_assert(inten_slot.mask(0) == pmnc::inten_ccnt.mask && flag_slot.mask(1) =
 // Main ID register (CP15 c0, opcode_2 0), read-only. Layout of the XScale ID (core manual ch. 7,
 // CP15 register 0): implementer 0x69 ('i', Intel), ARM architecture version, core generation
 // (15:13), core revision, product number, product revision.
-using MIDR = Reg<"MIDR", Cp15<0, 0>, u32, {.access = Access::RO}>;
+using MIDR = Reg<"MIDR", Cp15<0, 0>, u32, pmu::Layout<u32>{.access = Access::RO}>;
 namespace midr {
 inline constexpr Field<MIDR, 24, 8, Access::RO, "Implementer"> Implementer{};
 inline constexpr Field<MIDR, 16, 8, Access::RO, "Architecture"> Architecture{};

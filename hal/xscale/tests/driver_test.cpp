@@ -162,8 +162,10 @@ TYPED_TEST(xscaleDriver, ActionBitsReadAsOneNeverResetByAccident) {
   Pmu::set_ccnt_divider(true);
   Pmu::set_ccnt_divider(false);
   Pmu::set_overflow_interrupt(0b1, true);
-  (void)Pmu::select_event(0, event::INSTR);
   Pmu::clear_overflow(0b1);
+  Pmu::disable();
+  (void)Pmu::select_event(0, event::INSTR);
+  Pmu::enable();
   this->model.raise_flag(0);
   EXPECT_EQ(p.fold_mask(1), 1u);
   Pmu::disable();
@@ -305,7 +307,10 @@ TYPED_TEST(xscaleDriver, FlagsSurviveEveryUpdate) {
 
   Pmu::set_overflow_interrupt(0b100, true);
   EXPECT_EQ(Pmu::overflow_status(), flags);
-  (void)Pmu::select_event(0, event::DC_ACCESS);
+  EXPECT_EQ(Pmu::select_event(0, event::DC_ACCESS), Status::busy) << "E is set";
+  Pmu::disable();
+  EXPECT_EQ(Pmu::select_event(0, event::DC_ACCESS), Status::ok);
+  Pmu::enable();
   EXPECT_EQ(Pmu::overflow_status(), flags);
   Pmu::set_ccnt_divider(false);
   Pmu::set_ccnt_divider(true);

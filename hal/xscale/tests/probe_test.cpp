@@ -138,3 +138,21 @@ TEST_F(xscaleProbeQemu, WrongVariantFindsNoCounters) {
 }
 
 }  // namespace
+
+namespace {
+// After probe() every PMN is parked on the power-saving event (0xFF) until configured.
+TEST(xscaleProbePark, UnusedCountersAreParkedOnPowerSave) {
+  using Bus = pmu::MockBus<struct ParkTag>;
+  using P = pmu::xscale::Xsc2<Bus>;
+  pmu::xscale::Xsc2Model m({.cycles_per_access = 3});
+  Bus::reset();
+  Bus::device = &m;
+  ASSERT_EQ(P::probe().status, pmu::Status::ok);
+  for (unsigned n = 0; n < 4; ++n) EXPECT_EQ(m.selected_event(n), pmu::xscale::event::POWER_SAVE) << n;
+  EXPECT_EQ(P::configure(1, {pmu::xscale::event::INSTR}), pmu::Status::ok);
+  EXPECT_EQ(m.selected_event(0), pmu::xscale::event::INSTR);
+  EXPECT_EQ(m.selected_event(1), pmu::xscale::event::POWER_SAVE);
+  P::forget_probe();
+  Bus::device = nullptr;
+}
+}  // namespace

@@ -137,7 +137,7 @@ TEST(xscaleEvents, TableMatchesManual) {
   for (const PmuCatalog* c : {&kXsc1Catalog, &kXsc2Catalog}) {
     SCOPED_TRACE(c->id);
     EXPECT_EQ(c->counter_width, 32u);
-    ASSERT_EQ(c->num_events, 23u);  // 0x00-0x0D, 0x10-0x17, CCNT
+    ASSERT_EQ(c->num_events, 24u);  // 0x00-0x0D, 0x10-0x17, 0xFF (power saving), CCNT
     for (std::size_t i = 0; i < c->num_events; ++i) {
       const EventInfo& e = c->events[i];
       for (std::size_t j = i + 1; j < c->num_events; ++j) EXPECT_NE(e.code, c->events[j].code);
@@ -193,7 +193,8 @@ TEST(xscaleEvents, SlotsForEachCode) {
   static_assert(P1::slots_for(0x07) == 0x6);
   EXPECT_EQ(P2::slots_for(0x17), 0x1Eu);  // ASSP events go to any PMN
   EXPECT_EQ(P2::slots_for(0x0E), 0u);
-  EXPECT_EQ(P2::slots_for(0xFF), 0u);
+  EXPECT_EQ(P2::slots_for(0xFF), 0x1Eu);  // power saving: any PMN may be parked on it
+  EXPECT_EQ(P2::slots_for(0xFE), 0u);
   EXPECT_EQ(P2::slots_for(0x1000), 0u);
   EXPECT_EQ(P1::slots_for(kCcntEvent), 1u);
 }

@@ -27,8 +27,8 @@ using CNT = Family<"CNT", 12, CntAt, u32>;
 // SEL: four 8-bit selects; ENA: one enable per slot at bits 4..7; OVF: W1C flags at 0..3, plus a
 // RW bit 8 in the same register; IRREG: three 1-bit elements at scattered positions.
 using SEL = Reg<"SEL", Pmr<100>, u32>;
-using ENA = Reg<"ENA", Pmr<101>, u32, {.write_mask = 0xF0}>;
-using OVF = Reg<"OVF", Pmr<102>, u32, {.write_mask = 0x10F, .w1c = 0x00F}>;
+using ENA = Reg<"ENA", Pmr<101>, u32, pmu::Layout<u32>{.write_mask = 0xF0}>;
+using OVF = Reg<"OVF", Pmr<102>, u32, pmu::Layout<u32>{.write_mask = 0x10F, .w1c = 0x00F}>;
 using IRREG = Reg<"IRREG", Pmr<103>, u32>;
 inline constexpr FieldArrayStrided<SEL, 0, 8, 8, 4, Access::RW, "sel"> sel{};
 inline constexpr FieldArrayStrided<ENA, 4, 1, 1, 4, Access::RW, "ena"> ena{};

@@ -30,7 +30,7 @@ using pmu::u64;
 //   bits 28-31 REV    RO, write-as-zero
 //   bits 7, 11 and 1, 2, 4-6 are write-as-zero (write_mask 0x0FFFF709)
 using CTRL = Reg<"CTRL", pmu::Cp14<0, 0>, u32,
-                 {.reset = 0x00003000, .write_mask = 0x0FFFF709, .w1c = 0x00000700}>;
+                 pmu::Layout<u32>{.reset = 0x00003000, .write_mask = 0x0FFFF709, .w1c = 0x00000700}>;
 inline constexpr Field<CTRL, 0, 1, Access::RW, "E"> ctrl_e{};
 inline constexpr Field<CTRL, 3, 1, Access::RW, "D"> ctrl_d{};
 inline constexpr Field<CTRL, 8, 1, Access::W1C, "OVF0"> ctrl_ovf0{};
@@ -42,7 +42,7 @@ inline constexpr Field<CTRL, 28, 4, Access::RO, "REV"> ctrl_rev{};
 
 // Reset value with a W1C bit set: write() must still send 0 for it.
 using CTRL2 = Reg<"CTRL2", pmu::Cp14<0, 1>, u32,
-                  {.reset = 0x00000181, .write_mask = 0x000001FF, .w1c = 0x00000100}>;
+                  pmu::Layout<u32>{.reset = 0x00000181, .write_mask = 0x000001FF, .w1c = 0x00000100}>;
 inline constexpr Field<CTRL2, 0, 1, Access::RW, "A"> ctrl2_a{};
 inline constexpr Field<CTRL2, 1, 1, Access::RW, "B"> ctrl2_b{};
 inline constexpr Field<CTRL2, 7, 1, Access::RW, "C"> ctrl2_c{};
@@ -51,25 +51,25 @@ inline constexpr Field<CTRL2, 8, 1, Access::W1C, "F"> ctrl2_f{};
 // Action bits (XScale PMNC P/C style): write-only "reset" actions in a read-write register whose
 // read-back is unpredictable, so no read-modify-write may send them back as read.
 //   bit 0 EN RW, bit 1 RST WO action, bit 4 OVF W1C
-using ACT = Reg<"ACT", pmu::Cp14<2, 1>, u32, {.write_mask = 0x13, .w1c = 0x10, .action = 0x02}>;
+using ACT = Reg<"ACT", pmu::Cp14<2, 1>, u32, pmu::Layout<u32>{.write_mask = 0x13, .w1c = 0x10, .action = 0x02}>;
 inline constexpr Field<ACT, 0, 1, Access::RW, "EN"> act_en{};
 inline constexpr Field<ACT, 1, 1, Access::WO, "RST"> act_rst{};
 inline constexpr Field<ACT, 4, 1, Access::W1C, "OVF"> act_ovf{};
 
-using FLAG = Reg<"FLAG", pmu::Cp14<5, 1>, u32, {.write_mask = 0x1F, .w1c = 0x1F}>;
+using FLAG = Reg<"FLAG", pmu::Cp14<5, 1>, u32, pmu::Layout<u32>{.write_mask = 0x1F, .w1c = 0x1F}>;
 inline constexpr Field<FLAG, 0, 1, Access::W1C, "CCNT"> flag_ccnt{};
 inline constexpr Field<FLAG, 1, 1, Access::W1C, "PMN0"> flag_pmn0{};
 inline constexpr Field<FLAG, 4, 1, Access::W1C, "PMN3"> flag_pmn3{};
 
-using STATUS = Reg<"STATUS", pmu::Cp15<0, 0>, u32, {.access = Access::RO}>;
+using STATUS = Reg<"STATUS", pmu::Cp15<0, 0>, u32, pmu::Layout<u32>{.access = Access::RO}>;
 inline constexpr Field<STATUS, 13, 3, Access::RO, "GEN"> status_gen{};
 
-using CMD = Reg<"CMD", pmu::Pmr<7>, u32, {.access = Access::WO, .reset = 0x00000010}>;
+using CMD = Reg<"CMD", pmu::Pmr<7>, u32, pmu::Layout<u32>{.access = Access::WO, .reset = 0x00000010}>;
 inline constexpr Field<CMD, 0, 4, Access::WO, "OP"> cmd_op{};
 inline constexpr Field<CMD, 4, 4, Access::WO, "ARG"> cmd_arg{};
 
 // 40-bit counter in a 64-bit MSR; bits 63:40 reserved (write-as-zero).
-using CNT40 = Reg<"CNT40", pmu::Msr<0x300>, u64, {.write_mask = 0xFFFFFFFFFFull}>;
+using CNT40 = Reg<"CNT40", pmu::Msr<0x300>, u64, pmu::Layout<u64>{.write_mask = 0xFFFFFFFFFFull}>;
 inline constexpr Field<CNT40, 0, 40, Access::RW, "count"> cnt40_count{};
 inline constexpr Field<CNT40, 32, 8, Access::RW, "high8"> cnt40_high8{};
 inline constexpr Field<CNT40, 39, 1, Access::RW, "bit39"> cnt40_bit39{};
