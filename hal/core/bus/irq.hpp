@@ -48,7 +48,8 @@ inline IrqState irq_save() {
   asm volatile(".set push\n\t.set noreorder\n\tdi %0\n\tehb\n\t.set pop" : "=r"(s) : : "memory");
 #elif defined(__mips__)
   unsigned long t;
-  asm volatile(".set push\n\t.set noreorder\n\tmfc0 %0, $12\n\tori %1, %0, 1\n\txori %1, %1, 1\n\t"
+  // MIPS IV: a nop after mfc0 (its result may be late on R4000-class pipelines), two after mtc0.
+  asm volatile(".set push\n\t.set noreorder\n\tmfc0 %0, $12\n\tnop\n\tori %1, %0, 1\n\txori %1, %1, 1\n\t"
                "mtc0 %1, $12\n\tnop\n\tnop\n\t.set pop"
                : "=r"(s), "=r"(t) : : "memory");
 #elif defined(__i386__) || defined(__x86_64__)
@@ -75,7 +76,7 @@ inline void irq_restore(IrqState st) {
   if (st.saved & 1u) asm volatile(".set push\n\t.set noreorder\n\tei\n\tehb\n\t.set pop" : : : "memory");
 #elif defined(__mips__)
   unsigned long t;
-  asm volatile(".set push\n\t.set noreorder\n\tmfc0 %0, $12\n\tori %0, %0, 1\n\txori %0, %0, 1\n\t"
+  asm volatile(".set push\n\t.set noreorder\n\tmfc0 %0, $12\n\tnop\n\tori %0, %0, 1\n\txori %0, %0, 1\n\t"
                "or %0, %0, %1\n\tmtc0 %0, $12\n\tnop\n\tnop\n\t.set pop"
                : "=&r"(t) : "r"(st.saved & 1u) : "memory");
 #elif defined(__i386__) || defined(__x86_64__)
