@@ -11,6 +11,7 @@
 //   Regs<Bus>::read(e)                      one field, one read
 //   Regs<Bus>::write(e(1), c(1))            one write; other fields take their reset value
 //   Regs<Bus>::modify(e(1), c(1))           exactly one read and one write
+//   Regs<Bus>::modify_from(snapshot, e(1))  the same write, from a value already read
 //   Regs<Bus>::modify_raw<R>(clear, set)    the same for masks known only at run time
 //   Regs<Bus>::write_raw<CCNT>(v)           whole value (masked to the writable bits)
 //   Regs<Bus>::apply(a(1), b(2), c(3))      fields of several registers: one read-modify-write
@@ -455,10 +456,16 @@ struct Regs {
   template <class... FV>
   static void modify(FV... fv) {
     using R = typename detail::First<FV...>::type::reg;
+    modify_from(read<R>(), fv...);
+  }
+
+  // The write half of modify(), from a value the caller has already read (one read serves a check
+  // and the update, e.g. "refuse while enabled, else change the select"). Same W1C/action rule.
+  template <class R, class... FV>
+  static void modify_from(Snapshot<R> cur, FV... fv) {
     detail::check_writable<R, FV...>();
     static_assert(R::access != Access::WO, "register is write-only: use write(), not modify()");
-    const auto cur = static_cast<typename R::value_type>(read_raw<R>() & ~R::volatile_bits);
-    write_raw<R>(detail::merge<R>(cur, fv...));
+    write_raw<R>(detail::merge<R>(static_cast<typename R::value_type>(cur.raw & ~R::volatile_bits), fv...));
   }
 
   // Fields of several registers in one call: one read-modify-write per register (one write for a

@@ -311,10 +311,7 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
       const std::uint32_t ev = pmlca_event<PMLCa<n>>.extract(pmlca[n]);
       if (ev >= kEventPmcOverflowBase && ev < kEventPmcOverflowBase + kCounters) highs |= 1u << n;
     });
-    auto put = [&](auto n) {
-      const std::uint32_t v = fc ? pmlca[n] | pmlca_fc<PMLCa<n>>.mask : pmlca[n] & ~pmlca_fc<PMLCa<n>>.mask;
-      R::template write_raw<PMLCa<n>>(v);
-    };
+    auto put = [&](auto n) { R::modify_from(Snapshot<PMLCa<n>>{pmlca[n]}, pmlca_fc<PMLCa<n>>.runtime(fc)); };
     each_slot(fc ? mask & ~highs : mask & highs, put);
     each_slot(fc ? mask & highs : mask & ~highs, put);
   }

@@ -148,9 +148,9 @@ struct Pmu : CounterDriver<Bus, typename V::Counters, 32> {
     if (code > kMaxEventCode) return Status::unsupported_event;  // e.g. kCcntEvent
     const auto sel = V::evt.at(pmn, code);
     if constexpr (std::is_same_v<EvtReg, PMNC>) {  // XSC1: E and the selects in one read
-      const u32 v = R::template read_raw<PMNC>();
-      if (V::E.extract(v)) return Status::busy;
-      R::template write_raw<PMNC>((v & ~(PMNC::volatile_bits | sel.mask)) | sel.bits);
+      const auto pmnc = R::template read<PMNC>();
+      if (pmnc.test(V::E)) return Status::busy;
+      R::modify_from(pmnc, sel);
     } else {
       if (enabled()) return Status::busy;
       R::modify(sel);

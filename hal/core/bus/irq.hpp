@@ -28,6 +28,15 @@ inline unsigned masked = 0;
 using Deferred = void (*)(void* context);
 inline Deferred deferred = nullptr;
 inline void* deferred_context = nullptr;
+// An interrupt arrives: taken now (fn runs) unless masked, else when the mask is lifted.
+inline void run_or_defer(Deferred fn, void* context) {
+  if (masked) {
+    deferred = fn;
+    deferred_context = context;
+  } else {
+    fn(context);
+  }
+}
 }  // namespace host_irq
 
 struct IrqState {

@@ -54,21 +54,11 @@ class Harness : public MockDevice {
   // --- MockDevice ---
   MockResult read(std::uint32_t key, std::uint64_t& value) final {
     if (uncounted_read(key, value)) return MockResult::handled;
-    if (!answers(key)) return MockResult::unhandled;
-    in_access_ = true;
-    const MockResult r = absent_ ? MockResult::trap : on_read(key, value);
-    in_access_ = false;
-    if (r != MockResult::unhandled) done();
-    return r;
+    return bracket(key, [&] { return on_read(key, value); });
   }
   MockResult write(std::uint32_t key, std::uint64_t value) final {
     if (uncounted_write(key, value)) return MockResult::handled;
-    if (!answers(key)) return MockResult::unhandled;
-    in_access_ = true;
-    const MockResult r = absent_ ? MockResult::trap : on_write(key, value);
-    in_access_ = false;
-    if (r != MockResult::unhandled) done();
-    return r;
+    return bracket(key, [&] { return on_write(key, value); });
   }
 
  protected:
@@ -100,10 +90,7 @@ class Harness : public MockDevice {
   void poll_interrupt() {
     if (in_access_ || in_handler_) return;
     if (host_irq::masked) {
-      if (interrupt_wanted()) {
-        host_irq::deferred = &Harness::deferred_poll;
-        host_irq::deferred_context = this;
-      }
+      if (interrupt_wanted()) host_irq::run_or_defer(&Harness::deferred_poll, this);
       return;
     }
     unsigned taken = 0;
@@ -123,6 +110,16 @@ class Harness : public MockDevice {
 
  private:
   static void deferred_poll(void* self) { static_cast<Harness*>(self)->poll_interrupt(); }
+  // One answered access: counted, time passes, the hook, then a pending interrupt.
+  template <class Answer>
+  MockResult bracket(std::uint32_t key, Answer answer) {
+    if (!answers(key)) return MockResult::unhandled;
+    in_access_ = true;
+    const MockResult r = absent_ ? MockResult::trap : answer();
+    in_access_ = false;
+    if (r != MockResult::unhandled) done();
+    return r;
+  }
   bool answers(std::uint32_t key) const {
     return (key >> 24) == static_cast<std::uint32_t>(kind_) && owns(key);
   }

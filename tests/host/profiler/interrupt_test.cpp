@@ -43,14 +43,7 @@ struct XsRig {
   }
   static void take(void*) { handler(); }
   // The hook: the CPU takes the pending interrupt at this instruction boundary if it can.
-  static void at_access(void*) {
-    if (pmu::host_irq::masked) {
-      pmu::host_irq::deferred = &take;
-      pmu::host_irq::deferred_context = nullptr;
-    } else {
-      handler();
-    }
-  }
+  static void at_access(void*) { pmu::host_irq::run_or_defer(&take, nullptr); }
   static void setup() {
     XsBus::reset();
     model = xs::Xsc2Model{};
@@ -99,7 +92,6 @@ TEST_F(profilerInterrupt, ThreadFoldAndTheInterruptCountEachOverflowOnce) {
     XsRig::model.after_access(k, &XsRig::at_access, nullptr);
     (void)XsRig::p.fold();
     XsRig::model.after_access(1, nullptr, nullptr);
-    if (pmu::host_irq::deferred) XsRig::take(nullptr);  // still pending: taken now
     Xs::stop(1u);
     EXPECT_EQ(XsRig::p.read(XsRig::cyc), XsRig::truth());
   }
@@ -121,7 +113,6 @@ TEST_F(profilerInterrupt, ReadFromTheHandlerDuringAThreadFoldIsExact) {
     XsRig::model.after_access(k, &XsRig::at_access, nullptr);
     (void)XsRig::p.fold();
     XsRig::model.after_access(1, nullptr, nullptr);
-    if (pmu::host_irq::deferred) XsRig::take(nullptr);
     Xs::stop(1u);  // frozen: the truth cannot move while we compare
     const std::uint64_t truth = XsRig::truth();
     EXPECT_LE(XsRig::read_in_handler, truth) << "an overflow counted twice";
@@ -160,7 +151,6 @@ TEST_F(profilerInterrupt, InterruptAfterStopDoesNotRestart) {
     XsRig::model.after_access(k, &XsRig::at_access, nullptr);
     XsRig::p.stop();
     XsRig::model.after_access(1, nullptr, nullptr);
-    if (pmu::host_irq::deferred) XsRig::take(nullptr);
     EXPECT_FALSE(XsRig::model.enabled()) << "restarted by the handler";
     EXPECT_FALSE(XsRig::p.running());
     prof::Counter more;
