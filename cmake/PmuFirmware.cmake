@@ -35,7 +35,9 @@ function(pmu_add_firmware name)
   get_property(ld GLOBAL PROPERTY PMU_BOARD_${F_BOARD}_LINKER_SCRIPT)
   add_executable(${name} ${F_SOURCES})
   target_link_libraries(${name} PRIVATE ${lib} pmu_warnings)
-  target_link_options(${name} PRIVATE "LINKER:-Map=$<TARGET_FILE_DIR:${name}>/${name}.map")
+  # --build-id: the dump carries it (profiler/dump/image.hpp) and `pmukit report --elf` checks it.
+  target_link_options(${name} PRIVATE "LINKER:-Map=$<TARGET_FILE_DIR:${name}>/${name}.map"
+                      "LINKER:--build-id=sha1")
   set_target_properties(${name} PROPERTIES SUFFIX .elf)
   if(ld)
     set_target_properties(${name} PROPERTIES LINK_DEPENDS ${ld})
@@ -67,7 +69,7 @@ function(pmu_add_qemu_test test)
     COMMAND ${CMAKE_COMMAND}
       -DQEMU=${PMU_QEMU_${board}} "-DQEMU_ARGS=${args}" -DTIMEOUT_PROGRAM=${PMU_TIMEOUT} -DTIMEOUT=60
       -DELF=$<TARGET_FILE:${T_FIRMWARE}> "-DPASS=${T_PASS}" "-DFAIL=${T_FAIL}"
-      "-DEXPECT_EXIT=${T_EXPECT_EXIT}"
+      "-DEXPECT_EXIT=${T_EXPECT_EXIT}" "-DLOG=$<TARGET_FILE:${T_FIRMWARE}>.${test}.log"
       -P ${PROJECT_SOURCE_DIR}/cmake/run_qemu_test.cmake)
   set_tests_properties(${test} PROPERTIES TIMEOUT 90 LABELS "qemu;${board}")
 endfunction()

@@ -1,6 +1,7 @@
 # Runs one firmware image under QEMU and judges it by its exit status and its console output.
 #   cmake -DQEMU=... -DQEMU_ARGS="-M;mainstone;..." -DELF=... -DPASS=<regex> [-DFAIL=<regex>]
-#         [-DEXPECT_EXIT=<n>] [-DTIMEOUT_PROGRAM=timeout] [-DTIMEOUT=60] -P run_qemu_test.cmake
+#         [-DEXPECT_EXIT=<n>] [-DTIMEOUT_PROGRAM=timeout] [-DTIMEOUT=60] [-DLOG=<file>] -P run_qemu_test.cmake
+# LOG keeps the console output (e.g. for `pmukit report LOG --elf ELF`).
 # EXPECT_EXIT is checked only when given (a board whose QEMU exit status carries the firmware's
 # verdict, e.g. ARM semihosting); PASS must match the output and FAIL must not.
 foreach(v QEMU QEMU_ARGS ELF PASS)
@@ -22,6 +23,9 @@ execute_process(COMMAND ${cmd}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
   TIMEOUT ${TIMEOUT} INPUT_FILE /dev/null)
 message("${out}")
+if(LOG)
+  file(WRITE "${LOG}" "${out}")
+endif()
 if(err)
   message("stderr: ${err}")
 endif()

@@ -1,10 +1,11 @@
 #pragma once
 // Writes what a Profiler measured as one dump (docs/dump-format.md): target identity, counter
-// configuration, calibrated region results, the sample source with its dropped count, and the
-// samples drained from the ring. Shared by every example firmware; no heap.
+// configuration, the program's identity (build-id, code CRC), calibrated region results, the
+// sample source with its dropped count, and the samples drained from the ring. Shared by every example firmware; no heap.
 #include <cstddef>
 #include <cstdint>
 
+#include "profiler/dump/image.hpp"
 #include "profiler/dump/writer.hpp"
 #include "profiler/profiler.hpp"
 #include "profiler/region.hpp"
@@ -46,6 +47,7 @@ pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Pr
   }
   w.begin({t.target_id, B::catalog.id, t.counter_clock_hz, static_cast<std::uint8_t>(width), 4});
   w.counters(counters, n);
+  w.image(pmu::dump::this_image());
   for (std::size_t r = 0; r < num_regions; ++r) {
     CounterStats cs[kMax];
     for (unsigned i = 0; i < n; ++i)

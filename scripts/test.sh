@@ -41,6 +41,26 @@ for p in "${presets[@]}"; do
   fi
 done
 
+# The host tool on what the firmware really wrote: every profile run's dump must be accepted with
+# its own ELF (machine, build-id and the CRC the firmware took of its code in emulator memory) and
+# symbolize without a warning.
+if [ -x build/host/tools/pmukit ]; then
+  for log in build/*/examples/*/*_profile.elf.*.log; do
+    [ -f "$log" ] || continue
+    elf="${log%%.elf.*}.elf"
+    if build/host/tools/pmukit report "$log" --elf "$elf" --format flat >/dev/null 2>"$logdir/report.err" &&
+       [ ! -s "$logdir/report.err" ]; then
+      passed=$((passed + 1))
+      echo "=== report of $log against its ELF: ok"
+    else
+      failed=$((failed + 1))
+      bad+=("report:$log")
+      echo "=== report of $log against its ELF: FAILED"
+      sed 's/^/    /' "$logdir/report.err"
+    fi
+  done
+fi
+
 if [ -x bench/zero_cost/run_all.sh ] && [ $# -eq 0 ]; then
   echo "=== zero-cost table (all targets)"
   if bash bench/zero_cost/run_all.sh build; then

@@ -10,7 +10,7 @@ namespace pmu::dump {
 inline constexpr std::uint8_t kMagic[4] = {'P', 'M', 'U', 'D'};
 inline constexpr std::uint32_t kByteOrderMark = 0x01020304u;  // written in the writer's byte order
 inline constexpr std::uint16_t kVersionMajor = 1;  // a decoder rejects any other major version
-inline constexpr std::uint16_t kVersionMinor = 0;  // minor bumps only append chunks or chunk fields
+inline constexpr std::uint16_t kVersionMinor = 1;  // minor bumps only append chunks or chunk fields
 inline constexpr std::uint16_t kHeaderSize = 16;
 inline constexpr std::size_t kChunkHeaderSize = 8;  // type u16, flags u16, payload length u32
 
@@ -22,6 +22,7 @@ enum class ChunkType : std::uint16_t {
   sample_source = 0x0004,  // what triggered the samples, and how many were dropped
   samples = 0x0005,        // raw sample records (pc, lr)
   histogram = 0x0006,      // PC histogram (pc, count)
+  image = 0x0007,          // which program wrote the dump: ELF machine, GNU build-id, code CRC (1.1)
   end = 0x00FF,            // last chunk: CRC-32 of everything before the CRC value
 };
 inline constexpr std::uint16_t kChunkRequired = 0x0001;  // unknown chunk must not be skipped
@@ -31,6 +32,8 @@ enum class SampleSourceKind : std::uint8_t {
   timer = 2,         // a periodic timer interrupt; period in nanoseconds
 };
 inline constexpr std::uint8_t kNoCounter = 0xFF;  // sample source counter slot for timers
+
+inline constexpr std::size_t kMaxBuildId = 64;  // bytes of a GNU build-id we carry (SHA-1: 20)
 
 inline constexpr std::size_t kMaxString = 255;  // strings are a u8 length and that many bytes
 

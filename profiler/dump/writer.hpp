@@ -6,7 +6,7 @@
 // error sticks and stops all further output, so a firmware may check only the result of finish()
 // (a sink failure shows at the latest there).
 //
-// Call order: begin() once; then counters() before any region(); then region(), sample_source(),
+// Call order: begin() once; then counters() before any region(); then image(), region(), sample_source(),
 // begin_samples() + sample() x n, begin_histogram() + bin() x n in any order and any number;
 // finish() last.
 #include <cstddef>
@@ -96,6 +96,16 @@ struct SampleSourceInfo {
   std::uint64_t dropped;      // samples lost (ring buffer full)
 };
 
+// Which program wrote the dump, so the host tool can refuse an ELF that is not it (IMAGE chunk).
+// Fill it with this_image() (profiler/dump/image.hpp) or by hand.
+struct ImageInfo {
+  std::uint16_t elf_machine;        // e_machine of this code (40 ARM, 20 PowerPC, 8 MIPS, 3 i386); 0: unknown
+  const std::uint8_t* build_id;     // the GNU build-id (the note's descriptor), or nullptr
+  std::uint8_t build_id_len;        // at most kMaxBuildId
+  std::uint64_t code_lo, code_hi;   // [lo, hi): code and read-only data as loaded; lo == hi: none
+  std::uint32_t code_crc;           // CRC-32 of those bytes as they are in memory
+};
+
 class Writer {
  public:
   explicit Writer(Sink sink, ByteOrder order = native_byte_order()) : sink_(sink), order_(order) {}
@@ -165,6 +175,27 @@ class Writer {
       u64(r.stats[i].min);
       u64(r.stats[i].max);
       u64(r.stats[i].overhead);
+    }
+    return status_;
+  }
+
+  // IMAGE chunk: the ELF machine, the build-id and the code CRC (each optional).
+  Status image(const ImageInfo& im) {
+    if (!usable(State::open)) return status_;
+    if (im.build_id_len > kMaxBuildId || (im.build_id_len != 0 && im.build_id == nullptr) ||
+        im.code_hi < im.code_lo)
+      return fail(Status::bad_argument);
+    const bool range = im.code_hi != im.code_lo;
+    if (range && (!fits_address(im.code_lo) || !fits_address(im.code_hi))) return fail(Status::address_too_wide);
+    chunk(ChunkType::image, 2 + 1 + im.build_id_len + 1 + (range ? 2u * address_bytes_ + 4 : 0));
+    u16(im.elf_machine);
+    u8(im.build_id_len);
+    bytes(im.build_id, im.build_id_len);
+    u8(range ? 1 : 0);
+    if (range) {
+      address(im.code_lo);
+      address(im.code_hi);
+      u32(im.code_crc);
     }
     return status_;
   }

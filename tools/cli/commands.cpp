@@ -14,6 +14,7 @@
 #include "tools/dumpread/decode_error.hpp"
 #include "tools/dumpread/load.hpp"
 #include "tools/elf/elf_symbols.hpp"
+#include "tools/elf/image_check.hpp"
 #include "tools/events/events_listing.hpp"
 #include "tools/report/formats.hpp"
 
@@ -81,10 +82,29 @@ void emit(const Args& a, Body body) {
   }
 }
 
+void warn(const std::string& what) { std::cerr << "pmukit: warning: " << what << '\n'; }
+
+// The --elf's symbols, after checking that it is the program that wrote the dump: another build
+// or architecture would give a report of plausible-looking nonsense (or 100% [unknown]).
+SymbolTable elf_symbols_for(const Dump& dump, const std::string& path, bool force) {
+  ElfImage elf = load_elf(path);
+  for (const std::string& w : elf.warnings) warn(w);
+  const ImageCheck check = check_image(dump, elf.identity);
+  if (!check.mismatches.empty() && !force) {
+    std::string why;
+    for (const std::string& m : check.mismatches) why += (why.empty() ? "" : "; ") + m;
+    throw ElfError("ELF '" + path + "' did not write this dump: " + why +
+                   " (--force-elf uses it anyway)");
+  }
+  for (const std::string& m : check.mismatches) warn("--force-elf: " + m);
+  for (const std::string& w : check.warnings) warn(w);
+  return std::move(elf.symbols);
+}
+
 }  // namespace
 
 int run_report(const std::vector<std::string>& argv) {
-  const Args a = parse_args(argv, {{"--elf", true}, {"--format", true}, {"-o", true},
+  const Args a = parse_args(argv, {{"--elf", true}, {"--force-elf", false}, {"--format", true}, {"-o", true},
                                    {"--frame", true}, {"--top", true}, {"--table", true}});
   const std::string format = a.get("--format", "table");
   bool known = false;
@@ -95,12 +115,17 @@ int run_report(const std::vector<std::string>& argv) {
   options.csv_table = a.get("--table", options.csv_table);
   if (options.csv_table != "regions" && options.csv_table != "profile")
     throw UsageError("--table is 'regions' or 'profile', not '" + options.csv_table + "'");
-  const LoadedDump loaded = load(a);
-  options.carrier = loaded.carrier;
   options.elf = a.get("--elf");
   if (a.has("--elf") && options.elf.empty()) throw UsageError("--elf needs a file name");
-  const SymbolTable symbols = options.elf.empty() ? SymbolTable() : load_elf_symbols(options.elf);
+  if (a.has("--force-elf") && options.elf.empty()) throw UsageError("--force-elf without --elf");
+  const LoadedDump loaded = load(a);
+  options.carrier = loaded.carrier;
+  const SymbolTable symbols = options.elf.empty() ? SymbolTable()
+                                                  : elf_symbols_for(loaded.dump, options.elf, a.has("--force-elf"));
   const Profile profile = build_profile(loaded.dump, symbols, format_needs_lines(format));
+  if (!options.elf.empty() && 2 * profile.unknown_samples() > profile.total)
+    warn(std::to_string(profile.unknown_samples()) + " of " + std::to_string(profile.total) +
+         " samples are in no function of '" + options.elf + "' (another build, or code the symbol table lacks?)");
   emit(a, [&](std::ostream& os) { write_report(os, format, {loaded.dump, profile, options}); });
   return 0;
 }
@@ -138,7 +163,7 @@ void print_usage(std::ostream& os) {
   os << "usage: pmukit <command> [options]\n"
         "\n"
         "commands:\n"
-        "  report INPUT [--elf FIRMWARE.elf] [--format FORMAT] [-o FILE]\n"
+        "  report INPUT [--elf FIRMWARE.elf [--force-elf]] [--format FORMAT] [-o FILE]\n"
         "         [--frame N] [--top N] [--table regions|profile]\n"
         "      Decode a dump and write a report. INPUT is a binary dump or a UART log with\n"
         "      text frames ('-' reads standard input). FORMAT: ";
@@ -147,6 +172,8 @@ void print_usage(std::ostream& os) {
   os << " (default table).\n"
         "      --frame N picks the Nth dump of a log (default: the last); --top N limits the\n"
         "      table's profile (default 25, 0 = all); --table picks the csv table.\n"
+        "      The ELF must be the one that wrote the dump (machine, build-id, code CRC);\n"
+        "      --force-elf uses it anyway, with a warning per difference.\n"
         "  decode INPUT [-o FILE] [--frame N]\n"
         "      The dump's content as JSON; no ELF needed.\n"
         "  events [--pmu ID] [--json] [-o FILE]\n"

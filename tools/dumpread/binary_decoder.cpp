@@ -28,6 +28,7 @@ const char* chunk_name(unsigned type) {
     case fmt::ChunkType::sample_source: return "SAMPLE_SOURCE";
     case fmt::ChunkType::samples: return "SAMPLES";
     case fmt::ChunkType::histogram: return "HISTOGRAM";
+    case fmt::ChunkType::image: return "IMAGE";
     case fmt::ChunkType::end: return "END";
   }
   return "unknown";
@@ -193,6 +194,7 @@ class Decoder {
       case fmt::ChunkType::sample_source: return source(r, where);
       case fmt::ChunkType::samples: return samples(r);
       case fmt::ChunkType::histogram: return histogram(r);
+      case fmt::ChunkType::image: return image(r, where);
       case fmt::ChunkType::end: break;  // walk() stops at END
     }
     if (c.flags & fmt::kChunkRequired) {
@@ -264,6 +266,26 @@ class Decoder {
     s.period = r.u64("period");
     s.dropped = r.u64("dropped count");
     dump_.source = s;
+  }
+
+  // Fields appended by a later minor version are ignored (docs/dump-format.md, Compatibility).
+  void image(Reader& r, const std::string& where) {
+    if (dump_.image) throw DecodeError(where + ": second IMAGE chunk");
+    Image im;
+    im.elf_machine = r.u16("ELF machine");
+    const unsigned n = r.u8("build-id length");
+    r.need_items(n, 1, "build-id bytes");
+    for (unsigned i = 0; i < n; ++i) im.build_id.push_back(r.u8("build-id"));
+    im.has_code = r.u8("code range flag") != 0;
+    if (im.has_code) {
+      const unsigned a = dump_.target.address_bytes;
+      im.code_lo = r.uint(a, "code start");
+      im.code_hi = r.uint(a, "code end");
+      im.code_crc = r.u32("code CRC");
+      if (im.code_hi <= im.code_lo)
+        throw DecodeError(where + ": empty or inverted code range");
+    }
+    dump_.image = std::move(im);
   }
 
   void samples(Reader& r) {

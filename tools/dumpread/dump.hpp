@@ -53,6 +53,15 @@ struct HistogramBin {
   std::uint32_t count = 0;
 };
 
+// Which program wrote the dump (IMAGE chunk, format 1.1): checked against the --elf.
+struct Image {
+  unsigned elf_machine = 0;            // e_machine; 0: unknown
+  std::vector<std::uint8_t> build_id;  // empty: none
+  bool has_code = false;               // code_lo/hi/crc present
+  std::uint64_t code_lo = 0, code_hi = 0;
+  std::uint32_t code_crc = 0;
+};
+
 struct SkippedChunk {
   unsigned type = 0;
   unsigned flags = 0;
@@ -69,6 +78,7 @@ struct Dump {
   Target target;
   std::vector<Counter> counters;
   std::vector<Region> regions;
+  std::optional<Image> image;
   std::optional<SampleSource> source;
   std::vector<Sample> samples;
   std::vector<HistogramBin> histogram;

@@ -8,10 +8,13 @@
 #include <libelf.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+
+#include "profiler/dump/crc32.hpp"
 
 namespace pmukit {
 namespace {
@@ -81,8 +84,51 @@ class ElfFile {
     }
   }
 
-  // Line table rows of every compilation unit, as address ranges.
-  void add_lines(SymbolTable& table) {
+  // Machine, class, byte order, the GNU build-id note and the loadable segments' bytes.
+  ElfIdentity identity() {
+    ElfIdentity id;
+    GElf_Ehdr ehdr;
+    if (gelf_getehdr(elf_, &ehdr) == nullptr) fail(std::string("bad ELF header: ") + elf_errmsg(-1));
+    id.machine = ehdr.e_machine;
+    id.address_bytes = ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
+    id.big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+    for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn != nullptr && id.build_id.empty();
+         scn = elf_nextscn(elf_, scn)) {
+      GElf_Shdr shdr;
+      if (gelf_getshdr(scn, &shdr) == nullptr || shdr.sh_type != SHT_NOTE) continue;
+      Elf_Data* data = elf_getdata(scn, nullptr);
+      GElf_Nhdr nhdr;
+      std::size_t name_at = 0, desc_at = 0;
+      for (std::size_t at = 0; data != nullptr &&
+                               (at = gelf_getnote(data, at, &nhdr, &name_at, &desc_at)) != 0;) {
+        const char* base = static_cast<const char*>(data->d_buf);
+        if (nhdr.n_type == NT_GNU_BUILD_ID && nhdr.n_namesz == 4 && std::memcmp(base + name_at, "GNU", 4) == 0) {
+          id.build_id.assign(base + desc_at, base + desc_at + nhdr.n_descsz);
+          break;
+        }
+      }
+    }
+    std::size_t count = 0;
+    if (elf_getphdrnum(elf_, &count) != 0) count = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      GElf_Phdr ph;
+      if (gelf_getphdr(elf_, static_cast<int>(i), &ph) == nullptr || ph.p_type != PT_LOAD || ph.p_filesz == 0)
+        continue;
+      Elf_Data* raw = elf_getdata_rawchunk(elf_, static_cast<off_t>(ph.p_offset), ph.p_filesz, ELF_T_BYTE);
+      if (raw == nullptr) continue;  // a segment past the end of a cut-off file: not held
+      const auto* b = static_cast<const std::uint8_t*>(raw->d_buf);
+      id.segments.push_back({ph.p_vaddr, std::vector<std::uint8_t>(b, b + raw->d_size)});
+    }
+    return id;
+  }
+
+  // Line table rows of every compilation unit, as address ranges. DWARF that libdw would read out
+  // of bounds is not given to it: the report then has functions without source lines, and says so.
+  void add_lines(SymbolTable& table, std::vector<std::string>& warnings) {
+    if (const std::string why = unsafe_dwarf(); !why.empty()) {
+      warnings.push_back("ELF '" + path_ + "': " + why + "; source lines are not used");
+      return;
+    }
     dwarf_ = dwarf_begin_elf(elf_, DWARF_C_READ, nullptr);
     if (dwarf_ == nullptr) return;  // no DWARF: functions only
     Dwarf_Off off = 0, next = 0;
@@ -101,6 +147,32 @@ class ElfFile {
       if (gelf_getshdr(scn, &shdr) != nullptr && shdr.sh_type == type) return scn;
     }
     return nullptr;
+  }
+
+  // libdw reads the strings of .debug_str and .debug_line_str with strlen() from an offset the line
+  // program gives: a section whose last byte is not NUL lets that run past its buffer (elfutils
+  // 0.188). Compressed sections are checked as libdw will see them, decompressed in place.
+  std::string unsafe_dwarf() {
+    for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn != nullptr; scn = elf_nextscn(elf_, scn)) {
+      GElf_Shdr shdr;
+      std::size_t shstrndx = 0;
+      if (gelf_getshdr(scn, &shdr) == nullptr || elf_getshdrstrndx(elf_, &shstrndx) != 0) continue;
+      const char* name = elf_strptr(elf_, shstrndx, shdr.sh_name);
+      if (name == nullptr || shdr.sh_type == SHT_NOBITS) continue;
+      const std::string n = name;
+      const bool gnu_compressed = n == ".zdebug_str" || n == ".zdebug_line_str";
+      if (n != ".debug_str" && n != ".debug_line_str" && !gnu_compressed) continue;
+      if ((shdr.sh_flags & SHF_COMPRESSED) != 0 ? elf_compress(scn, 0, 0) < 0
+          : gnu_compressed                      ? elf_compress_gnu(scn, 0, 0) < 0
+                                                : false)
+        return n + " cannot be decompressed (" + elf_errmsg(-1) + ")";
+      Elf_Data* data = elf_getdata(scn, nullptr);
+      if (data == nullptr) return n + " cannot be read (" + std::string(elf_errmsg(-1)) + ")";
+      const auto* bytes = static_cast<const unsigned char*>(data->d_buf);
+      if (data->d_size != 0 && (bytes == nullptr || bytes[data->d_size - 1] != 0))
+        return n + " does not end with a NUL byte (malformed string table)";
+    }
+    return {};
   }
 
   static void add_unit_lines(SymbolTable& table, Dwarf_Die* cu) {
@@ -139,14 +211,32 @@ class ElfFile {
 
 }  // namespace
 
-SymbolTable load_elf_symbols(const std::string& path) {
-  ElfFile elf(path);
-  SymbolTable table;
-  elf.add_functions(table);
-  elf.add_lines(table);
-  table.finalize();
-  if (table.empty()) elf.fail("has no function symbols");
-  return table;
+std::optional<std::uint32_t> ElfIdentity::crc(std::uint64_t lo, std::uint64_t hi) const {
+  pmu::dump::Crc32 c;
+  for (std::uint64_t at = lo; at < hi;) {
+    const Segment* in = nullptr;
+    for (const Segment& s : segments)
+      if (at >= s.vaddr && at - s.vaddr < s.bytes.size()) in = &s;
+    if (in == nullptr) return std::nullopt;
+    const std::uint64_t off = at - in->vaddr;
+    const std::uint64_t n = std::min<std::uint64_t>(hi - at, in->bytes.size() - off);
+    c.update(in->bytes.data() + off, static_cast<std::size_t>(n));
+    at += n;
+  }
+  return c.value();
 }
+
+ElfImage load_elf(const std::string& path) {
+  ElfFile elf(path);
+  ElfImage image;
+  elf.add_functions(image.symbols);
+  elf.add_lines(image.symbols, image.warnings);
+  image.symbols.finalize();
+  if (image.symbols.empty()) elf.fail("has no function symbols");
+  image.identity = elf.identity();
+  return image;
+}
+
+SymbolTable load_elf_symbols(const std::string& path) { return load_elf(path).symbols; }
 
 }  // namespace pmukit

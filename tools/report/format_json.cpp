@@ -55,6 +55,25 @@ void dump_fields(JsonWriter& j, const Dump& d, const std::string& carrier) {
   } else {
     j.null();
   }
+
+  j.key("image");
+  if (d.image) {
+    const Image& im = *d.image;
+    j.begin_object().field("elf_machine", im.elf_machine);
+    j.key("build_id");
+    if (im.build_id.empty()) j.null(); else j.value(hex_bytes(im.build_id));
+    j.key("code");
+    if (im.has_code) {
+      const unsigned digits = 2 * d.target.address_bytes;
+      j.begin_object().field("start", hex(im.code_lo, digits)).field("end", hex(im.code_hi, digits));
+      j.field("crc32", hex(im.code_crc, 8)).end_object();
+    } else {
+      j.null();
+    }
+    j.end_object();
+  } else {
+    j.null();
+  }
 }
 
 }  // namespace

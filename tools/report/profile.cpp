@@ -53,7 +53,7 @@ class Builder {
     }
     const std::optional<std::uint32_t> f = symbols_.function_at(address);
     if (!f) {
-      if (unknown_ == kNoFunction) unknown_ = add_function("[unknown]", 0, kNoLine);
+      if (unknown_ == kNoFunction) profile_.unknown = unknown_ = add_function("[unknown]", 0, kNoLine);
       return unknown_;
     }
     std::uint32_t& id = by_symbol_[*f];

@@ -33,6 +33,8 @@ struct Profile {
   const SymbolTable* symbols = nullptr;
   std::uint64_t total = 0;
   std::vector<ProfileFunction> functions;  // id = index
+  std::uint32_t unknown = kNoFunction;     // id of "[unknown]" (samples in no function), if any
+  std::uint64_t unknown_samples() const { return unknown == kNoFunction ? 0 : functions[unknown].self; }
   // Self samples by (function, line). Only with build_profile(..., with_lines = true).
   std::unordered_map<std::uint64_t, std::uint64_t> line_self;  // function << 32 | line
   struct Call {

@@ -12,6 +12,16 @@ std::string hex(std::uint64_t v, unsigned digits) {
   return buf;
 }
 
+std::string hex_bytes(const std::vector<std::uint8_t>& bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string s;
+  for (std::uint8_t b : bytes) {
+    s += kDigits[b >> 4];
+    s += kDigits[b & 15];
+  }
+  return s;
+}
+
 std::string fixed_ratio(std::uint64_t num, std::uint64_t den, unsigned decimals, unsigned exp10) {
   if (den == 0) num = 0, den = 1;
   while (den > UINT64_MAX / 10) {  // keep r * 10 below 2^64 (loses only invisible precision)

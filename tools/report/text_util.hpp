@@ -9,6 +9,7 @@
 namespace pmukit {
 
 std::string hex(std::uint64_t v, unsigned digits = 0);  // "0x" + at least `digits` hex digits
+std::string hex_bytes(const std::vector<std::uint8_t>& bytes);  // "5e1f..." (two digits a byte)
 // Reports use integer arithmetic only, no floating point: the same digits on every host, and no
 // FP in builds for soft-float targets (the e500 host tests).
 // num / den * 10^exp10 in decimal, rounded half up to `decimals` digits; "0.00..." if den is 0.

@@ -1,10 +1,14 @@
 // The `pmukit` command end to end: exit status, one-line errors, output files, ELF reports.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
+#include <cctype>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -16,6 +20,7 @@
 
 #include "elf/nm_listing.hpp"
 #include "fixtures.hpp"
+#include "tools/elf/elf_symbols.hpp"
 #include "tools/report/text_util.hpp"
 
 namespace {
@@ -84,7 +89,7 @@ TEST_F(Cli, ReportFromABinaryDump) {
 TEST_F(Cli, DecodeFromAUartLog) {
   const Result r = pmukit("decode " + log);
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("\"carrier\": \"text frame 1 of 1 (lines 5-30)\""), std::string::npos);
+  EXPECT_NE(r.out.find("\"carrier\": \"text frame 1 of 1 (lines 5-33)\""), std::string::npos);
   EXPECT_NE(r.out.find("\"byte_order\": \"little\""), std::string::npos);
 }
 
@@ -121,7 +126,7 @@ TEST_F(Cli, WrongVersionAndUnknownByteOrder) {
   dumptest::put_u16(b, 8, 3, pd::ByteOrder::big);
   write(dump, b);
   expect_error(pmukit("report " + dump), 1,
-               dump + ": unsupported dump version 3.0 at offset 8 (this pmukit reads 1.x)");
+               dump + ": unsupported dump version 3.1 at offset 8 (this pmukit reads 1.x)");
   b[4] = 0xEE;
   write(dump, b);
   expect_error(pmukit("decode " + dump), 1,
@@ -226,13 +231,18 @@ TEST_F(Cli, Events) {
 
 using dumptest::nm_functions;
 
-// Samples in the sample ELF's functions, written as a dump.
-std::string elf_dump(const std::string& elf, std::uint32_t count, unsigned seed) {
+// Samples in the sample ELF's functions, written as a dump (with an IMAGE chunk when given;
+// `outside` moves every sample out of the ELF's functions).
+std::string elf_dump(const std::string& elf, std::uint32_t count, unsigned seed,
+                     const char* target = "mips", const pd::ImageInfo* image = nullptr,
+                     std::uint64_t outside = 0) {
   const auto nm = nm_functions(elf);
-  const std::uint64_t leaf = nm.at("fw::leaf_add(int, int)"), middle = nm.at("fw::middle(int)");
+  const std::uint64_t leaf = nm.at("fw::leaf_add(int, int)") + outside,
+                      middle = nm.at("fw::middle(int)") + outside;
   dumptest::VectorSink out;
   pd::Writer w(out.sink(), pd::ByteOrder::big);
-  w.begin({"mips", "mips-cps-cm", 100000000u, 32, 4});
+  w.begin({target, "mips-cps-cm", 100000000u, 32, 4});
+  if (image) w.image(*image);
   w.sample_source({pd::SampleSourceKind::timer, pd::kNoCounter, 1000, 0});
   std::mt19937 rng(seed);
   w.begin_samples(count);
@@ -267,21 +277,180 @@ TEST(CliElf, EveryFormatWithABigEndianElf) {
   EXPECT_NE(flat.out.find("sample.cpp:"), std::string::npos) << flat.out;
 }
 
-TEST(CliElf, AMillionSamplesInWellUnderASecond) {
+// The build-id as `readelf -n` prints it (binutils: an independent reader of the note).
+std::vector<std::uint8_t> readelf_build_id(const std::string& elf) {
+  std::vector<std::uint8_t> id;
+  FILE* p = popen(("readelf -n " + elf + " 2>/dev/null").c_str(), "r");
+  if (p == nullptr) return id;
+  char line[512];
+  while (std::fgets(line, sizeof line, p) != nullptr) {
+    const char* at = std::strstr(line, "Build ID: ");
+    if (at == nullptr) continue;
+    for (at += 10; std::isxdigit(static_cast<unsigned char>(at[0])) && std::isxdigit(static_cast<unsigned char>(at[1])); at += 2)
+      id.push_back(static_cast<std::uint8_t>(std::stoul(std::string(at, 2), nullptr, 16)));
+  }
+  pclose(p);
+  return id;
+}
+
+// Runs `pmukit report` on a dump of the MIPS test ELF with this IMAGE (or none).
+struct ElfCheckRun {
+  std::string elf = std::string(PMUKIT_TEST_ELF_DIR) + "/mips.elf";
+  Result run(const pd::ImageInfo* image, const std::string& extra = "", const char* target = "mips",
+             const std::string& against = "", std::uint64_t outside = 0) {
+    const std::string dump = elf_dump(elf, 100, 3, target, image, outside);
+    const Result r = pmukit("report --format flat --elf " + (against.empty() ? elf : against) + " " + extra + " " + dump);
+    std::remove(dump.c_str());
+    return r;
+  }
+};
+
+TEST(CliElfIdentity, TheRightElfIsAcceptedSilently) {
+  ElfCheckRun t;
+  if (!std::ifstream(t.elf)) GTEST_SKIP() << "no mips cross compiler";
+  const std::vector<std::uint8_t> id = readelf_build_id(t.elf);
+  if (id.empty()) GTEST_SKIP() << "no readelf, or the ELF has no build-id";
+  const auto nm = nm_functions(t.elf);
+  const std::uint64_t lo = nm.at("fw::leaf_add(int, int)");
+  // The code CRC comes from the tool's own ELF reader here; the firmware runs in scripts/test.sh
+  // check it against CRCs the firmware took of its own memory under QEMU.
+  const auto crc = pmukit::load_elf(t.elf).identity.crc(lo, lo + 16);
+  ASSERT_TRUE(crc);
+  const pd::ImageInfo good{8, id.data(), static_cast<std::uint8_t>(id.size()), lo, lo + 16, *crc};
+  const Result r = t.run(&good);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("fw::leaf_add(int, int)"), std::string::npos);
+}
+
+TEST(CliElfIdentity, AnotherBuildIsRefusedUnlessForced) {
+  ElfCheckRun t;
+  if (!std::ifstream(t.elf)) GTEST_SKIP() << "no mips cross compiler";
+  std::vector<std::uint8_t> id = readelf_build_id(t.elf);
+  if (id.empty()) GTEST_SKIP() << "no readelf, or the ELF has no build-id";
+  id.back() ^= 1;
+  const pd::ImageInfo other{8, id.data(), static_cast<std::uint8_t>(id.size()), 0, 0, 0};
+  const Result refused = t.run(&other);
+  EXPECT_EQ(refused.status, 1);
+  EXPECT_NE(refused.err.find("did not write this dump: build-id differs: dump " + pmukit::hex_bytes(id)),
+            std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("(--force-elf uses it anyway)"), std::string::npos);
+  EXPECT_EQ(refused.out, "");
+  const Result forced = t.run(&other, "--force-elf");
+  EXPECT_EQ(forced.status, 0) << forced.err;
+  EXPECT_NE(forced.err.find("pmukit: warning: --force-elf: build-id differs"), std::string::npos) << forced.err;
+  EXPECT_NE(forced.out.find("fw::leaf_add(int, int)"), std::string::npos);
+}
+
+TEST(CliElfIdentity, CodeThatDiffersOrIsNotInTheElfIsRefused) {
+  ElfCheckRun t;
+  if (!std::ifstream(t.elf)) GTEST_SKIP() << "no mips cross compiler";
+  const std::uint64_t lo = nm_functions(t.elf).at("fw::leaf_add(int, int)");
+  const auto crc = pmukit::load_elf(t.elf).identity.crc(lo, lo + 16);
+  ASSERT_TRUE(crc);
+  const pd::ImageInfo changed{8, nullptr, 0, lo, lo + 16, *crc ^ 1u};
+  const Result r = t.run(&changed);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("code CRC-32 over [" + pmukit::hex(lo, 8) + ", " + pmukit::hex(lo + 16, 8) + ") differs"),
+            std::string::npos) << r.err;
+  const pd::ImageInfo elsewhere{8, nullptr, 0, 0xF0000000u, 0xF0000100u, 0};
+  const Result r2 = t.run(&elsewhere);
+  EXPECT_EQ(r2.status, 1);
+  EXPECT_NE(r2.err.find("do not hold the dump's code range [0xf0000000, 0xf0000100)"), std::string::npos) << r2.err;
+}
+
+TEST(CliElfIdentity, AnotherArchitectureIsRefused) {
+  ElfCheckRun t;
+  const std::string arm = std::string(PMUKIT_TEST_ELF_DIR) + "/arm.elf";
+  if (!std::ifstream(t.elf) || !std::ifstream(arm)) GTEST_SKIP() << "no mips or arm cross compiler";
+  // With an IMAGE chunk, and (format 1.0) from the target id alone.
+  const pd::ImageInfo mips{8, nullptr, 0, 0, 0, 0};
+  for (const pd::ImageInfo* im : {&mips, static_cast<const pd::ImageInfo*>(nullptr)}) {
+    const Result r = t.run(im, "", "mips", arm);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("the dump comes from MIPS code, the ELF is ARM"), std::string::npos) << r.err;
+  }
+}
+
+TEST(CliElfIdentity, WarnsWhatItCannotCheckAndWhatDoesNotSymbolize) {
+  ElfCheckRun t;
+  if (!std::ifstream(t.elf)) GTEST_SKIP() << "no mips cross compiler";
+  const Result old = t.run(nullptr, "", "some-board");
+  EXPECT_EQ(old.status, 0) << old.err;
+  EXPECT_NE(old.err.find("pmukit: warning: the dump carries no build-id or code CRC (format 1.1): cannot check"),
+            std::string::npos) << old.err;
+  const pd::ImageInfo machine_only{8, nullptr, 0, 0, 0, 0};
+  const Result lost = t.run(&machine_only, "", "mips", "", 0x40000000);
+  EXPECT_EQ(lost.status, 0) << lost.err;
+  EXPECT_NE(lost.err.find("pmukit: warning: 100 of 100 samples are in no function of"), std::string::npos) << lost.err;
+  const Result fine = t.run(&machine_only);
+  EXPECT_EQ(fine.err.find("samples are in no function"), std::string::npos) << fine.err;
+  expect_error(pmukit("report x.bin --force-elf"), 2, "--force-elf without --elf (see pmukit --help)");
+}
+
+// A copy of `elf` whose `section` has no NUL byte left (each replaced by 'A'); "" without one.
+std::string unterminated(const std::string& elf, const std::string& section) {
+  std::string bytes = read(elf);
+  const std::string copy = temp_path("unterminated" + section + ".elf");
+  const int fd = open(elf.c_str(), O_RDONLY);
+  elf_version(EV_CURRENT);
+  Elf* e = elf_begin(fd, ELF_C_READ, nullptr);
+  std::size_t shstrndx = 0;
+  elf_getshdrstrndx(e, &shstrndx);
+  bool found = false;
+  for (Elf_Scn* scn = elf_nextscn(e, nullptr); scn != nullptr; scn = elf_nextscn(e, scn)) {
+    GElf_Shdr sh;
+    if (gelf_getshdr(scn, &sh) == nullptr || section != elf_strptr(e, shstrndx, sh.sh_name)) continue;
+    for (std::size_t i = sh.sh_offset; i < sh.sh_offset + sh.sh_size; ++i)
+      if (bytes[i] == '\0') bytes[i] = 'A';
+    found = true;
+  }
+  elf_end(e);
+  close(fd);
+  if (!found) return {};
+  write(copy, bytes);
+  return copy;
+}
+
+// elfutils 0.188's libdw runs strlen() past the end of an unterminated .debug_line_str (ASan saw
+// it in the host-asan build, where this test runs the sanitized pmukit): such DWARF is not given
+// to libdw; functions still symbolize, without source lines.
+TEST(CliElf, UnterminatedDwarfStringsAreNotGivenToLibdw) {
+  unsigned cases = 0;
+  for (const char* name : {"i386", "mips", "ppc", "arm"}) {
+    const std::string elf = std::string(PMUKIT_TEST_ELF_DIR) + "/" + name + ".elf";
+    if (!std::ifstream(elf)) continue;
+    for (const std::string section : {".debug_line_str", ".debug_str"}) {
+      const std::string bad = unterminated(elf, section);
+      if (bad.empty()) continue;
+      ++cases;
+      const std::string dump = elf_dump(elf, 100, 4, "any");
+      const Result r = pmukit("report --format flat --elf " + bad + " " + dump);
+      std::remove(dump.c_str());
+      std::remove(bad.c_str());
+      EXPECT_EQ(r.status, 0) << name << section << ": " << r.err;
+      EXPECT_NE(r.err.find("pmukit: warning: ELF '" + bad + "': " + section +
+                           " does not end with a NUL byte (malformed string table); source lines are not used"),
+                std::string::npos) << r.err;
+      EXPECT_NE(r.out.find("fw::leaf_add(int, int)"), std::string::npos) << name << section;
+      EXPECT_EQ(r.out.find("sample.cpp:"), std::string::npos) << name << section << ": lines from a refused table";
+    }
+  }
+  if (cases == 0) GTEST_SKIP() << "no test ELF with DWARF string sections";
+}
+
+// A million samples all counted (the time it takes is bench/symbolize's business, not a test's).
+TEST(CliElf, AMillionSamples) {
   const std::string elf = std::string(PMUKIT_TEST_ELF_DIR) + "/i386.elf";
   if (!std::ifstream(elf)) GTEST_SKIP() << "no i686 cross compiler";
-  const std::string dump = elf_dump(elf, 1000000, 2);
+  const std::string dump = elf_dump(elf, 1000000, 2, "netburst");
   struct Cleanup {
     std::string path;
     ~Cleanup() { std::remove(path.c_str()); }
   } cleanup{dump};
-  const auto start = std::chrono::steady_clock::now();
   const Result r = pmukit("report --format flat --elf " + elf + " " + dump);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("# flat profile: 1000000 samples"), std::string::npos);
-  EXPECT_LT(seconds, 1.0);  // measured ~0.1 s in a release build; generous for loaded CI machines
-  std::cout << "[ measure  ] 1,000,000 samples: report --format flat in " << seconds << " s\n";
 }
 
 }  // namespace

@@ -1,9 +1,13 @@
 // Writer -> decoder round trips in both byte orders, through both carriers.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "fixtures.hpp"
 #include "profiler/dump/text_frame_sink.hpp"
 #include "tools/dumpread/binary_decoder.hpp"
+#include "tools/dumpread/decode_error.hpp"
 #include "tools/dumpread/load.hpp"
 #include "tools/dumpread/text_frames.hpp"
 
@@ -18,7 +22,7 @@ class RoundTrip : public ::testing::TestWithParam<pd::ByteOrder> {};
 
 void expect_profile_fixture(const Dump& d) {
   EXPECT_EQ(d.version_major, 1u);
-  EXPECT_EQ(d.version_minor, 0u);
+  EXPECT_EQ(d.version_minor, 1u);
   EXPECT_EQ(d.target.id, "xscale");
   EXPECT_EQ(d.target.pmu, "xscale-xsc2");
   EXPECT_EQ(d.target.counter_clock_hz, 400000000u);
@@ -53,6 +57,15 @@ void expect_profile_fixture(const Dump& d) {
   EXPECT_TRUE(d.histogram.empty());
   EXPECT_TRUE(d.skipped.empty());
   EXPECT_EQ(d.trailing_bytes, 0u);
+  ASSERT_TRUE(d.image);
+  EXPECT_EQ(d.image->elf_machine, 40u);
+  ASSERT_EQ(d.image->build_id.size(), 20u);
+  EXPECT_EQ(d.image->build_id[0], 0x5eu);
+  EXPECT_EQ(d.image->build_id[19], 0x0eu);
+  EXPECT_TRUE(d.image->has_code);
+  EXPECT_EQ(d.image->code_lo, 0x1000u);
+  EXPECT_EQ(d.image->code_hi, 0x5000u);
+  EXPECT_EQ(d.image->code_crc, 0x1234abcdu);
 }
 
 TEST_P(RoundTrip, Binary) {
@@ -78,8 +91,8 @@ TEST_P(RoundTrip, Histogram) {
 TEST_P(RoundTrip, TextFramesAmongConsoleOutput) {
   const std::string log = dumptest::profile_log(GetParam());
   const pmukit::LoadedDump l = pmukit::load_dump(Bytes(log.begin(), log.end()));
-  // 3 console lines, an "irq:" line after every third line, 565 bytes in 18 frame lines.
-  EXPECT_EQ(l.carrier, "text frame 1 of 1 (lines 5-30)");
+  // 3 console lines, an "irq:" line after every third line, 609 bytes in 20 frame lines.
+  EXPECT_EQ(l.carrier, "text frame 1 of 1 (lines 5-33)");
   expect_profile_fixture(l.dump);
   const std::vector<pmukit::TextFrame> frames = pmukit::find_text_frames(log.data(), log.size());
   ASSERT_EQ(frames.size(), 1u);
@@ -187,6 +200,51 @@ TEST(BinaryDump, NewerMinorVersionIsRead) {
   dumptest::fix_crc(b, pd::ByteOrder::little);
   const Dump d = pmukit::decode_dump(b.data(), b.size());
   EXPECT_EQ(d.version_minor, 7u);
+}
+
+// A dump written before IMAGE existed (format 1.0, kept byte for byte) still decodes.
+TEST(BinaryDump, Format10HasNoImage) {
+  std::ifstream in(std::string(PMUKIT_DUMP_TEST_DIR) + "/corpus/v1_0_profile_le.bin", std::ios::binary);
+  const Bytes b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(b.empty());
+  const Dump d = pmukit::decode_dump(b.data(), b.size());
+  EXPECT_EQ(d.version_minor, 0u);
+  EXPECT_FALSE(d.image);
+  EXPECT_EQ(d.regions.size(), 3u);
+}
+
+TEST(BinaryDump, ImageWithoutBuildIdOrCode) {
+  for (auto order : {pd::ByteOrder::little, pd::ByteOrder::big}) {
+    dumptest::VectorSink out;
+    pd::Writer w(out.sink(), order);
+    w.begin({"t", "p", 1, 32, 8});
+    EXPECT_EQ(w.image({62, nullptr, 0, 0, 0, 0}), pd::Status::ok);
+    ASSERT_EQ(w.finish(), pd::Status::ok);
+    const Dump d = pmukit::decode_dump(out.bytes.data(), out.bytes.size());
+    ASSERT_TRUE(d.image);
+    EXPECT_EQ(d.image->elf_machine, 62u);
+    EXPECT_TRUE(d.image->build_id.empty());
+    EXPECT_FALSE(d.image->has_code);
+  }
+}
+
+TEST(BinaryDump, SecondImageAndEmptyCodeRangeAreErrors) {
+  Bytes b = dumptest::profile_dump(pd::ByteOrder::big);
+  dumptest::insert_chunk(b, pd::ByteOrder::big, 0x0007, 0, {0, 8, 0, 0});
+  EXPECT_THROW(pmukit::decode_dump(b.data(), b.size()), pmukit::DecodeError);
+  dumptest::VectorSink out;
+  pd::Writer w(out.sink(), pd::ByteOrder::big);
+  w.begin({"t", "p", 1, 32, 4});
+  w.finish();
+  // machine 8, no build-id, code range [0x10, 0x10): a writer would have left the range out.
+  dumptest::insert_chunk(out.bytes, pd::ByteOrder::big, 0x0007, 0,
+                         {0, 8, 0, 1, 0, 0, 0, 0x10, 0, 0, 0, 0x10, 1, 2, 3, 4});
+  try {
+    pmukit::decode_dump(out.bytes.data(), out.bytes.size());
+    ADD_FAILURE() << "empty code range accepted";
+  } catch (const pmukit::DecodeError& e) {
+    EXPECT_NE(std::string(e.what()).find("IMAGE chunk at offset"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -22,6 +22,9 @@ void write_profile(pd::Writer& w) {
       {1, 32, 0x0B, "DCACHE_MISS", nullptr},
   };
   w.counters(counters, 2);
+  static constexpr std::uint8_t kBuildId[] = {0x5e, 0x1f, 0x00, 0xc0, 0xff, 0xee, 0x01, 0x02, 0x03, 0x04,
+                                              0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e};
+  w.image({40, kBuildId, sizeof kBuildId, 0x1000, 0x5000, 0x1234abcdu});
   const pd::CounterStats dma[] = {{123456, 1200, 1300, 12}, {400, 3, 5, 0}};
   const pd::CounterStats crc[] = {{9000, 2900, 3100, 12}, {0, 0, 0, 0}};
   const pd::CounterStats parse[] = {{77, 77, 77, 12}, {1, 1, 1, 0}};

@@ -1,11 +1,14 @@
 // The firmware-side writer: exact bytes, byte orders, the call-order rules and the sinks.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <string>
 
 #include "fixtures.hpp"
 #include "profiler/dump/crc32.hpp"
 #include "profiler/dump/text_frame_sink.hpp"
+#include "profiler/dump/image.hpp"
 #include "profiler/dump/writer.hpp"
 
 namespace {
@@ -38,7 +41,7 @@ Bytes small_dump(pd::ByteOrder order) {
 
 TEST(DumpWriter, BigEndianBytesAreExactlyTheSpec) {
   const Bytes b = small_dump(pd::ByteOrder::big);
-  Bytes expect = {'P', 'M', 'U', 'D', 1, 2, 3, 4, 0, 1, 0, 0, 0, 16, 0, 0,  // header
+  Bytes expect = {'P', 'M', 'U', 'D', 1, 2, 3, 4, 0, 1, 0, 1, 0, 16, 0, 0,  // header, version 1.1
                   0, 1, 0, 0, 0, 0, 0, 15,                                 // TARGET, 15 bytes
                   2, 'a', 'b', 1, 'c', 1, 2, 3, 4, 5, 6, 7, 8, 32, 4,
                   0, 0xFF, 0, 0, 0, 0, 0, 4};  // END, 4 bytes
@@ -49,7 +52,7 @@ TEST(DumpWriter, BigEndianBytesAreExactlyTheSpec) {
 
 TEST(DumpWriter, LittleEndianBytesAreExactlyTheSpec) {
   const Bytes b = small_dump(pd::ByteOrder::little);
-  Bytes expect = {'P', 'M', 'U', 'D', 4, 3, 2, 1, 1, 0, 0, 0, 16, 0, 0, 0,
+  Bytes expect = {'P', 'M', 'U', 'D', 4, 3, 2, 1, 1, 0, 1, 0, 16, 0, 0, 0,
                   1, 0, 0, 0, 15, 0, 0, 0,
                   2, 'a', 'b', 1, 'c', 8, 7, 6, 5, 4, 3, 2, 1, 32, 4,
                   0xFF, 0, 0, 0, 4, 0, 0, 0};
@@ -176,8 +179,8 @@ TEST(DumpWriter, SinkGetsBlocksNotFields) {
                         &count});
   dumptest::write_profile(w);
   ASSERT_EQ(w.status(), pd::Status::ok);
-  EXPECT_EQ(count.bytes, 565u);
-  EXPECT_EQ(count.calls, 9u);  // 8 full blocks of 64 and the last 53 bytes
+  EXPECT_EQ(count.bytes, 609u);
+  EXPECT_EQ(count.calls, 10u);  // 9 full blocks of 64 and the last 33 bytes
 }
 
 TEST(DumpWriter, BufferSinkHoldsAWholeDump) {
@@ -197,8 +200,8 @@ TEST(TextFrameSink, WritesBeginDataAndEndLines) {
   // The example of docs/dump-format.md, computed independently (Python's zlib.crc32).
   EXPECT_EQ(log.text,
             "@PMUD BEGIN 1\n"
-            "@PMUD 0000 504d5544040302010100000010000000010000000f0000000261620163080706 4a83\n"
-            "@PMUD 0001 05040302012004ff000000040000002c846174 20b6\n"
+            "@PMUD 0000 504d5544040302010100010010000000010000000f0000000261620163080706 2e43\n"
+            "@PMUD 0001 05040302012004ff00000004000000339391f4 b017\n"
             "@PMUD END 2 51\n");
 }
 
@@ -233,6 +236,82 @@ TEST(TextFrameSink, PlainPutcAndTwoFramesThroughOneSink) {
   EXPECT_EQ(plain_text.find("@PMUD BEGIN 1\n"), 0u);
   EXPECT_NE(plain_text.find("@PMUD BEGIN 1\n", 1), std::string::npos);
   EXPECT_NE(plain_text.find("@PMUD 0000", 20), std::string::npos);  // sequence restarts
+}
+
+TEST(DumpWriter, ImageChunkBytes) {
+  VectorSink out;
+  pd::Writer w(out.sink(), pd::ByteOrder::big);
+  w.begin({"a", "b", 1, 32, 4});
+  const std::uint8_t id[] = {0xab, 0xcd};
+  ASSERT_EQ(w.image({20, id, 2, 0x100000, 0x100010, 0xdeadbeefu}), pd::Status::ok);
+  // After the 16-byte header and TARGET (8 + 1+1 + 1+1 + 8 + 1 + 1 = 22 bytes).
+  const Bytes expect = {0, 7, 0, 0, 0, 0, 0, 18,  // IMAGE, 18 bytes
+                        0, 20, 2, 0xab, 0xcd, 1,  // PowerPC, build-id, code flag
+                        0, 0x10, 0, 0, 0, 0x10, 0, 0x10, 0xde, 0xad, 0xbe, 0xef};
+  ASSERT_EQ(w.finish(), pd::Status::ok);
+  ASSERT_GE(out.bytes.size(), 38u + expect.size());
+  EXPECT_EQ(Bytes(out.bytes.begin() + 38, out.bytes.begin() + 38 + static_cast<std::ptrdiff_t>(expect.size())), expect);
+}
+
+TEST(DumpWriter, ImageArgumentsAreChecked) {
+  const std::uint8_t id[65] = {};
+  struct Case {
+    pd::ImageInfo im;
+    pd::Status want;
+  } const cases[] = {
+      {{3, id, 65, 0, 0, 0}, pd::Status::bad_argument},          // longer than kMaxBuildId
+      {{3, nullptr, 4, 0, 0, 0}, pd::Status::bad_argument},      // bytes missing
+      {{3, nullptr, 0, 0x20, 0x10, 0}, pd::Status::bad_argument},  // inverted range
+      {{3, nullptr, 0, 0x10, 0x100000000ull, 0}, pd::Status::address_too_wide},
+  };
+  for (const Case& c : cases) {
+    VectorSink out;
+    pd::Writer w(out.sink(), pd::ByteOrder::little);
+    w.begin({"a", "b", 1, 32, 4});
+    EXPECT_EQ(w.image(c.im), c.want);
+  }
+}
+
+// The GNU note the linker writes, parsed in target byte order; anything else gives no build-id.
+TEST(DumpImage, BuildIdNote) {
+  auto note = [](std::uint32_t namesz, std::uint32_t descsz, std::uint32_t type, const char* name, unsigned extra) {
+    Bytes b(16 + extra);
+    std::memcpy(b.data(), &namesz, 4);
+    std::memcpy(b.data() + 4, &descsz, 4);
+    std::memcpy(b.data() + 8, &type, 4);
+    std::memcpy(b.data() + 12, name, 4);
+    for (unsigned i = 0; i < extra; ++i) b[16 + i] = static_cast<std::uint8_t>(0xa0 + i);
+    return b;
+  };
+  pd::ImageInfo im{};
+  const Bytes good = note(4, 20, 3, "GNU", 20);
+  ASSERT_TRUE(pd::parse_build_id_note(good.data(), good.data() + good.size(), im));
+  EXPECT_EQ(im.build_id_len, 20u);
+  EXPECT_EQ(im.build_id, good.data() + 16);
+  const Bytes wrong_type = note(4, 20, 1, "GNU", 20), wrong_name = note(4, 20, 3, "GNX", 20),
+              torn = note(4, 20, 3, "GNU", 19), empty = note(4, 0, 3, "GNU", 0),
+              too_long = note(4, 65, 3, "GNU", 65);
+  for (const Bytes* b : {&wrong_type, &wrong_name, &torn, &empty, &too_long}) {
+    pd::ImageInfo none{};
+    EXPECT_FALSE(pd::parse_build_id_note(b->data(), b->data() + b->size(), none));
+    EXPECT_EQ(none.build_id_len, 0u);
+  }
+  EXPECT_FALSE(pd::parse_build_id_note(nullptr, nullptr, im));
+}
+
+// A host program has no __pmukit_* symbols: machine only, no build-id, no code range.
+TEST(DumpImage, WithoutLinkerSymbolsOnlyTheMachine) {
+  const pd::ImageInfo im = pd::this_image();
+  EXPECT_EQ(im.elf_machine, pd::elf_machine());
+  EXPECT_NE(im.elf_machine, 0u);
+  EXPECT_EQ(im.build_id_len, 0u);
+  EXPECT_EQ(im.code_lo, im.code_hi);
+}
+
+TEST(DumpImage, CrcOfMemory) {
+  const char check[] = "123456789";
+  const auto* p = reinterpret_cast<const std::uint8_t*>(check);
+  EXPECT_EQ(pd::crc_of_memory(p, p + 9), 0xCBF43926u);
 }
 
 }  // namespace

@@ -1,0 +1,37 @@
+// libFuzzer target: any bytes as the --elf file. The ELF reader (libelf, libdw behind it) may only
+// throw ElfError; a crash, a sanitizer report (ASan sees libdw's reads through the libc calls it
+// intercepts), another exception or a hang is a bug. Then the identity check and a profile
+// against the fixture dump, as `pmukit report --elf --force-elf` would do.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "fixtures.hpp"
+#include "tools/dumpread/binary_decoder.hpp"
+#include "tools/elf/elf_symbols.hpp"
+#include "tools/elf/image_check.hpp"
+#include "tools/report/profile.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const dumptest::Bytes bytes = dumptest::profile_dump(pmu::dump::ByteOrder::little);
+  static const pmukit::Dump dump = pmukit::decode_dump(bytes.data(), bytes.size());
+  // libelf reads a file descriptor: an anonymous in-memory file, named through /proc.
+  const int fd = memfd_create("fuzz.elf", 0);
+  if (fd < 0) return 0;
+  for (std::size_t done = 0; done < size;) {
+    const ssize_t n = write(fd, data + done, size - done);
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  try {
+    const pmukit::ElfImage elf = pmukit::load_elf("/proc/self/fd/" + std::to_string(fd));
+    (void)pmukit::check_image(dump, elf.identity);
+    (void)pmukit::build_profile(dump, elf.symbols);
+  } catch (const pmukit::ElfError&) {
+  }
+  close(fd);
+  return 0;
+}
