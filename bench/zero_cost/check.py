@@ -196,8 +196,10 @@ def signature(arch: str, body: list[Insn]) -> list[str]:
             elif i.mnem in ("dsb", "dmb", "isb"):
                 sig.append(i.mnem)
         elif arch == "ppc":
-            if i.mnem in ("mfpmr", "mtpmr"):
+            if i.mnem in ("mfpmr", "mtpmr", "mfspr", "mtspr", "mfpvr"):
                 sig.append(f"{i.mnem} {PPC_GPR.sub('R', i.ops)}")
+            elif i.mnem in ("mfmsr", "mtmsr", "wrtee", "wrteei"):  # interrupt mask: order matters
+                sig.append(i.mnem if i.mnem != "wrteei" else f"wrteei {i.ops}")
             elif i.mnem in ("isync", "sync", "msync", "mbar", "eieio", "lwsync"):
                 sig.append(i.mnem)
             elif i.mnem in ("bl", "bctrl", "blrl"):

@@ -118,13 +118,24 @@ std::uint64_t hand_driver_read_pmc2() {
   return v;
 }
 
-// --- driver_freeze_all: PMGC0.FAC = 1, one read and one write ---
+// --- driver_freeze_all: PMGC0.FAC = 1, one read and one write with MSR[EE] cleared around them
+// (the interrupt would clear PMIE between the two: e500 CRM Table 7-3) ---
 void ours_driver_freeze_all() { Driver::freeze_all(); }
 void hand_driver_freeze_all() {
-  u32 v;
+  u32 msr, v;
+  asm volatile("mfmsr %0\n\twrteei 0" : "=r"(msr) : : "memory");
   HAND_MFPMR(400, v);
   v = (v | 0x80000000u) & 0xE0001900u;
   HAND_MTPMR(400, v);
+  asm volatile("wrtee %0" : : "r"(msr) : "memory");
+}
+
+// --- driver_read_pvr: the core check's PVR read (SPR 287), one mfspr ---
+u32 ours_driver_read_pvr() { return Bus::read_raw<e5::PVR>(); }
+u32 hand_driver_read_pvr() {
+  u32 v;
+  asm volatile("mfspr %0, 287" : "=r"(v) : : "memory");
+  return v;
 }
 
 // --- driver_write_pmc1: Driver::write<1>(v), the kit's CounterDriver write of a 32-bit value:

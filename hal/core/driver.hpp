@@ -22,6 +22,7 @@ enum class Status : std::uint8_t {
   bad_argument,        // slot out of range, period 0 or too large for the counter width, ...
   not_linkable,        // the two counters cannot be chained / cascaded in that order
   busy,                // already started / configured; stop first
+  unsupported_core,    // another design than this driver's (e.g. e500mc), or the core lacks it
 };
 
 constexpr const char* status_name(Status s) {
@@ -34,6 +35,7 @@ constexpr const char* status_name(Status s) {
     case Status::bad_argument: return "bad argument";
     case Status::not_linkable: return "counters cannot be linked";
     case Status::busy: return "busy";
+    case Status::unsupported_core: return "unsupported core";
   }
   return "?";
 }

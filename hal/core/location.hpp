@@ -6,7 +6,7 @@
 
 namespace pmu {
 
-enum class BusKind : std::uint32_t { arm_cp = 1, pmr = 2, msr = 3, cp0 = 4, mmio = 5 };
+enum class BusKind : std::uint32_t { arm_cp = 1, pmr = 2, msr = 3, cp0 = 4, mmio = 5, spr = 6 };
 
 namespace detail {
 constexpr std::uint32_t make_key(BusKind k, std::uint32_t enc) {
@@ -35,6 +35,15 @@ template <unsigned N>
 struct Pmr {
   static_assert(N < 1024, "PMR numbers are 10 bits");
   static constexpr BusKind kind = BusKind::pmr;
+  static constexpr unsigned number = N;
+  static constexpr std::uint32_t key = detail::make_key(kind, N);
+};
+
+// PowerPC special-purpose register: mfspr/mtspr with a 10-bit SPR number (e.g. PVR, 287).
+template <unsigned N>
+struct Spr {
+  static_assert(N < 1024, "SPR numbers are 10 bits");
+  static constexpr BusKind kind = BusKind::spr;
   static constexpr unsigned number = N;
   static constexpr std::uint32_t key = detail::make_key(kind, N);
 };

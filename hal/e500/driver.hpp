@@ -19,12 +19,22 @@
 //               kFreezeMarked (FCM1, MSR[PMM]=1), kFreezeUnmarked (FCM0, MSR[PMM]=0). 0 = count
 //               always.
 //
+// Polling (the 31-bit condition): the overflow state is bit 31 itself, not a sticky flag. A counter
+//   whose overflow is caught neither by the interrupt (CE and PMIE) nor by a freeze (FCECE) must be
+//   folded (prof::Profiler::fold) at least once every 2^31 events: a fold leaves it below 2^31, so
+//   it cannot wrap before the next one. If it does wrap (past 0xFFFFFFFF, bit 31 clear again),
+//   2^32 counts are gone and nothing shows it. kMaxEventsBetweenFolds and max_fold_interval_ns()
+//   give the bound: a counter "can increment by 0, 1, 2, 3, or 4" at a time (CRM 7.2.7), so at
+//   1.5 GHz the worst case is 0.36 s (0.72 s for instructions completed, at most 2 a cycle).
+//   Sampled counters are caught by their interrupt.
+//
 // Interrupts: a PMCn overflow condition (bit 31 set while PMLCan[CE]=1) signals the performance
 // monitor interrupt if PMGC0[PMIE] is set, and freezes every counter (sets PMGC0[FAC]) if
 // PMGC0[FCECE] is set (CRM 7.4). The e500 clears PMIE when the interrupt occurs (Table 7-3), so
 // clear_overflow() re-enables PMIE for the acknowledged counters that still have CE set.
 #include <cstdint>
 
+#include "hal/core/bus/irq.hpp"
 #include "hal/core/driver.hpp"
 #include "hal/core/fault.hpp"
 #include "hal/core/reg.hpp"
@@ -40,6 +50,15 @@ inline constexpr std::uint32_t kFreezeMarked = 0x10000000u;      // FCM1
 inline constexpr std::uint32_t kFreezeUnmarked = 0x08000000u;    // FCM0
 static_assert((kFreezeSupervisor | kFreezeUser | kFreezeMarked | kFreezeUnmarked) ==
               kPmlcaFreezeConditions);
+
+// The 31-bit condition (header comment): fold at least once per this many events of a counter.
+inline constexpr std::uint64_t kMaxEventsBetweenFolds = std::uint64_t{1} << 31;
+// ... which at clock_hz with at most events_per_cycle occurrences a cycle is this many nanoseconds
+// (rounded down); 0 for a zero clock or rate.
+constexpr std::uint64_t max_fold_interval_ns(std::uint64_t clock_hz, unsigned events_per_cycle) {
+  if (clock_hz == 0 || events_per_cycle == 0) return 0;
+  return kMaxEventsBetweenFolds * 1000000000ull / (clock_hz * events_per_cycle);
+}
 
 // EventConfig::qualifier for a threshold event: threshold x 2^multiplier (Table 7-5).
 constexpr std::uint32_t threshold_qualifier(std::uint32_t threshold, std::uint32_t threshmul) {
@@ -73,8 +92,16 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
   // all of them): the first access runs under fault::traps() and the probe returns pmu_absent.
   // If present: every counter counts cycles (event 1) for a short while, unfrozen, and the slots
   // whose counter advanced are reported. Leaves the PMU reset: all frozen (FAC, FC), zeroed.
+  // First the core (PVR, unless force_core() said): e500mc and later cores have another PMU
+  // (wider EVENT, other event numbers) and get unsupported_core without a single PMR access.
   static ProbeResult probe() {
     ProbeResult r{};
+    if (!forced_) {
+      std::uint32_t pvr = 0;
+      core_ = fault::traps([&] { pvr = R::template read_raw<PVR>(); }) ? Core::unknown : core_of_pvr(pvr);
+    }
+    r.status = Status::unsupported_core;
+    if (core_ == Core::e500mc_or_later) return r;
     r.status = Status::pmu_absent;
     if (fault::traps([] { (void)R::template read_raw<PMGC0>(); })) return r;
 
@@ -129,6 +156,7 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
   static Status configure(unsigned slot, EventConfig ev) {
     const Status s = check_event(slot, ev);
     if (s != Status::ok) return s;
+    if (!on_this_core(ev.code)) return Status::unsupported_event;
     if (counting(slot)) return Status::busy;
     for_slot<kSlots>(slot, [&](auto n) {
       R::write(pmlca_fc<PMLCa<n>>(1), pmlca_event<PMLCa<n>>.runtime(ev.code),
@@ -152,9 +180,8 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
     if (!mask) return;
     const bool frozen = R::read(pmgc0_fac<>) != 0;
     set_fc(mask, 0);
-    // A fresh read-modify-write, never a stale copy: PMIE may have been cleared by hardware
-    // (an interrupt taken) since the read above (Table 7-3).
-    if (frozen) R::modify(pmgc0_fac<>(0));
+    // A fresh read-modify-write, never a stale copy (update_pmgc0).
+    if (frozen) update_pmgc0(pmgc0_fac<>(0));
   }
 
   // Stops (freezes) these slots: PMLCan[FC]=1. Stopping all four sets PMGC0[FAC] first, so they
@@ -230,8 +257,8 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
   // ---------------------------------------------------------------------------------------
 
   // PMGC0[FAC]: freeze / release all counters at once (CRM 7.2.1).
-  static void freeze_all() { R::modify(pmgc0_fac<>(1)); }
-  static void unfreeze_all() { R::modify(pmgc0_fac<>(0)); }
+  static void freeze_all() { update_pmgc0(pmgc0_fac<>(1)); }
+  static void unfreeze_all() { update_pmgc0(pmgc0_fac<>(0)); }
   static bool all_frozen() { return R::read(pmgc0_fac<>) != 0; }
 
   // PMLCan[FC] for one counter.
@@ -256,7 +283,7 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
   // PMLCan[EVENT] only, other PMLCa bits kept. Same event/counter checks as configure().
   static Status select_event(unsigned slot, std::uint32_t code) {
     if (slot >= kSlots) return Status::bad_argument;
-    if (!(counters_for(code) & (1u << slot))) return Status::unsupported_event;
+    if (!(counters_for(code) & (1u << slot)) || !on_this_core(code)) return Status::unsupported_event;
     for_slot<kSlots>(slot, [&](auto n) { R::modify(pmlca_event<PMLCa<n>>.runtime(code)); });
     return Status::ok;
   }
@@ -274,10 +301,30 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
     return Status::ok;
   }
 
+  // PMGC0[TBSEL]: the time-base bit whose transitions event 90 counts (0 TBL[31], 1 TBL[23],
+  // 2 TBL[19], 3 TBL[15]). e500v2 only (Table 7-3): unsupported_core elsewhere, since on e500v1
+  // these bits are reserved and must be written as zero; bad_argument if select > 3.
+  static Status select_timebase_bit(unsigned select) {
+    if (core_ != Core::e500v2) return Status::unsupported_core;
+    if (select > 3) return Status::bad_argument;
+    update_pmgc0(pmgc0_tbsel<>.runtime(select));
+    return Status::ok;
+  }
+
+  // The core probe() found (Core::unknown before it), and the firmware's override for a part whose
+  // PVR this file does not list. A forced core is kept by later probes; forcing Core::unknown
+  // returns to detection.
+  static Core core() { return core_; }
+  static void force_core(Core c) {
+    core_ = c;
+    forced_ = c != Core::unknown;
+  }
+
   // PMGC0[FCECE]: an enabled condition (bit 31 with CE) freezes every counter by setting FAC.
-  static void set_freeze_on_condition(bool on) { R::modify(pmgc0_fcece<>.runtime(on ? 1u : 0u)); }
+  static void set_freeze_on_condition(bool on) { update_pmgc0(pmgc0_fcece<>.runtime(on ? 1u : 0u)); }
   // PMGC0[PMIE]. Hardware clears it when the interrupt occurs (Table 7-3).
   static void enable_interrupt(bool on) {
+    IrqGuard guard;  // the test and the write are one step (update_pmgc0)
     if ((R::read(pmgc0_pmie<>) != 0) == on) return;
     R::modify(pmgc0_pmie<>.runtime(on ? 1u : 0u));
   }
@@ -301,6 +348,24 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
   }
 
  private:
+  static inline Core core_ = Core::unknown;
+  static inline bool forced_ = false;
+
+  // Event 90 exists on e500v2 only (CRM 9.3.2); elsewhere the event table is the same.
+  static bool on_this_core(std::uint32_t code) {
+    return code != kEventTimeBaseTransition || core_ == Core::e500v2;
+  }
+
+  // Every PMGC0 read-modify-write runs with interrupts masked. The e500 clears PMGC0[PMIE] when it
+  // takes the performance monitor interrupt (Table 7-3); an interrupt taken between the read and
+  // the write would have its PMIE=0 overwritten by the stale 1, and a handler that chose not to
+  // re-arm would get a second interrupt. Masked, the interrupt is taken after the write instead.
+  template <class... FV>
+  static void update_pmgc0(FV... fv) {
+    IrqGuard guard;
+    R::modify(fv...);
+  }
+
   // PMLCan[FC] = fc for the slots in mask, one read and one write each: chain highs (event 82-85)
   // first when releasing, last when freezing.
   static void set_fc(std::uint32_t mask, std::uint32_t fc) {

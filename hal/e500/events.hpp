@@ -144,6 +144,9 @@ inline constexpr EventInfo kEvents[] = {
     {87, "EXT_INTERRUPTS_TAKEN", "External input interrupts taken", kAll, 0},
     {88, "CRIT_INTERRUPTS_TAKEN", "Critical input interrupts taken", kAll, 0},
     {89, "SC_TRAP_INTERRUPTS", "System call and trap interrupts taken", kAll, 0},
+    // Time-base event (CRM 9.3.2): e500v2 only; the driver refuses it on other cores.
+    {90, "TBL_BIT_TRANSITIONS", "Transitions of the time-base bit PMGC0[TBSEL] selects (e500v2 only)",
+     kAll, 0},
 };
 inline constexpr std::size_t kNumEvents = sizeof(kEvents) / sizeof(kEvents[0]);
 
@@ -180,7 +183,7 @@ inline constexpr std::size_t kNumPresets = sizeof(kPresets) / sizeof(kPresets[0]
 inline constexpr PmuCatalog catalog{
     "e500",
     "PowerPC e500v1/e500v2 core performance monitor (CRM chapter 7): 4 x 32-bit PMCs, "
-    "overflow condition at bit 31, chaining, thresholds on PMC0/PMC1",
+    "overflow condition at bit 31, chaining, thresholds on PMC0/PMC1; event 90 on e500v2 only",
     32,
     kCounters,
     kEvents,

@@ -30,7 +30,11 @@
 // - The kit's harness (hal/core/model/harness.hpp) brackets every access: a one-shot hook after
 //   the Nth access from now (after_access), e.g. to land a rollover in the middle of a driver's
 //   read sequence, and interrupt delivery at the end of the access that raised it.
-// Not modelled: time-base transition events (TBSEL/TBEE are stored only), the pm_event input,
+// - The core (set_pvr, default e500v2 rev 3.0, 0x80210030 as QEMU's mpc8544ds reports): PVR reads
+//   answer it (not counted as PMU accesses). On e500v1 (0x8020xxxx) TBSEL/TBEE are reserved: they
+//   read as zero and any write that sets them is counted (reserved_writes), and event 90 does not
+//   exist (event(90) counts nothing). On e500v2 event 90 is injected like any other event.
+// Not modelled: the time base itself (TBSEL/TBEE are stored; TBEE raises nothing), the pm_event input,
 // speculative counts, counters incrementing by up to 4 per cycle (an event() of n is n in a row).
 //
 // Freestanding: no heap, no exceptions, no RTTI, no std::function; callbacks are a function
@@ -73,6 +77,9 @@ class Model final : public model::Harness {
     cond_ = 0;
   }
   void set_user_access(bool user) { user_access_ = user; }
+  void set_pvr(std::uint32_t pvr) { pvr_ = pvr; }
+  // Writes of PMGC0 that set bits this core reserves (TBSEL/TBEE on e500v1).
+  unsigned reserved_writes() const { return reserved_writes_; }
   // Context of events injected without one and of the cycles that accesses take.
   void set_context(Context c) { ctx_ = c; }
   Context context() const { return ctx_; }
@@ -89,6 +96,7 @@ class Model final : public model::Harness {
   void event(std::uint32_t code, std::uint64_t n = 1) { event(code, n, ctx_); }
   void event(std::uint32_t code, std::uint64_t n, Context c) {
     if (is_threshold_event(code)) return;  // these come with a duration: duration_event()
+    if (code == kEventTimeBaseTransition && !v2()) return;  // no such event on e500v1
     count(code, n, c, 0xFu);
   }
   void cycles(std::uint64_t n) { event(1, n, ctx_); }
@@ -130,6 +138,7 @@ class Model final : public model::Harness {
   static constexpr std::uint32_t kFac = 0x80000000u, kPmie = 0x40000000u, kFcece = 0x20000000u;
   static constexpr std::uint32_t kFc = 0x80000000u, kFcs = 0x40000000u, kFcu = 0x20000000u;
   static constexpr std::uint32_t kFcm1 = 0x10000000u, kFcm0 = 0x08000000u, kCe = 0x04000000u;
+  static constexpr std::uint32_t kTbselTbee = 0x00001900u;  // PMGC0 bits 51-52 and 55 (Table 7-3)
 
   static constexpr bool is_threshold_event(std::uint32_t code) {
     return code >= kFirstThresholdEvent && code <= kLastThresholdEvent;
@@ -162,6 +171,13 @@ class Model final : public model::Harness {
     return d;
   }
 
+  bool v2() const { return (pvr_ >> 16) != 0x8020; }
+  bool uncounted_read(std::uint32_t key, std::uint64_t& v) override {
+    if (key != PVR::location::key) return false;
+    v = pvr_;
+    return true;
+  }
+
   MockResult on_read(std::uint32_t key, std::uint64_t& v) override {
     const Decoded d = decode(key);
     if (d.kind == Kind::none) return MockResult::trap;          // illegal PMR number
@@ -182,7 +198,12 @@ class Model final : public model::Harness {
     if (d.kind == Kind::none || d.user_copy) return MockResult::trap;  // read-only copy / illegal
     if (user_access_) return MockResult::trap;                         // privileged
     switch (d.kind) {
-      case Kind::pmgc0: pmgc0_ = v & kPmgc0Writable; break;
+      case Kind::pmgc0: {
+        const std::uint32_t reserved = v2() ? 0 : kTbselTbee;
+        if (v & reserved) ++reserved_writes_;
+        pmgc0_ = v & kPmgc0Writable & ~reserved;
+        break;
+      }
       case Kind::pmlca: pmlca_[d.n] = v & kPmlcaWritable; break;
       case Kind::pmlcb: pmlcb_[d.n] = v & kPmlcbWritable; break;
       case Kind::pmc: pmc_.set(d.n, v); break;
@@ -255,6 +276,8 @@ class Model final : public model::Harness {
     poll_interrupt();
   }
 
+  std::uint32_t pvr_ = 0x80210030u;
+  unsigned reserved_writes_ = 0;
   std::uint32_t pmgc0_ = 0;
   std::uint32_t pmlca_[kCounters]{};
   std::uint32_t pmlcb_[kCounters]{};

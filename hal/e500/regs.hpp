@@ -114,7 +114,8 @@ inline constexpr FieldMsb0<R, 33, 33, detail::field_access<R>, "PMIE"> pmgc0_pmi
 // Freeze counters on enabled condition or event: an enabled condition sets FAC.
 template <class R = PMGC0>
 inline constexpr FieldMsb0<R, 34, 34, detail::field_access<R>, "FCECE"> pmgc0_fcece{};
-// Time base selector (e500v2 only): 00 TBL[31], 01 TBL[23], 10 TBL[19], 11 TBL[15].
+// Time base selector (e500v2 only): 00 TBL[31], 01 TBL[23], 10 TBL[19], 11 TBL[15]. The bit whose
+// transitions event 90 counts and TBEE signals (CRM 9.3.2).
 template <class R = PMGC0>
 inline constexpr FieldMsb0<R, 51, 52, detail::field_access<R>, "TBSEL"> pmgc0_tbsel{};
 // Time base transition event exception enable (e500v2 only).
@@ -167,9 +168,48 @@ inline constexpr FieldMsb0<R, 33, 63, detail::field_access<R>, "COUNT"> pmc_coun
 
 inline constexpr u32 kPmcOverflow = 0x80000000u;  // OV: overflow state / condition bit
 
+// --- Processor version (PVR, SPR 287 in every Book E core; version in bits 32-47) ------------
+// Which core this is decides what the PMU may be given: e500v1 has no PMGC0[TBSEL]/[TBEE]
+// (reserved: written as zero) and no event 90; e500mc and later cores (e500mc, e5500, e6500)
+// have a wider PMLCa[EVENT], other event numbers and, on e6500, six counters: a different PMU.
+// CRM Figure 7-1, Table 7-3 and 2.15.2 mark TBSEL/TBEE "e500v2 only". The version numbers come
+// from public sources only (Linux arch/powerpc/include/asm/reg.h PVR_VER_*, cputable; FreeBSD
+// hwpmc_e500.c): 0x8020 e500v1, 0x8021 e500v2, 0x8023 e500mc, 0x8024 e5500, 0x8040 e6500.
+using PVR = Reg<"PVR", Spr<287>, u32, Layout<u32>{Access::RO, 0, 0, 0}>;
+inline constexpr FieldMsb0<PVR, 32, 47, Access::RO, "VERSION"> pvr_version{};
+inline constexpr FieldMsb0<PVR, 48, 63, Access::RO, "REVISION"> pvr_revision{};
+
+enum class Core : std::uint8_t {
+  unknown,          // not read yet, or not a core this file knows
+  e500v1,           // PVR version 0x8020
+  e500v2,           // 0x8021: adds TBSEL/TBEE and event 90
+  e500mc_or_later,  // 0x8023 e500mc, 0x8024 e5500, 0x8040 e6500: another PMU design
+};
+constexpr Core core_of_pvr(u32 pvr) {
+  switch (pvr >> 16) {
+    case 0x8020: return Core::e500v1;
+    case 0x8021: return Core::e500v2;
+    case 0x8023:
+    case 0x8024:
+    case 0x8040: return Core::e500mc_or_later;
+    default: return Core::unknown;
+  }
+}
+constexpr const char* core_name(Core c) {
+  switch (c) {
+    case Core::e500v1: return "e500v1";
+    case Core::e500v2: return "e500v2";
+    case Core::e500mc_or_later: return "e500mc or later";
+    case Core::unknown: break;
+  }
+  return "unknown";
+}
+
 // Chaining and threshold constants shared by events.hpp, the driver and the model.
 // Events 82..85: PMC0..PMC3 rolled over to zero (events.hpp, CRM 7.6.1).
 inline constexpr u32 kEventPmcOverflowBase = 82;
+// Event 90: transitions of the time-base bit PMGC0[TBSEL] selects; e500v2 only (CRM 9.3.2).
+inline constexpr u32 kEventTimeBaseTransition = 90;
 // Thresholds exist only on PMC0 and PMC1 (CRM 7.2.5).
 inline constexpr unsigned kThresholdCounters = 0x3;
 

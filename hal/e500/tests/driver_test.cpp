@@ -33,7 +33,8 @@ TEST(e500DriverStatic, DescribesTheHardware) {
   EXPECT_EQ(Dr::slots_for(76), 0x3u);
   EXPECT_EQ(Dr::slots_for(81), 0x3u);
   EXPECT_EQ(Dr::slots_for(82), 0xFu);
-  EXPECT_EQ(Dr::slots_for(90), 0u);
+  EXPECT_EQ(Dr::slots_for(90), 0xFu);  // e500v2 only: configure() checks the core
+  EXPECT_EQ(Dr::slots_for(91), 0u);
   EXPECT_EQ(Dr::slots_for(128), 0u);
 }
 
@@ -82,9 +83,10 @@ TEST_F(e500Driver, ProbeReportsAbsentWhenEveryMfpmrTrapsAsOnQemu) {
   EXPECT_EQ(r.status, Status::pmu_absent);
   EXPECT_EQ(r.working_slots, 0u);
   EXPECT_EQ(Bus::unexpected_traps, 0u) << "every trap happened inside fault::traps()";
-  ASSERT_EQ(Bus::log_size, 1u) << "stop after the first trapping mfpmr";
-  EXPECT_TRUE(Bus::log[0].trapped);
-  EXPECT_EQ(Bus::log[0].key, pmu::Pmr<400>::key);
+  ASSERT_EQ(Bus::log_size, 2u) << "PVR, then stop after the first trapping mfpmr";
+  EXPECT_EQ(Bus::log[0].key, e5::PVR::location::key);
+  EXPECT_TRUE(Bus::log[1].trapped);
+  EXPECT_EQ(Bus::log[1].key, pmu::Pmr<400>::key);
 }
 
 TEST_F(e500Driver, ProbeFindsFourAdvancingCountersAndLeavesThePmuResetAndFrozen) {
@@ -153,7 +155,7 @@ TEST_F(e500Driver, ConfigureRejectsWhatTheHardwareCannotDoAndTouchesNothing) {
   } cases[] = {
       {4, {1, 0, 0}, Status::bad_argument, "slot out of range"},
       {0, {200, 0, 0}, Status::unsupported_event, "no such event (EVENT is 7 bits)"},
-      {0, {90, 0, 0}, Status::unsupported_event, "not in the e500 table"},
+      {0, {91, 0, 0}, Status::unsupported_event, "not in the e500 table"},
       {2, {76, 0, 0}, Status::unsupported_event, "threshold event on PMC2 (C0/C1 only)"},
       {3,
        {81, e5::threshold_qualifier(1, 0), 0},
@@ -602,3 +604,139 @@ TEST_F(e500Driver, UserCopiesAreReadOnlyTypesThatMirrorTheCounters) {
 }
 
 }  // namespace
+
+// CRM Table 7-3: taking the interrupt clears PMGC0[PMIE]. A PMGC0 read-modify-write that the
+// interrupt splits would write the stale PMIE=1 back. Here the handler deliberately does not re-arm
+// (it clears the condition and stops sampling), and an overflow condition appears after every
+// single access of each PMGC0-updating call: PMIE must end clear, with exactly one interrupt.
+namespace {
+struct NoRearm {
+  unsigned calls = 0;
+  static void handler(void* ctx) {
+    ++static_cast<NoRearm*>(ctx)->calls;
+    e500Driver::Bus::write<pmu::Pmr<e5::kPmrPmc0>, u32>(0);  // acknowledge: bit 31 clear, no re-arm
+  }
+  static void overflow(void*) {  // software loads an overflowed value: a condition (CRM 7.4)
+    e500Driver::Bus::write<pmu::Pmr<e5::kPmrPmc0>, u32>(0x80000000u);
+  }
+};
+}  // namespace
+
+TEST_F(e500Driver, NoPmgc0UpdateRevivesPmieThatTheInterruptCleared) {
+  struct Op {
+    const char* name;
+    void (*run)();
+    unsigned interrupts;  // disabling the interrupt may (only) win the race: then none is taken
+  } const ops[] = {
+      {"freeze_all", [] { Dr::freeze_all(); }, 1},
+      {"unfreeze_all", [] { Dr::unfreeze_all(); }, 1},
+      {"start from frozen", [] { Dr::start(0x2); }, 1},
+      {"stop all", [] { Dr::stop(0xF); }, 1},
+      {"set_freeze_on_condition", [] { Dr::set_freeze_on_condition(false); }, 1},
+      {"enable_interrupt(false)", [] { Dr::enable_interrupt(false); }, 0},
+  };
+  for (const Op& op : ops) {
+    auto arm = [&] {
+      Dr::reset();
+      ASSERT_EQ(Dr::configure(0, EventConfig{2, 0, 0}), Status::ok);
+      ASSERT_EQ(Dr::configure(1, EventConfig{1, 0, 0}), Status::ok);
+      Dr::set_overflow_interrupt(1, true);  // PMLCa0[CE] and PMGC0[PMIE]
+    };
+    arm();
+    const std::uint64_t t0 = model.accesses();
+    op.run();
+    const unsigned n = static_cast<unsigned>(model.accesses() - t0);
+    ASSERT_GT(n, 0u) << op.name;
+    for (unsigned k = 1; k <= n; ++k) {
+      NoRearm h;
+      model.on_interrupt(&NoRearm::handler, &h);
+      arm();
+      model.after_access(k, &NoRearm::overflow, nullptr);
+      op.run();
+      model.after_access(1, nullptr, nullptr);
+      EXPECT_EQ(h.calls, op.interrupts) << op.name << ", condition after access " << k;
+      EXPECT_EQ(model.pmgc0() & 0x40000000u, 0u) << op.name << ": PMIE set again after access " << k;
+      model.on_interrupt(nullptr, nullptr);
+    }
+  }
+}
+
+// --- the core (PVR) ----------------------------------------------------------------------------
+
+TEST(e500Core, PvrVersionsNameTheCores) {
+  EXPECT_EQ(e5::core_of_pvr(0x80200020u), e5::Core::e500v1);
+  EXPECT_EQ(e5::core_of_pvr(0x80210030u), e5::Core::e500v2);  // QEMU mpc8544ds
+  EXPECT_EQ(e5::core_of_pvr(0x80230010u), e5::Core::e500mc_or_later);
+  EXPECT_EQ(e5::core_of_pvr(0x80240010u), e5::Core::e500mc_or_later);  // e5500
+  EXPECT_EQ(e5::core_of_pvr(0x80400020u), e5::Core::e500mc_or_later);  // e6500
+  EXPECT_EQ(e5::core_of_pvr(0x80220000u), e5::Core::unknown);
+  EXPECT_EQ(e5::core_of_pvr(0x00040000u), e5::Core::unknown);
+  EXPECT_EQ(e5::pvr_version.extract(0x80210030u), 0x8021u);
+  EXPECT_EQ(e5::pvr_revision.extract(0x80210030u), 0x0030u);
+}
+
+TEST_F(e500Driver, ProbeRefusesE500mcAndLaterWithoutTouchingAPmr) {
+  for (u32 pvr : {0x80230010u, 0x80240010u, 0x80400020u}) {
+    model.set_pvr(pvr);
+    Dr::force_core(e5::Core::unknown);
+    Bus::clear_log();
+    const pmu::ProbeResult r = Dr::probe();
+    EXPECT_EQ(r.status, Status::unsupported_core) << std::hex << pvr;
+    EXPECT_EQ(Dr::core(), e5::Core::e500mc_or_later);
+    ASSERT_EQ(Bus::log_size, 1u);
+    EXPECT_EQ(Bus::log[0].key, e5::PVR::location::key);
+  }
+  EXPECT_STREQ(pmu::status_name(Status::unsupported_core), "unsupported core");
+}
+
+TEST_F(e500Driver, OnE500v1TimeBaseBitsAreNeverWrittenAndEvent90IsRefused) {
+  model.set_pvr(0x80200020u);
+  model.set_cycles_per_access(1);
+  ASSERT_EQ(Dr::probe().status, Status::ok);
+  EXPECT_EQ(Dr::core(), e5::Core::e500v1);
+  EXPECT_EQ(Dr::configure(0, EventConfig{90, 0, 0}), Status::unsupported_event);
+  EXPECT_EQ(Dr::select_event(1, 90), Status::unsupported_event);
+  EXPECT_EQ(Dr::select_timebase_bit(1), Status::unsupported_core);
+  // A whole session: every PMGC0 write leaves the reserved TBSEL/TBEE bits zero.
+  ASSERT_EQ(Dr::configure(0, EventConfig{2, 0, 0}), Status::ok);
+  Dr::set_overflow_interrupt(1, true);
+  Dr::set_freeze_on_condition(true);
+  Dr::start(1);
+  model.event(2, 10);
+  Dr::stop(0xF);
+  Dr::freeze_all();
+  Dr::unfreeze_all();
+  Dr::reset();
+  EXPECT_EQ(model.reserved_writes(), 0u);
+  model.event(90, 5);
+  EXPECT_EQ(model.pmc(0), 0u);
+}
+
+TEST_F(e500Driver, OnE500v2Event90CountsTheSelectedTimeBaseBit) {
+  model.set_cycles_per_access(1);  // probe() needs its cycle counters to advance
+  ASSERT_EQ(Dr::probe().status, Status::ok);  // the model's default PVR: e500v2
+  EXPECT_EQ(Dr::core(), e5::Core::e500v2);
+  Dr::reset();
+  ASSERT_EQ(Dr::configure(3, EventConfig{90, 0, 0}), Status::ok);
+  EXPECT_EQ(Dr::select_timebase_bit(4), Status::bad_argument);
+  ASSERT_EQ(Dr::select_timebase_bit(2), Status::ok);  // TBL[19]
+  EXPECT_EQ(model.pmgc0() & 0x00001800u, 0x00001000u);  // TBSEL = 0b10, manual bits 51-52
+  model.set_cycles_per_access(0);
+  Dr::start(0x8);
+  model.event(90, 7);
+  Dr::stop(0x8);
+  EXPECT_EQ(Dr::read(3), 7u);
+}
+
+TEST_F(e500Driver, AForcedCoreOutlivesProbe) {
+  model.set_pvr(0x80220000u);  // a version this driver does not list
+  model.set_cycles_per_access(1);
+  Dr::force_core(e5::Core::e500v2);
+  ASSERT_EQ(Dr::probe().status, Status::ok);
+  EXPECT_EQ(Dr::core(), e5::Core::e500v2);
+  EXPECT_EQ(Dr::configure(0, EventConfig{90, 0, 0}), Status::ok);
+  Dr::force_core(e5::Core::unknown);
+  ASSERT_EQ(Dr::probe().status, Status::ok);
+  EXPECT_EQ(Dr::core(), e5::Core::unknown);
+  EXPECT_EQ(Dr::configure(0, EventConfig{90, 0, 0}), Status::unsupported_event);
+}

@@ -27,6 +27,7 @@ struct Fixture : ::testing::Test {
   void SetUp() override {
     Bus::reset();
     Bus::device = &model;
+    D::force_core(pmu::e500::Core::unknown);  // each test starts undetected: probe() reads PVR
   }
   void TearDown() override {
     EXPECT_FALSE(Bus::register_file_full);

@@ -104,3 +104,33 @@ TEST_F(e500Profiler, SamplerTakesOneSampleEveryNEvents) {
 }
 
 }  // namespace
+
+// The 31-bit condition (driver.hpp): without the interrupt or FCECE, a counter folded below 2^31
+// is exact as long as it does not reach 2^32 before the next fold; once it does, 2^32 counts are
+// gone without a trace. Folding once per 2^31 events is the bound that holds from any value.
+TEST_F(e500Profiler, FoldingOncePer2To31EventsIsTheBoundWithoutInterrupts) {
+  EXPECT_EQ(pmu::e500::kMaxEventsBetweenFolds, 0x80000000ull);
+  EXPECT_EQ(pmu::e500::max_fold_interval_ns(1000000000u, 1), 2147483648ull);  // 2.15 s at 1 GHz
+  EXPECT_EQ(pmu::e500::max_fold_interval_ns(1500000000u, 2), 715827882ull);   // 0.72 s
+  EXPECT_EQ(pmu::e500::max_fold_interval_ns(0, 2), 0u);
+  struct Case {
+    std::uint64_t between, lost;
+  } const cases[] = {
+      {pmu::e500::kMaxEventsBetweenFolds, 0},  // the bound: exact from any folded value
+      {0x100000000ull - 101, 0},              // from 100: reaches 0xFFFFFFFF, still exact
+      {0x100000000ull - 100, 0x100000000ull},  // from 100: wraps to 0, bit 31 clear: 2^32 lost
+      {0x100000000ull + 5, 0x100000000ull},
+  };
+  for (const Case& k : cases) {
+    prof::Profiler<Dr> p;
+    Dr::reset();
+    prof::Counter c;
+    ASSERT_EQ(p.add<pmu::Preset::instructions>(c), Status::ok);
+    p.start();
+    model.event(2, 100);
+    p.fold();
+    model.event(2, k.between);
+    p.fold();
+    EXPECT_EQ(p.read(c), 100 + k.between - k.lost) << k.between << " events between folds";
+  }
+}
