@@ -56,10 +56,13 @@ int main() {
   out.line("pmukit XScale profile (PXA270 mainstone)");
 
   const std::uint32_t midr = pmu::Regs<pmu::ArmCpBus>::read_raw<pmu::xscale::MIDR>();
-  const auto variant = pmu::xscale::variant_from_midr(midr);
+  const pmu::xscale::Identity id = pmu::xscale::identify(midr);
+  const auto variant = id.variant;
   out.put("cpu: MIDR 0x");
   out.hex(midr);
   out.put(" -> ");
+  out.put(id.part ? id.part : "unlisted part");
+  out.put(", ");
   out.line(pmu::xscale::variant_name(variant));
   if (variant != pmu::xscale::Variant::xsc2) {
     out.line("this image is built for the XSC2 PMU; refusing to program another variant");

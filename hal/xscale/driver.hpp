@@ -91,6 +91,15 @@ struct Xsc1Regs {
   static constexpr const PmuCatalog& catalog = kXsc1Catalog;
 };
 
+// XSC3 keeps the XSC2 register map (Marvell's PXA3xx BSP, FreeBSD): only the catalog differs.
+struct Xsc3Regs : Xsc2Regs {
+  static constexpr const PmuCatalog& catalog = kXsc3Catalog;
+};
+// The 80200: XSC1 registers with its product events 0x10-0x16 (events.hpp).
+struct X80200Regs : Xsc1Regs {
+  static constexpr const PmuCatalog& catalog = k80200Catalog;
+};
+
 namespace detail {
 // Time for a counter to advance during probe(); a volatile loop, no asm.
 inline void spin(std::uint32_t n) {
@@ -359,5 +368,9 @@ template <class Bus>
 struct Xsc2 : Pmu<Bus, Xsc2Regs> {};
 template <class Bus>
 struct Xsc1 : Pmu<Bus, Xsc1Regs> {};
+template <class Bus>
+struct Xsc3 : Pmu<Bus, Xsc3Regs> {};
+template <class Bus>
+struct X80200 : Pmu<Bus, X80200Regs> {};
 
 }  // namespace pmu::xscale

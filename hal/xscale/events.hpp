@@ -9,8 +9,10 @@
 // under the pseudo event code kCcntEvent = 0x100, outside the 8-bit evtCount range so it can never
 // be written into an event select field by mistake; its "counters" mask is 0 (no PMN takes it) and
 // the driver's slots_for(0x100) is slot 0.
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 
 #include "hal/core/event.hpp"
 
@@ -36,13 +38,16 @@ inline constexpr std::uint32_t DC_MISS = 0x0B;
 inline constexpr std::uint32_t DC_WRITEBACK = 0x0C;    // per half line (four words)
 inline constexpr std::uint32_t PC_CHANGE = 0x0D;       // software changed the PC
 inline constexpr std::uint32_t ASSP_FIRST = 0x10;      // 0x10-0x17: defined by the product (ASSP)
-inline constexpr std::uint32_t ASSP_LAST = 0x17;
+inline constexpr std::uint32_t ASSP_LAST = 0x17;       //   (k80200Events: the 80200's)
 inline constexpr std::uint32_t POWER_SAVE = 0xFF;      // no event: the counter is switched off
 }  // namespace event
 
-// Table 8-12, with the counters of one variant. Descriptions paraphrase the manual.
+// Table 8-12's core events, with the counters of one variant. Descriptions paraphrase the manual.
+// Events 0x10-0x17 are "defined by ASSP" (Table 8-12): each product's manual says what they count,
+// so they are not in the core table. A product whose meanings are known gets its own catalog
+// (the 80200 below); on every other product they are undefined here and configure() refuses them.
 template <std::uint32_t Counters>
-inline constexpr EventInfo kEventTable[] = {
+inline constexpr EventInfo kCoreEvents[] = {
     {event::IC_MISS, "IC_MISS", "instruction cache miss that requires a fetch from external memory",
      Counters, 0},
     {event::IC_NO_DELIVER, "IC_NO_DELIVER",
@@ -64,21 +69,96 @@ inline constexpr EventInfo kEventTable[] = {
      Counters, 0},
     {event::PC_CHANGE, "PC_CHANGE",
      "software changed the PC (branches, PC loads and moves; not exceptions)", Counters, 0},
-    {0x10, "ASSP_10", "defined by the product (ASSP); see its developer's manual", Counters, 0},
-    {0x11, "ASSP_11", "defined by the product (ASSP); see its developer's manual", Counters, 0},
-    {0x12, "ASSP_12", "defined by the product (ASSP); see its developer's manual", Counters, 0},
-    {0x13, "ASSP_13", "defined by the product (ASSP); see its developer's manual", Counters, 0},
-    {0x14, "ASSP_14", "defined by the product (ASSP); see its developer's manual", Counters, 0},
-    {0x15, "ASSP_15", "defined by the product (ASSP); see its developer's manual", Counters, 0},
-    {0x16, "ASSP_16", "defined by the product (ASSP); see its developer's manual", Counters, 0},
-    {0x17, "ASSP_17", "defined by the product (ASSP); see its developer's manual", Counters, 0},
+};
+// Rows after the product's own events: power saving and the clock counter.
+template <std::uint32_t Counters>
+inline constexpr EventInfo kTailEvents[] = {
     {event::POWER_SAVE, "POWER_SAVE",
      "power saving: the counter counts nothing (drivers park unused counters on it)", Counters, 0},
     {kCcntEvent, "CCNT", "core clock cycles, counted by the dedicated clock counter (not a PMN)",
      0, 0},
 };
+
+// 80200 events 0x10-0x17 (80200 Developer's Manual, ch. 12, Table 12-4: 0x10 read from the manual;
+// 0x11-0x16 as OProfile's xscale1 list and Linux's XScale PMU code give them). 0x13 and 0x17 are
+// undefined on the 80200 (no source defines them).
 template <std::uint32_t Counters>
-inline constexpr std::size_t kEventCount = sizeof(kEventTable<Counters>) / sizeof(EventInfo);
+inline constexpr EventInfo k80200Events[] = {
+    {0x10, "BCU_REQUEST", "the bus control unit received a new memory request from the core", Counters, 0},
+    {0x11, "BCU_FULL", "the bus control unit's request queue is full; every cycle", Counters, 0},
+    {0x12, "BCU_DRAIN",
+     "bus control unit queues drained (Drain Write Buffer, or I/O to a non-cacheable, non-bufferable page)",
+     Counters, 0},
+    {0x14, "BCU_ECC_NO_ELOG", "ECC error detected but no ELOG register free to log it", Counters, 0},
+    {0x15, "BCU_1_BIT_ERR", "1-bit ECC error detected while reading data from the bus", Counters, 0},
+    {0x16, "RMW", "read-modify-write for a narrow write to ECC-protected memory", Counters, 0},
+};
+
+// Third-generation cores (XSC3: PXA3xx, IOP13xx/IOP34x, IXP23xx) keep the XSC2 register map and
+// add these events. No copy of the 3rd Generation XScale Developer's Manual was reachable: the
+// codes rest on Marvell's PXA3xx BSP (pmu.h) and FreeBSD's hwpmc_xscale.c, which cites that manual;
+// rows only one of them has say so. They disagree on the coprocessor stall (Marvell 0x1D, FreeBSD
+// 0x17); the vendor's 0x1D is listed. Nothing is defined in 0x10-0x17 on XSC3.
+template <std::uint32_t Counters>
+inline constexpr EventInfo kXsc3Events[] = {
+    {0x0E, "BRANCH_RETIRED", "branch retired, direct and indirect", Counters, 0},
+    {0x0F, "ISSUE_CYCLES", "instruction issue cycles of retired instructions", Counters, 0},
+    {0x18, "PC_CHANGE_ALL", "PC changed, exceptions included", Counters, 0},
+    {0x19, "PIPE_FLUSH", "pipeline flush (branch mispredict or exception)", Counters, 0},
+    {0x1A, "BACKEND_STALL", "back-end stall; every cycle", Counters, 0},
+    {0x1B, "MULTIPLIER_USE", "multiplier in use; every cycle", Counters, 0},
+    {0x1C, "MULTIPLIER_STALL", "multiplier stalled the pipeline", Counters, 0},
+    {0x1D, "COPROC_STALL", "coprocessor stalled the pipeline (Marvell's code; FreeBSD lists 0x17)",
+     Counters, 0},
+    {0x1E, "DC_STALL", "data cache stalled the pipeline", Counters, 0},
+    {0x20, "L2_REQUEST", "unified L2 request, not counting cache operations (table walks included)",
+     Counters, 0},
+    {0x23, "L2_MISS", "unified L2 miss, not counting cache operations", Counters, 0},
+    {0x40, "ADDR_BUS_TRANS", "address bus transaction", Counters, 0},
+    {0x41, "SELF_ADDR_BUS_TRANS", "address bus transaction the core started", Counters, 0},
+    {0x43, "BUS_CLOCK", "bus clock, once per bus cycle (Marvell's code only)", Counters, 0},
+    {0x47, "SELF_DATA_BUS_TRANS", "data bus transaction the core started (Marvell's code only)",
+     Counters, 0},
+    {0x48, "DATA_BUS_TRANS", "data bus transaction, once per data bus cycle", Counters, 0},
+    {0x80, "ASSP_0", "product event 0 (PXA3xx: the performance monitor logic's selector 0)", Counters, 0},
+    {0x81, "ASSP_1", "product event 1 (PXA3xx: selector 1)", Counters, 0},
+    {0x82, "ASSP_2", "product event 2 (PXA3xx: selector 2)", Counters, 0},
+    {0x83, "ASSP_3", "product event 3 (PXA3xx: selector 3)", Counters, 0},
+    {0x84, "ASSP_4", "product event 4 (Marvell's code only)", Counters, 0},
+    {0x85, "ASSP_5", "product event 5 (Marvell's code only)", Counters, 0},
+    {0x86, "ASSP_6", "product event 6 (Marvell's code only)", Counters, 0},
+    {0x87, "ASSP_7", "product event 7 (Marvell's code only)", Counters, 0},
+};
+
+namespace detail {
+template <std::size_t A, std::size_t B, std::size_t C>
+constexpr std::array<EventInfo, A + B + C> join(const EventInfo (&a)[A], const EventInfo (&b)[B],
+                                                const EventInfo (&c)[C]) {
+  std::array<EventInfo, A + B + C> out{};
+  std::size_t n = 0;
+  for (const EventInfo& e : a) out[n++] = e;
+  for (const EventInfo& e : b) out[n++] = e;
+  for (const EventInfo& e : c) out[n++] = e;
+  return out;
+}
+template <std::uint32_t Counters>
+constexpr auto core_only() {
+  std::array<EventInfo, std::size(kCoreEvents<Counters>) + std::size(kTailEvents<Counters>)> out{};
+  std::size_t n = 0;
+  for (const EventInfo& e : kCoreEvents<Counters>) out[n++] = e;
+  for (const EventInfo& e : kTailEvents<Counters>) out[n++] = e;
+  return out;
+}
+}  // namespace detail
+
+// The event table of each catalog, sorted by code.
+template <std::uint32_t Counters>
+inline constexpr auto kEventTable = detail::core_only<Counters>();
+template <std::uint32_t Counters>
+inline constexpr auto k80200Table =
+    detail::join(kCoreEvents<Counters>, k80200Events<Counters>, kTailEvents<Counters>);
+template <std::uint32_t Counters>
+inline constexpr auto kXsc3Table = detail::join(kCoreEvents<Counters>, kXsc3Events<Counters>, kTailEvents<Counters>);
 
 // Presets. Why each event:
 //   cycles             CCNT: the only cycle source (§8.3.1); keeps every PMN free.
@@ -112,28 +192,68 @@ inline constexpr std::uint32_t kXsc2Counters = 0xF;  // PMN0-PMN3
 
 inline constexpr PmuCatalog kXsc1Catalog{
     "xscale-xsc1",
-    "Intel XScale core PMU, XSC1: CCNT + 2 event counters (80200, IXP2400/2800)",
+    "Intel XScale core PMU, XSC1: CCNT + 2 event counters (80219, 80321, PXA21x/25x/26x, "
+    "IXP2400/2800); events 0x10-0x17 are the product's (xscale-80200 lists the 80200's)",
     32,
     2,
-    kEventTable<kXsc1Counters>,
-    kEventCount<kXsc1Counters>,
+    kEventTable<kXsc1Counters>.data(),
+    kEventTable<kXsc1Counters>.size(),
     kPresetTable<kXsc1Counters>,
     kPresetCount,
     8,  // evtCountN
 };
 static_assert(catalog_sound(kXsc1Catalog), "XSC1 event catalog: codes unique, fit evtCount, counters exist");
 
+inline constexpr PmuCatalog k80200Catalog{
+    "xscale-80200",
+    "Intel 80200: the XSC1 PMU with the 80200's bus-control-unit and ECC events 0x10-0x16 "
+    "(0x13 and 0x17 undefined)",
+    32,
+    2,
+    k80200Table<kXsc1Counters>.data(),
+    k80200Table<kXsc1Counters>.size(),
+    kPresetTable<kXsc1Counters>,
+    kPresetCount,
+    8,
+};
+static_assert(catalog_sound(k80200Catalog), "80200 event catalog: codes unique, fit evtCount, counters exist");
+
 inline constexpr PmuCatalog kXsc2Catalog{
     "xscale-xsc2",
-    "Intel XScale core PMU, XSC2: CCNT + 4 event counters (PXA27x, IXP4xx)",
+    "Intel XScale core PMU, XSC2: CCNT + 4 event counters (PXA27x, IXP42x/43x/46x, IOP33x); "
+    "events 0x10-0x17 are the product's and not listed",
     32,
     4,
-    kEventTable<kXsc2Counters>,
-    kEventCount<kXsc2Counters>,
+    kEventTable<kXsc2Counters>.data(),
+    kEventTable<kXsc2Counters>.size(),
     kPresetTable<kXsc2Counters>,
     kPresetCount,
     8,  // evtCountN
 };
 static_assert(catalog_sound(kXsc2Catalog), "XSC2 event catalog: codes unique, fit evtCount, counters exist");
+
+inline constexpr PmuCatalog kXsc3Catalog{
+    "xscale-xsc3",
+    "Intel/Marvell XScale core PMU, XSC3 (PXA3xx, IOP13xx/34x, IXP23xx): the XSC2 registers with "
+    "L2, bus and pipeline events",
+    32,
+    4,
+    kXsc3Table<kXsc2Counters>.data(),
+    kXsc3Table<kXsc2Counters>.size(),
+    kPresetTable<kXsc2Counters>,
+    kPresetCount,
+    8,
+};
+static_assert(catalog_sound(kXsc3Catalog), "XSC3 event catalog: codes unique, fit evtCount, counters exist");
+
+namespace detail {
+constexpr bool sorted(const PmuCatalog& c) {
+  for (std::size_t i = 1; i < c.num_events; ++i)
+    if (c.events[i].code <= c.events[i - 1].code) return false;
+  return true;
+}
+}  // namespace detail
+static_assert(detail::sorted(kXsc1Catalog) && detail::sorted(k80200Catalog) &&
+              detail::sorted(kXsc2Catalog) && detail::sorted(kXsc3Catalog));
 
 }  // namespace pmu::xscale

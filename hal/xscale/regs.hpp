@@ -144,37 +144,88 @@ inline constexpr Field<MIDR, 0, 4, Access::RO, "ProductRevision"> ProductRevisio
 }  // namespace midr
 
 enum class Variant : std::uint8_t {
-  unknown,  // not an Intel XScale core, or a generation this toolkit does not know
-  xsc1,     // core generation 1: 2 counters, registers in CRm = 0
-  xsc2,     // core generation 2 (and 3, whose PMU keeps the XSC2 register map): 4 counters
+  unknown,  // not an XScale core, or a generation this toolkit does not know
+  xsc1,     // 2 counters, registers in CRm = 0, selects in PMNC (core generation 1, IXP2400/2800)
+  xsc2,     // 4 counters, registers in CRm = 1/2 (core generation 2)
+  xsc3,     // the XSC2 registers with more events (core generation 3)
 };
 
 constexpr const char* variant_name(Variant v) {
   switch (v) {
     case Variant::xsc1: return "xsc1";
     case Variant::xsc2: return "xsc2";
+    case Variant::xsc3: return "xsc3";
     case Variant::unknown: break;
   }
   return "unknown";
 }
 
-// Which PMU variant a MIDR value names. Core generation 1 -> XSC1, 2 or 3 -> XSC2 (the mapping
-// FreeBSD's hwpmc uses; hal/xscale/README.md); anything not made by Intel (implementer 0x69) is unknown.
-// PXA27x reads 0x69054117: generation 2.
-constexpr Variant variant_from_midr(u32 midr_value) {
-  if (midr::Implementer.extract(midr_value) != 0x69) return Variant::unknown;
+// Known parts, matched on implementer, architecture, core generation and product number (core and
+// product revisions ignored). MIDR values from Linux (arch/arm/mm/proc-xscale.S, proc-xsc3.S,
+// include/linux/soc/pxa/cpu.h) and FreeBSD (sys/arm/include/armreg.h); facts only.
+// IXP2400 and IXP2800 report core generation 2 but have the two-counter XSC1 PMU: "two 32-bit
+// performance counters", PMNC, CCNT, PMN0 and PMN1 in CP14 registers 0-3 (IXP2800 Hardware
+// Reference Manual, performance monitoring section; the IXP2400 shares its programmer's reference
+// manual). Linux, FreeBSD and OProfile pick the layout from the generation alone and get these two
+// wrong. No source gives the IXP2850's MIDR: it falls to the generation rule (force the variant).
+struct Part {
+  u32 midr;  // implementer, architecture, generation and product number; the rest zero
+  Variant variant;
+  const char* name;
+};
+inline constexpr u32 kPartMask = 0xFFFFE3F0u;  // drops core revision (12:10), product revision (3:0)
+inline constexpr Part kParts[] = {
+    {0x69052000u, Variant::xsc1, "80200"},
+    {0x69052020u, Variant::xsc1, "80321"},
+    {0x69052030u, Variant::xsc1, "80321"},
+    {0x69052100u, Variant::xsc1, "PXA25x/PXA26x"},
+    {0x69052120u, Variant::xsc1, "PXA210"},
+    {0x69052220u, Variant::xsc1, "80219"},
+    {0x69052230u, Variant::xsc1, "80219"},
+    {0x69054040u, Variant::xsc2, "IXP43x"},
+    {0x69054110u, Variant::xsc2, "PXA27x"},
+    {0x69054190u, Variant::xsc1, "IXP2400"},
+    {0x690541A0u, Variant::xsc1, "IXP2800"},
+    {0x690541C0u, Variant::xsc2, "IXP42x"},
+    {0x690541D0u, Variant::xsc2, "IXP42x"},
+    {0x690541F0u, Variant::xsc2, "IXP42x"},
+    {0x69054200u, Variant::xsc2, "IXP45x/IXP46x"},
+    {0x69056010u, Variant::xsc3, "IOP13xx"},
+    {0x69056020u, Variant::xsc3, "PXA32x"},
+    {0x69056030u, Variant::xsc3, "PXA930"},
+    {0x69056080u, Variant::xsc3, "PXA30x"},
+    {0x69056090u, Variant::xsc3, "PXA31x"},
+    {0x69056200u, Variant::xsc3, "IXP23xx"},
+    {0x56056130u, Variant::xsc3, "PXA935"},  // Marvell implementer (0x56)
+};
+
+struct Identity {
+  Variant variant;
+  const char* part;  // "PXA27x", or nullptr for a part not in kParts
+};
+
+// A MIDR value's part and PMU variant: the table first, then the core generation (1 -> XSC1,
+// 2 -> XSC2, 3 -> XSC3) for an Intel core the table does not list; anything else is unknown.
+constexpr Identity identify(u32 midr_value) {
+  for (const Part& p : kParts)
+    if ((midr_value & kPartMask) == p.midr) return {p.variant, p.name};
+  if (midr::Implementer.extract(midr_value) != 0x69) return {Variant::unknown, nullptr};
   switch (midr::CoreGen.extract(midr_value)) {
-    case 1: return Variant::xsc1;
-    case 2:
-    case 3: return Variant::xsc2;
-    default: return Variant::unknown;
+    case 1: return {Variant::xsc1, nullptr};
+    case 2: return {Variant::xsc2, nullptr};
+    case 3: return {Variant::xsc3, nullptr};
+    default: return {Variant::unknown, nullptr};
   }
 }
-static_assert(variant_from_midr(0x69054117) == Variant::xsc2);
+constexpr Variant variant_from_midr(u32 midr_value) { return identify(midr_value).variant; }
+static_assert(variant_from_midr(0x69054117) == Variant::xsc2);  // PXA27x C5
+static_assert(variant_from_midr(0x69054190) == Variant::xsc1);  // IXP2400: generation 2, XSC1 PMU
 
-// Reads MIDR (one MRC p15) and classifies it.
+// Reads MIDR (one MRC p15) and classifies it; a variant the firmware forces (a part this table
+// does not know, e.g. the IXP2850) wins without a read.
 template <class Bus>
-Variant read_variant() {
+Variant read_variant(Variant forced = Variant::unknown) {
+  if (forced != Variant::unknown) return forced;
   return variant_from_midr(Regs<Bus>::template read_raw<MIDR>());
 }
 

@@ -406,3 +406,34 @@ TEST_F(xscaleXsc2, FlagClearIsOneWriteAndTouchesNothingElse) {
 
 
 }  // namespace
+
+// ---- product and generation catalogs on the same registers ----
+namespace {
+using Xsc3Case = xs_test::Case<pmu::xscale::Xsc2Model, pmu::xscale::Xsc3, 5>;
+using X80200Case = xs_test::Case<pmu::xscale::Xsc1Model, pmu::xscale::X80200, 3>;
+struct xscaleXsc3 : xs_test::Fixture<Xsc3Case> {};
+struct xscale80200 : xs_test::Fixture<X80200Case> {};
+}  // namespace
+
+TEST_F(xscaleXsc3, CountsAnL2EventTheXsc2CatalogRefuses) {
+  attach(ModelConfig{.midr = 0x69056881});  // PXA30x
+  EXPECT_EQ(pmu::xscale::read_variant<Bus>(), pmu::xscale::Variant::xsc3);
+  EXPECT_EQ(Xsc2<Bus>::configure(1, pmu::EventConfig{0x20, 0, 0}), Status::unsupported_event);
+  ASSERT_EQ(Pmu::configure(1, pmu::EventConfig{0x20, 0, 0}), Status::ok);  // L2_REQUEST on PMN0
+  Pmu::start(0x2);
+  model.event(0x20, 41);
+  model.event(0x23, 5);  // L2_MISS: not selected
+  Pmu::stop(0x2);
+  EXPECT_EQ(Pmu::read(1), 41u);
+}
+
+TEST_F(xscale80200, BusEventsCountAndTheUndefinedCodesAreRefused) {
+  EXPECT_EQ(Xsc1<Bus>::configure(1, pmu::EventConfig{0x10, 0, 0}), Status::unsupported_event);
+  EXPECT_EQ(Pmu::configure(2, pmu::EventConfig{0x13, 0, 0}), Status::unsupported_event);
+  EXPECT_EQ(Pmu::configure(2, pmu::EventConfig{0x17, 0, 0}), Status::unsupported_event);
+  ASSERT_EQ(Pmu::configure(2, pmu::EventConfig{0x15, 0, 0}), Status::ok);  // BCU 1-bit error, PMN1
+  Pmu::start(0x4);
+  model.event(0x15, 3);
+  Pmu::stop(0x4);
+  EXPECT_EQ(Pmu::read(2), 3u);
+}

@@ -31,7 +31,7 @@ static_assert(MIDR::location::coproc == 15 && MIDR::location::crn == 0 &&
 TEST(xscaleRegs, VariantFromMidr) {
   EXPECT_EQ(variant_from_midr(0x69054117), Variant::xsc2);  // PXA27x: generation 2
   EXPECT_EQ(variant_from_midr(0x69052000), Variant::xsc1);  // generation 1
-  EXPECT_EQ(variant_from_midr(0x69056000), Variant::xsc2);  // generation 3 keeps the XSC2 map
+  EXPECT_EQ(variant_from_midr(0x69056000), Variant::xsc3);  // generation 3: XSC2 map, more events
   EXPECT_EQ(variant_from_midr(0x69050000), Variant::unknown);  // generation 0
   for (std::uint32_t gen = 4; gen < 8; ++gen)
     EXPECT_EQ(variant_from_midr(0x69050000 | gen << 13), Variant::unknown) << gen;
@@ -40,8 +40,38 @@ TEST(xscaleRegs, VariantFromMidr) {
   EXPECT_EQ(variant_from_midr(0x41004000), Variant::unknown);
   EXPECT_STREQ(variant_name(Variant::xsc1), "xsc1");
   EXPECT_STREQ(variant_name(Variant::xsc2), "xsc2");
+  EXPECT_STREQ(variant_name(Variant::xsc3), "xsc3");
   EXPECT_STREQ(variant_name(Variant::unknown), "unknown");
 }
+
+// Parts by MIDR (values as Linux and FreeBSD list them), in every revision the mask ignores.
+TEST(xscaleRegs, KnownPartsAndTheGenerationRule) {
+  struct Want {
+    u32 midr;
+    Variant v;
+    const char* part;
+  } const want[] = {
+      {0x69052000, Variant::xsc1, "80200"},          {0x69052001, Variant::xsc1, "80200"},
+      {0x69052C20, Variant::xsc1, "80321"},          {0x69052E30, Variant::xsc1, "80219"},
+      {0x69052D06, Variant::xsc1, "PXA25x/PXA26x"},  {0x69054117, Variant::xsc2, "PXA27x"},
+      {0x690541F1, Variant::xsc2, "IXP42x"},         {0x69054200, Variant::xsc2, "IXP45x/IXP46x"},
+      {0x69054190, Variant::xsc1, "IXP2400"},        {0x690541A3, Variant::xsc1, "IXP2800"},
+      {0x69056881, Variant::xsc3, "PXA30x"},         {0x69056810, Variant::xsc3, "IOP13xx"},
+      {0x56056936, Variant::xsc3, "PXA935"},
+  };
+  for (const Want& w : want) {
+    const Identity id = identify(w.midr);
+    EXPECT_EQ(id.variant, w.v) << std::hex << w.midr;
+    ASSERT_NE(id.part, nullptr) << std::hex << w.midr;
+    EXPECT_STREQ(id.part, w.part);
+  }
+  // Generation 2 parts this table does not list keep the generation rule (and no name).
+  EXPECT_EQ(identify(0x69054350).variant, Variant::xsc2);
+  EXPECT_EQ(identify(0x69054350).part, nullptr);
+  // A Marvell core that is not the PXA935 is not guessed at.
+  EXPECT_EQ(identify(0x56054110).variant, Variant::unknown);
+}
+
 
 struct MidrTag {};
 using MidrBus = MockBus<MidrTag>;
@@ -62,6 +92,12 @@ TEST(xscaleRegs, ReadVariantIsOneCp15Read) {
   MidrBus::device = nullptr;  // the plain register file: whatever the test pokes
   MidrBus::poke<MIDR>(0x41069265);
   EXPECT_EQ(read_variant<MidrBus>(), Variant::unknown);
+  MidrBus::poke<MIDR>(0x69054190);  // IXP2400: generation 2, but the XSC1 PMU
+  EXPECT_EQ(read_variant<MidrBus>(), Variant::xsc1);
+  // A variant the firmware forces wins, without reading MIDR.
+  MidrBus::clear_log();
+  EXPECT_EQ(read_variant<MidrBus>(Variant::xsc2), Variant::xsc2);
+  EXPECT_EQ(MidrBus::log_size, 0u);
   MidrBus::reset();
 }
 
@@ -137,7 +173,7 @@ TEST(xscaleEvents, TableMatchesManual) {
   for (const PmuCatalog* c : {&kXsc1Catalog, &kXsc2Catalog}) {
     SCOPED_TRACE(c->id);
     EXPECT_EQ(c->counter_width, 32u);
-    ASSERT_EQ(c->num_events, 24u);  // 0x00-0x0D, 0x10-0x17, 0xFF (power saving), CCNT
+    ASSERT_EQ(c->num_events, 16u);  // 0x00-0x0D, 0xFF (power saving), CCNT
     for (std::size_t i = 0; i < c->num_events; ++i) {
       const EventInfo& e = c->events[i];
       for (std::size_t j = i + 1; j < c->num_events; ++j) EXPECT_NE(e.code, c->events[j].code);
@@ -146,7 +182,7 @@ TEST(xscaleEvents, TableMatchesManual) {
         continue;
       }
       EXPECT_LE(e.code, kMaxEventCode);
-      EXPECT_FALSE(e.code >= 0x0E && e.code <= 0x0F) << "0x0E, 0x0F are not in Table 8-12";
+      EXPECT_TRUE(e.code <= 0x0D || e.code == 0xFF) << "Table 8-12 core events only";
       EXPECT_EQ(e.counters, (1u << c->num_counters) - 1);
     }
     EXPECT_STREQ(find_event(*c, 0x07)->name, "INSTR");
@@ -154,11 +190,52 @@ TEST(xscaleEvents, TableMatchesManual) {
     EXPECT_STREQ(find_event(*c, 0x00)->name, "IC_MISS");
     EXPECT_EQ(find_event(*c, 0x0E), nullptr);
     EXPECT_EQ(find_event(*c, 0x18), nullptr);
+    for (std::uint32_t assp = 0x10; assp <= 0x17; ++assp)
+      EXPECT_EQ(find_event(*c, assp), nullptr) << "0x10-0x17 are the product's, not the core's";
   }
   EXPECT_STREQ(kXsc1Catalog.id, "xscale-xsc1");
   EXPECT_STREQ(kXsc2Catalog.id, "xscale-xsc2");
   EXPECT_EQ(kXsc1Catalog.num_counters, 2u);
   EXPECT_EQ(kXsc2Catalog.num_counters, 4u);
+}
+
+TEST(xscaleEvents, The80200ListsItsBusAndEccEvents) {
+  const PmuCatalog& c = k80200Catalog;
+  EXPECT_STREQ(c.id, "xscale-80200");
+  EXPECT_EQ(c.num_counters, 2u);
+  EXPECT_EQ(c.num_events, 16u + 6u);
+  for (std::uint32_t code : {0x10u, 0x11u, 0x12u, 0x14u, 0x15u, 0x16u}) {
+    ASSERT_NE(find_event(c, code), nullptr) << code;
+    EXPECT_EQ(find_event(c, code)->counters, 0x3u);
+  }
+  EXPECT_STREQ(find_event(c, 0x10)->name, "BCU_REQUEST");
+  EXPECT_STREQ(find_event(c, 0x16)->name, "RMW");
+  EXPECT_EQ(find_event(c, 0x13), nullptr) << "undefined on the 80200";
+  EXPECT_EQ(find_event(c, 0x17), nullptr) << "undefined on the 80200";
+  EXPECT_STREQ(find_event(c, 0x07)->name, "INSTR");
+}
+
+TEST(xscaleEvents, Xsc3AddsL2BusAndPipelineEvents) {
+  const PmuCatalog& c = kXsc3Catalog;
+  EXPECT_STREQ(c.id, "xscale-xsc3");
+  EXPECT_EQ(c.num_counters, 4u);
+  EXPECT_EQ(c.num_events, 16u + 24u);
+  struct Want {
+    std::uint32_t code;
+    const char* name;
+  } const want[] = {{0x0E, "BRANCH_RETIRED"}, {0x0F, "ISSUE_CYCLES"}, {0x18, "PC_CHANGE_ALL"},
+                    {0x19, "PIPE_FLUSH"},     {0x1A, "BACKEND_STALL"}, {0x1B, "MULTIPLIER_USE"},
+                    {0x1C, "MULTIPLIER_STALL"}, {0x1D, "COPROC_STALL"}, {0x1E, "DC_STALL"},
+                    {0x20, "L2_REQUEST"},     {0x23, "L2_MISS"},      {0x40, "ADDR_BUS_TRANS"},
+                    {0x41, "SELF_ADDR_BUS_TRANS"}, {0x43, "BUS_CLOCK"}, {0x47, "SELF_DATA_BUS_TRANS"},
+                    {0x48, "DATA_BUS_TRANS"}, {0x80, "ASSP_0"},       {0x87, "ASSP_7"}};
+  for (const Want& w : want) {
+    ASSERT_NE(find_event(c, w.code), nullptr) << w.name;
+    EXPECT_STREQ(find_event(c, w.code)->name, w.name);
+    EXPECT_EQ(find_event(c, w.code)->counters, 0xFu);
+  }
+  for (std::uint32_t assp = 0x10; assp <= 0x17; ++assp) EXPECT_EQ(find_event(c, assp), nullptr);
+  EXPECT_STREQ(find_event(c, 0x0B)->name, "DC_MISS");
 }
 
 TEST(xscaleEvents, PresetsBindDocumentedEvents) {
@@ -172,7 +249,7 @@ TEST(xscaleEvents, PresetsBindDocumentedEvents) {
       {Preset::branch_mispredicts, 0x06},  {Preset::branches, 0x05},
       {Preset::tlb_misses, 0x04},          {Preset::stall_cycles, 0x02},
   };
-  for (const PmuCatalog* c : {&kXsc1Catalog, &kXsc2Catalog}) {
+  for (const PmuCatalog* c : {&kXsc1Catalog, &kXsc2Catalog, &k80200Catalog, &kXsc3Catalog}) {
     ASSERT_EQ(c->num_presets, kPresetCount);
     for (const Want& w : want) {
       const PresetBinding* b = find_preset(*c, w.p);
@@ -191,8 +268,13 @@ TEST(xscaleEvents, SlotsForEachCode) {
   static_assert(P2::slots_for(kCcntEvent) == 0x1);
   static_assert(P2::slots_for(0x07) == 0x1E);
   static_assert(P1::slots_for(0x07) == 0x6);
-  EXPECT_EQ(P2::slots_for(0x17), 0x1Eu);  // ASSP events go to any PMN
+  EXPECT_EQ(P2::slots_for(0x17), 0u);  // product events: not the core's
   EXPECT_EQ(P2::slots_for(0x0E), 0u);
+  using P3 = Xsc3<MockBus<RegsTag>>;
+  using P0 = X80200<MockBus<RegsTag>>;
+  static_assert(P3::slots_for(0x20) == 0x1E && P3::slots_for(0x0E) == 0x1E);
+  static_assert(P0::slots_for(0x10) == 0x6 && P0::slots_for(0x13) == 0);
+  EXPECT_EQ(P1::slots_for(0x10), 0u);
   EXPECT_EQ(P2::slots_for(0xFF), 0x1Eu);  // power saving: any PMN may be parked on it
   EXPECT_EQ(P2::slots_for(0xFE), 0u);
   EXPECT_EQ(P2::slots_for(0x1000), 0u);

@@ -225,7 +225,7 @@ TEST_F(Cli, Events) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.rfind("[", 0), 0u);
   // Every PMU registered in hal/pmus.cmake is listed.
-  for (const char* id : {"\"xscale-xsc1\"", "\"xscale-xsc2\"", "\"e500\""})
+  for (const char* id : {"\"xscale-xsc1\"", "\"xscale-80200\"", "\"xscale-xsc2\"", "\"xscale-xsc3\"", "\"e500\""})
     EXPECT_NE(r.out.find(id), std::string::npos) << id;
 }
 
