@@ -1,6 +1,6 @@
 #pragma once
 // e500v2 core registers used by the board layer: SPR numbers, the bits the board touches, and the
-// only inline asm of this example (mfspr/mtspr/mfmsr/wrtee). References are to the PowerPC e500
+// only inline asm of this example besides the kit (mfspr/mtspr/mfmsr/wrteei). References are to the PowerPC e500
 // Core Family Reference Manual, Rev. 1 (E500CORERM, "CRM" below). Bit numbers in comments are the
 // manual's 32..63 numbering (bit 63 is the least significant bit).
 #include <cstdint>
@@ -59,9 +59,8 @@ inline std::uint32_t mfmsr() {
   return v;
 }
 
-// wrteei/wrtee change only MSR[EE] (Book E), so no read-modify-write race on the other bits.
+// wrteei changes only MSR[EE] (Book E), so no read-modify-write race on the other bits.
 inline void wrteei_1() { asm volatile("wrteei 1" : : : "memory"); }
 inline void wrteei_0() { asm volatile("wrteei 0" : : : "memory"); }
-inline void wrtee(std::uint32_t msr) { asm volatile("wrtee %0" : : "r"(msr) : "memory"); }
 
 }  // namespace board::e500
