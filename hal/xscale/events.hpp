@@ -9,6 +9,7 @@
 // under the pseudo event code kCcntEvent = 0x100, outside the 8-bit evtCount range so it can never
 // be written into an event select field by mistake; its "counters" mask is 0 (no PMN takes it) and
 // the driver's slots_for(0x100) is slot 0.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -131,29 +132,19 @@ inline constexpr EventInfo kXsc3Events[] = {
 };
 
 namespace detail {
-template <std::size_t A, std::size_t B, std::size_t C>
-constexpr std::array<EventInfo, A + B + C> join(const EventInfo (&a)[A], const EventInfo (&b)[B],
-                                                const EventInfo (&c)[C]) {
-  std::array<EventInfo, A + B + C> out{};
+// The parts, one after another (each part sorted, and every part's codes above the previous').
+template <std::size_t... N>
+constexpr std::array<EventInfo, (N + ...)> join(const EventInfo (&... parts)[N]) {
+  std::array<EventInfo, (N + ...)> out{};
   std::size_t n = 0;
-  for (const EventInfo& e : a) out[n++] = e;
-  for (const EventInfo& e : b) out[n++] = e;
-  for (const EventInfo& e : c) out[n++] = e;
-  return out;
-}
-template <std::uint32_t Counters>
-constexpr auto core_only() {
-  std::array<EventInfo, std::size(kCoreEvents<Counters>) + std::size(kTailEvents<Counters>)> out{};
-  std::size_t n = 0;
-  for (const EventInfo& e : kCoreEvents<Counters>) out[n++] = e;
-  for (const EventInfo& e : kTailEvents<Counters>) out[n++] = e;
+  ((std::copy(std::begin(parts), std::end(parts), out.begin() + n), n += N), ...);
   return out;
 }
 }  // namespace detail
 
 // The event table of each catalog, sorted by code.
 template <std::uint32_t Counters>
-inline constexpr auto kEventTable = detail::core_only<Counters>();
+inline constexpr auto kEventTable = detail::join(kCoreEvents<Counters>, kTailEvents<Counters>);
 template <std::uint32_t Counters>
 inline constexpr auto k80200Table =
     detail::join(kCoreEvents<Counters>, k80200Events<Counters>, kTailEvents<Counters>);
