@@ -153,10 +153,11 @@ class ElfFile {
   // program gives: a section whose last byte is not NUL lets that run past its buffer (elfutils
   // 0.188). Compressed sections are checked as libdw will see them, decompressed in place.
   std::string unsafe_dwarf() {
+    std::size_t shstrndx = 0;
+    if (elf_getshdrstrndx(elf_, &shstrndx) != 0) return {};  // no section names: no .debug_* either
     for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn != nullptr; scn = elf_nextscn(elf_, scn)) {
       GElf_Shdr shdr;
-      std::size_t shstrndx = 0;
-      if (gelf_getshdr(scn, &shdr) == nullptr || elf_getshdrstrndx(elf_, &shstrndx) != 0) continue;
+      if (gelf_getshdr(scn, &shdr) == nullptr) continue;
       const char* name = elf_strptr(elf_, shstrndx, shdr.sh_name);
       if (name == nullptr || shdr.sh_type == SHT_NOBITS) continue;
       const std::string n = name;
