@@ -218,24 +218,14 @@ class Profiler {
   // Returns the slots folded.
   std::uint32_t fold() {
     pmu::IrqGuard guard;  // the status read and the fold are one step for the handler
-    return fold_mask(B::overflow_status());
+    return fold_masked(B::overflow_status());
   }
 
   // Folds exactly these slots' overflow conditions (the caller has read overflow_status()).
   // The low counter of a linked pair is never folded: its overflow is what the high one counts.
   std::uint32_t fold_mask(std::uint32_t mask) {
-    mask &= used_ & ~linked_lows_;
-    if (!mask) return 0;
     pmu::IrqGuard guard;
-    // Clearing a bit-31 condition rewrites the counter: freeze around it so no event is lost.
-    if (running_) B::stop(mask);
-    for (auto& c : counters_) {
-      if (c.slot != Counter::kInvalid && (mask & bit(c.slot))) c.high += std::uint64_t{1} << B::width(c.slot);
-    }
-    B::clear_overflow(mask);
-    folds_ = folds_ + 1;
-    if (running_) B::start(mask);
-    return mask;
+    return fold_masked(mask);
   }
 
   // Reads that found the counters changing on every one of kReadTries passes (a broken PMU or an
@@ -285,6 +275,21 @@ class Profiler {
   static constexpr std::uint32_t all_slots() {
     return kMaxCounters >= 32 ? ~0u : (std::uint32_t{1} << kMaxCounters) - 1;
   }
+  // fold_mask's sequence; the caller holds the interrupt mask.
+  std::uint32_t fold_masked(std::uint32_t mask) {
+    mask &= used_ & ~linked_lows_;
+    if (!mask) return 0;
+    // Clearing a bit-31 condition rewrites the counter: freeze around it so no event is lost.
+    if (running_) B::stop(mask);
+    for (auto& c : counters_) {
+      if (c.slot != Counter::kInvalid && (mask & bit(c.slot))) c.high += std::uint64_t{1} << B::width(c.slot);
+    }
+    B::clear_overflow(mask);
+    folds_ = folds_ + 1;
+    if (running_) B::start(mask);
+    return mask;
+  }
+
   Status allocate(EventConfig ev, std::uint32_t candidates, Counter& out) {
     if (running_) return Status::busy;
     if (!candidates) return Status::unsupported_event;
