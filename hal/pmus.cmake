@@ -1,3 +1,4 @@
 # Every PMU this toolkit drives: one line each (cmake/PmuKit.cmake says what a line registers).
 pmu_add(xscale)
 pmu_add(e500)
+pmu_add(rm7000)

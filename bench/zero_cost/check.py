@@ -24,7 +24,7 @@ Counting rule (the same for both sides of a pair):
      with real work (`jr ra; addu v0,v0,v1`) that instruction counts.
   3. Padding nops after the return (section alignment) are not counted.
   Everything else counts, including prologue/epilogue register saves, other returns and the
-  hazard nops an accessor needs (RM7000 mtc0 + nop + nop).
+  hazard nops an accessor needs (RM7000: mtc0/ctc0 + PMU_MIPS4_CP0_HAZARD_NOPS nops).
 
 Usage:
   check.py --objdump OBJDUMP --target NAME OBJECT          one probe object
@@ -205,11 +205,11 @@ def signature(arch: str, body: list[Insn]) -> list[str]:
             elif i.mnem in ("bl", "bctrl", "blrl"):
                 sig.append("call")
         elif arch == "mips":
-            if i.mnem in ("mfc0", "mtc0", "dmfc0", "dmtc0"):
+            if i.mnem in ("mfc0", "mtc0", "dmfc0", "dmtc0", "cfc0", "ctc0"):
                 s = f"{i.mnem} {MIPS_GPR.sub('R', i.ops)}"
-                if i.mnem.endswith("mtc0"):  # hazard nops that follow the write
+                if i.mnem.endswith(("mtc0", "ctc0")):  # hazard nops that follow the write
                     n = 0
-                    while k + 1 + n < len(body) and body[k + 1 + n].mnem in ("nop", "ssnop") and n < 2:
+                    while k + 1 + n < len(body) and body[k + 1 + n].mnem in ("nop", "ssnop") and n < 8:
                         n += 1
                     s += f" +{n}nop"
                 sig.append(s)

@@ -63,7 +63,21 @@ struct Cp0 {
   static_assert(Reg < 32 && Sel < 8, "CP0 encoding out of range");
   static constexpr BusKind kind = BusKind::cp0;
   static constexpr unsigned reg = Reg, sel = Sel;
+  static constexpr bool control = false;
   static constexpr std::uint32_t key = detail::make_key(kind, (Reg << 3) | Sel);
+};
+
+// MIPS IV coprocessor 0 *control* register: cfc0/ctc0 $Reg, a second register space of the same
+// coprocessor (RM7000: Interrupt Control is control register 20, while mtc0 $20 is XContext). The
+// CP0 bus reaches both spaces; MIPS32 reuses these encodings for mfhc0/mthc0, so only MIPS IV
+// builds may use it (hal/core/bus/cp0.hpp).
+template <unsigned Reg>
+struct Cp0Control {
+  static_assert(Reg < 32, "CP0 control register numbers are 5 bits");
+  static constexpr BusKind kind = BusKind::cp0;
+  static constexpr unsigned reg = Reg, sel = 0;
+  static constexpr bool control = true;
+  static constexpr std::uint32_t key = detail::make_key(kind, 0x100u | Reg);
 };
 
 // Memory-mapped register at a byte offset from a base chosen at run time (e.g. the GCR base).

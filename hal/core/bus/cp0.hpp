@@ -1,12 +1,25 @@
 #pragma once
-// CP0 bus: MIPS mfc0/mtc0. One type for both ISA levels, chosen by what the compiler targets:
+// CP0 bus: MIPS mfc0/mtc0, and cfc0/ctc0 for the CP0 control registers of MIPS IV cores. One type
+// for both ISA levels, chosen by what the compiler targets:
 // - MIPS32 release 2 and later (CPS cores): `sel` operand, and `ehb` after mtc0 to clear the
-//   execution hazard (MIPS32 PRA, "CP0 hazards").
-// - MIPS IV (RM7000, -march=rm7000): no `sel` field (it must be 0) and no ehb; two nops after
-//   mtc0 cover the CP0 write hazard to PerfControl/PerfCount (fact from OpenBSD's rm7000 code).
+//   execution hazard (MIPS32 PRA, "CP0 hazards"). No control registers: MIPS32 reuses the
+//   cfc0/ctc0 encodings for mfhc0/mthc0.
+// - MIPS IV (RM7000, -march=rm7000): no `sel` field (it must be 0) and no ehb. After mtc0 and
+//   ctc0 the bus issues PMU_MIPS4_CP0_HAZARD_NOPS nops (default 4, see below) before anything
+//   else can use the new value.
+//
+// The MIPS IV hazard. No RM7000 manual text with a CP0 hazard table is available to this project.
+// OpenBSD's RM7000 code puts two nops after mtc0 to PerfControl/PerfCount; the RM9000-family
+// manual, as quoted on the linux-mips list, says a CP0 register changed by MTC0 or CTC0 "must not
+// be used for 4 cycles". Four nops cover the stricter figure on a single-issue pipeline; define
+// PMU_MIPS4_CP0_HAZARD_NOPS to change it for a part whose manual says otherwise.
 #include <cstdint>
 
 #include "hal/core/location.hpp"
+
+#ifndef PMU_MIPS4_CP0_HAZARD_NOPS
+#define PMU_MIPS4_CP0_HAZARD_NOPS 4
+#endif
 
 namespace pmu {
 
@@ -22,7 +35,9 @@ struct Cp0Bus {
   static T read() {
     check<Loc, T>();
     T v;
-    if constexpr (has_select)
+    if constexpr (Loc::control)
+      asm volatile("cfc0 %0, $%1" : "=r"(v) : "i"(Loc::reg) : "memory");
+    else if constexpr (has_select)
       asm volatile("mfc0 %0, $%1, %2" : "=r"(v) : "i"(Loc::reg), "i"(Loc::sel) : "memory");
     else
       asm volatile("mfc0 %0, $%1" : "=r"(v) : "i"(Loc::reg) : "memory");
@@ -31,21 +46,29 @@ struct Cp0Bus {
   template <class Loc, class T>
   static void write(T v) {
     check<Loc, T>();
-    if constexpr (has_select)
+    if constexpr (Loc::control)
+      asm volatile(".set push\n\t.set noreorder\n\tctc0 %z0, $%1\n\t.rept %2\n\tnop\n\t.endr\n\t.set pop"
+                   :
+                   : "dJ"(v), "i"(Loc::reg), "i"(PMU_MIPS4_CP0_HAZARD_NOPS)
+                   : "memory");
+    else if constexpr (has_select)
       asm volatile("mtc0 %z0, $%1, %2\n\tehb" : : "dJ"(v), "i"(Loc::reg), "i"(Loc::sel) : "memory");
     else
-      asm volatile(".set push\n\t.set noreorder\n\tmtc0 %z0, $%1\n\tnop\n\tnop\n\t.set pop"
+      asm volatile(".set push\n\t.set noreorder\n\tmtc0 %z0, $%1\n\t.rept %2\n\tnop\n\t.endr\n\t.set pop"
                    :
-                   : "dJ"(v), "i"(Loc::reg)
+                   : "dJ"(v), "i"(Loc::reg), "i"(PMU_MIPS4_CP0_HAZARD_NOPS)
                    : "memory");
   }
 
  private:
   template <class Loc, class T>
   static constexpr void check() {
-    static_assert(LocationOf<Loc, BusKind::cp0>, "Cp0Bus reaches only Cp0<...> registers");
+    static_assert(LocationOf<Loc, BusKind::cp0>, "Cp0Bus reaches only Cp0<...> and Cp0Control<...> registers");
     static_assert(sizeof(T) == 4, "CP0 registers here are 32 bits");
     static_assert(has_select || Loc::sel == 0, "MIPS IV has no CP0 select field: sel must be 0");
+    static_assert(!Loc::control || !has_select,
+                  "CP0 control registers (cfc0/ctc0) exist on MIPS IV cores only: MIPS32 decodes "
+                  "these instructions as mfhc0/mthc0");
   }
 #else
   template <class Loc, class T>

@@ -6,13 +6,15 @@
 //   { pmu::IrqGuard g;  ...  }   // interrupts masked inside, restored (not forced on) after
 //
 // ARM: CPSR.I (mrs/msr). PowerPC Book E: MSR[EE] (wrteei/wrtee). MIPS32r2: di/ei with ehb; MIPS IV:
-// Status.IE by mfc0/mtc0 with the two-nop hazard. x86: EFLAGS.IF (pushf/cli/popf).
+// Status.IE by mfc0/mtc0 with the bus's CP0 write hazard (PMU_MIPS4_CP0_HAZARD_NOPS). x86: EFLAGS.IF (pushf/cli/popf).
 // Which: the hardware mask in freestanding builds (firmware: -ffreestanding, as pmu_freestanding
 // sets), a software mask in hosted builds (host tests, also under qemu-user, where the hardware
 // instructions are privileged). PMU_IRQ_HARDWARE / PMU_IRQ_SOFTWARE override the choice. The
 // software mask is what the model harness honours: an interrupt raised while masked is delivered
 // when the mask is lifted, as on hardware.
 #include <cstdint>
+
+#include "hal/core/bus/cp0.hpp"  // PMU_MIPS4_CP0_HAZARD_NOPS
 
 #if defined(PMU_IRQ_SOFTWARE) || (__STDC_HOSTED__ && !defined(PMU_IRQ_HARDWARE))
 #define PMU_IRQ_SOFT 1
@@ -57,10 +59,11 @@ inline IrqState irq_save() {
   asm volatile(".set push\n\t.set noreorder\n\tdi %0\n\tehb\n\t.set pop" : "=r"(s) : : "memory");
 #elif defined(__mips__)
   unsigned long t;
-  // MIPS IV: a nop after mfc0 (its result may be late on R4000-class pipelines), two after mtc0.
+  // MIPS IV: a nop after mfc0 (its result may be late on R4000-class pipelines), the CP0 write
+  // hazard after mtc0 (hal/core/bus/cp0.hpp).
   asm volatile(".set push\n\t.set noreorder\n\tmfc0 %0, $12\n\tnop\n\tori %1, %0, 1\n\txori %1, %1, 1\n\t"
-               "mtc0 %1, $12\n\tnop\n\tnop\n\t.set pop"
-               : "=r"(s), "=r"(t) : : "memory");
+               "mtc0 %1, $12\n\t.rept %2\n\tnop\n\t.endr\n\t.set pop"
+               : "=r"(s), "=r"(t) : "i"(PMU_MIPS4_CP0_HAZARD_NOPS) : "memory");
 #elif defined(__i386__) || defined(__x86_64__)
   asm volatile("pushf\n\tpop %0\n\tcli" : "=r"(s) : : "memory");
 #else
@@ -86,8 +89,8 @@ inline void irq_restore(IrqState st) {
 #elif defined(__mips__)
   unsigned long t;
   asm volatile(".set push\n\t.set noreorder\n\tmfc0 %0, $12\n\tnop\n\tori %0, %0, 1\n\txori %0, %0, 1\n\t"
-               "or %0, %0, %1\n\tmtc0 %0, $12\n\tnop\n\tnop\n\t.set pop"
-               : "=&r"(t) : "r"(st.saved & 1u) : "memory");
+               "or %0, %0, %1\n\tmtc0 %0, $12\n\t.rept %2\n\tnop\n\t.endr\n\t.set pop"
+               : "=&r"(t) : "r"(st.saved & 1u), "i"(PMU_MIPS4_CP0_HAZARD_NOPS) : "memory");
 #elif defined(__i386__) || defined(__x86_64__)
   asm volatile("push %0\n\tpopf" : : "r"(st.saved) : "memory", "cc");
 #endif
