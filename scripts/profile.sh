@@ -1,22 +1,37 @@
 #!/usr/bin/env bash
-# The main job: build the XScale example firmware, run it on the emulated PXA270 board (QEMU
-# mainstone, -icount shift=0 so CCNT counts instructions deterministically), capture its UART,
-# decode the dump with the host tool against the firmware ELF and print the report.
-#   scripts/profile.sh [--format table|flat|folded|callgrind|json|csv|html|svg] [-o FILE]
+# The main job: build an example firmware, run it on its emulated board, capture its UART, decode
+# the dump with the host tool against the firmware ELF and print the report.
+#   scripts/profile.sh [--board xscale|e500|rm7000] [--format table|flat|folded|callgrind|json|csv|html|svg] [-o FILE]
+# Boards (README "Targets"; each runs under -icount shift=0 so its clock is deterministic):
+#   xscale  (default) PXA270 on qemu-system-arm -M mainstone: XScale CCNT counts instructions
+#   e500    e500v2 on qemu-system-ppc -M mpc8544ds: no PMU there, time base and decrementer
+#   rm7000  RM7000 code on qemu-system-mips64 -M malta -cpu 5Kc: counter inert, CP0 Count and timer
 set -euo pipefail
 cd "$(dirname "$0")/.."
+board=xscale
+if [ "${1-}" = "--board" ]; then
+  board=${2-}
+  shift 2 || { echo "profile: --board needs a value" >&2; exit 2; }
+fi
+case "$board" in
+  xscale) preset=xscale; fw=xscale_profile; elf=build/xscale/examples/xscale/xscale_profile.elf
+          qemu=(qemu-system-arm -M mainstone -nographic -semihosting -icount shift=0) ;;
+  e500)   preset=e500; fw=e500_profile; elf=build/e500/examples/e500/e500_profile.elf
+          qemu=(qemu-system-ppc -M mpc8544ds -nographic -no-reboot -icount shift=0) ;;
+  rm7000) preset=rm7000; fw=rm7000_profile; elf=build/rm7000/examples/malta/rm7000_profile.elf
+          qemu=(qemu-system-mips64 -M malta -cpu 5Kc -nographic -no-reboot -semihosting -icount shift=0) ;;
+  *) echo "profile: unknown board '$board' (xscale, e500 or rm7000)" >&2; exit 2 ;;
+esac
 bash scripts/setup.sh >/dev/null
-echo "== building firmware (preset xscale) and host tool (preset host)" >&2
-cmake --preset xscale >/dev/null
-cmake --build --preset xscale --target xscale_profile >/dev/null
+echo "== building firmware (preset $preset) and host tool (preset host)" >&2
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" --target "$fw" >/dev/null
 cmake --preset host >/dev/null
 cmake --build --preset host --target pmukit_cli >/dev/null
-elf=build/xscale/examples/xscale/xscale_profile.elf
-log=build/xscale-profile.log
-echo "== running $elf on qemu-system-arm -M mainstone" >&2
+log=build/$board-profile.log
+echo "== running $elf on ${qemu[*]}" >&2
 set +e
-timeout 120 qemu-system-arm -M mainstone -nographic -semihosting -icount shift=0 \
-  -kernel "$elf" >"$log" 2>&1
+timeout 120 "${qemu[@]}" -kernel "$elf" >"$log" 2>&1
 status=$?
 set -e
 grep -v '^@PMUD' "$log" >&2 || true

@@ -1,0 +1,195 @@
+// Board layer for MIPS firmware on QEMU Malta: UART, exit, Count/Compare timer, the RM7000
+// performance counter interrupt, and the exception dispatcher start.S calls. CP0 is reached through
+// the kit's CP0 bus (hal/core/bus/cp0.hpp), so the hazards are the kit's.
+#include "board/board.hpp"
+
+#include <cstddef>
+#include <cstdint>
+
+#include "hal/core/bus/cp0.hpp"
+#include "hal/core/location.hpp"
+// The one definition of pmu_fault_catch() for every Malta firmware image (hal/core/fault.hpp).
+#include "hal/core/fault_catch.hpp"
+
+namespace board {
+namespace {
+
+using u32 = std::uint32_t;
+template <unsigned Reg>
+u32 mfc0() {
+  return pmu::Cp0Bus::read<pmu::Cp0<Reg>, u32>();
+}
+template <unsigned Reg>
+void mtc0(u32 v) {
+  pmu::Cp0Bus::write<pmu::Cp0<Reg>, u32>(v);
+}
+constexpr unsigned kCount = 9, kCompare = 11, kStatus = 12, kCause = 13, kPrid = 15;
+constexpr u32 ST_IE = 0x1, ST_IM7 = 0x8000;
+constexpr u32 CAUSE_BD = 0x80000000u;
+constexpr u32 CAUSE_IP7 = 0x8000u;
+constexpr u32 CAUSE_IP13_RM7000 = 0x00200000u;  // RM7000 Cause: IP[15..0] in 23:8
+constexpr u32 kPridImpRm7000 = 0x27;
+
+// The Malta's 16550 UART (ISA I/O 0x3f8 through the GT-64120's I/O window at 0x18000000),
+// byte registers, reached uncached through kseg1.
+constexpr std::uintptr_t kUart = 0xB80003F8u;
+constexpr u32 THR = 0, FCR = 2, LCR = 3, LSR = 5;
+constexpr std::uint8_t LCR_8N1 = 0x03, FCR_FIFO_RESET = 0x07, LSR_THRE = 0x20, LSR_TEMT = 0x40;
+
+volatile std::uint8_t& uart(u32 reg) { return *reinterpret_cast<volatile std::uint8_t*>(kUart + reg); }
+
+IrqHandler g_on_tick = nullptr;
+IrqHandler g_on_perf = nullptr;
+u32 g_period = 0;
+
+const char* exception_name(u32 code) {
+  switch (code) {
+    case 0: return "interrupt";
+    case 1: return "TLB modification";
+    case 2: return "TLB load";
+    case 3: return "TLB store";
+    case 4: return "address error (load)";
+    case 5: return "address error (store)";
+    case 6: return "bus error (fetch)";
+    case 7: return "bus error (data)";
+    case 8: return "syscall";
+    case 9: return "breakpoint";
+    case 10: return "reserved instruction";
+    case 11: return "coprocessor unusable";
+    case 12: return "overflow";
+    case 13: return "trap";
+    default: return "exception";
+  }
+}
+
+}  // namespace
+
+// Saved state of the interrupted code, built by malta_exception in start.S (offsets F_* - 16).
+struct Frame {
+  u32 at, v0, v1, a0, a1, a2, a3;
+  u32 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9;
+  u32 ra, hi, lo;
+  u32 epc;  // written back to EPC before eret
+};
+static_assert(offsetof(Frame, t0) == 44 - 16 && offsetof(Frame, ra) == 84 - 16 &&
+                  offsetof(Frame, epc) == 96 - 16,
+              "Frame must match the F_* offsets in start.S");
+
+void init() {
+  uart(LCR) = LCR_8N1;  // the divisor is left as QEMU (or a boot loader) set it
+  uart(FCR) = FCR_FIFO_RESET;
+  timer_stop();
+}
+
+void putc(char c) {
+  while ((uart(LSR) & LSR_THRE) == 0) {
+  }
+  uart(THR) = static_cast<std::uint8_t>(c);
+}
+
+extern "C" [[noreturn]] void malta_uhi_exit(int code);
+
+void exit(int code) {
+  irq_disable();
+  console.put("EXIT ");
+  console.sdec(code);
+  console.put('\n');
+  while ((uart(LSR) & LSR_TEMT) == 0) {
+  }
+  malta_uhi_exit(code);
+}
+
+u32 count() { return mfc0<kCount>(); }
+u32 prid() { return mfc0<kPrid>(); }
+
+void timer_start(u32 period_ticks, IrqHandler on_tick) {
+  CriticalSection cs;
+  g_on_tick = on_tick;
+  g_period = period_ticks;
+  mtc0<kCompare>(count() + period_ticks);  // also acknowledges a pending timer interrupt
+  mtc0<kStatus>(mfc0<kStatus>() | ST_IM7);
+}
+
+void timer_stop() {
+  CriticalSection cs;
+  mtc0<kStatus>(mfc0<kStatus>() & ~ST_IM7);
+  mtc0<kCompare>(mfc0<kCompare>());  // acknowledge
+  g_on_tick = nullptr;
+}
+
+bool set_perf_handler(IrqHandler on_perf) {
+  if (((prid() >> 8) & 0xFFu) != kPridImpRm7000) return false;
+  CriticalSection cs;
+  g_on_perf = on_perf;
+  return true;
+}
+
+void irq_enable() { mtc0<kStatus>(mfc0<kStatus>() | ST_IE); }
+void irq_disable() { mtc0<kStatus>(mfc0<kStatus>() & ~ST_IE); }
+bool irq_enabled() { return (mfc0<kStatus>() & ST_IE) != 0; }
+
+namespace {
+
+[[noreturn]] void unexpected(u32 cause, const Frame& f, const char* why) {
+  console.put(exception_name((cause >> 2) & 0x1Fu));
+  console.put(" at 0x");
+  console.hex(f.epc);
+  console.put(" cause=0x");
+  console.hex(cause);
+  if (why) {
+    console.put(": ");
+    console.put(why);
+  }
+  console.put('\n');
+  exit(kExitFault);
+}
+
+// Resumes after a caught fault: the next instruction, or, when the faulting access sat in the delay
+// slot of a `jr` (the assembler moves a one-instruction access there), that jump's target.
+void skip(u32 cause, Frame& f) {
+  if (!(cause & CAUSE_BD)) {
+    f.epc += 4;
+    return;
+  }
+  const u32 branch = *reinterpret_cast<const volatile u32*>(f.epc);
+  const u32 rs = (branch >> 21) & 0x1Fu;
+  if ((branch & 0xFC1FFFFFu) == 0x00000008u && rs == 31) {  // jr $ra
+    f.epc = f.ra;
+    return;
+  }
+  unexpected(cause, f, "a probed access faulted in a branch delay slot this board cannot resume");
+}
+
+}  // namespace
+}  // namespace board
+
+// Called by malta_exception in start.S with Status.EXL set.
+extern "C" void malta_exception_c(std::uint32_t cause, board::Frame* f) {
+  using namespace board;
+  const u32 code = (cause >> 2) & 0x1Fu;
+  if (code == 0) {
+    const u32 pending = cause & mfc0<kStatus>();
+    bool handled = false;
+    if ((pending & CAUSE_IP7) && g_on_tick) {
+      // Next tick one period after the last one; if that is already past, one period from now.
+      u32 next = mfc0<kCompare>() + g_period;
+      if (static_cast<std::int32_t>(next - count()) <= 0) next = count() + g_period;
+      mtc0<kCompare>(next);
+      g_on_tick(f->epc, f->ra);
+      handled = true;
+    }
+    if ((cause & CAUSE_IP13_RM7000) && g_on_perf) {
+      g_on_perf(f->epc, f->ra);
+      handled = true;
+    }
+    if (!handled) unexpected(cause, *f, "no handler for the pending interrupt");
+    return;
+  }
+  if ((code == 10 || code == 11) && pmu_fault_catch()) {
+    skip(cause, *f);
+    return;
+  }
+  unexpected(cause, *f, nullptr);
+}
+
+extern "C" [[noreturn]] void malta_main_returned(int code) { board::exit(code); }

@@ -1,0 +1,67 @@
+#pragma once
+// Board support for MIPS firmware on QEMU's Malta board:
+//   RM7000 builds (-march=rm7000, MIPS IV): qemu-system-mips64 -M malta -cpu 5Kc
+//   (the 5Kc is a MIPS64 core, a superset of MIPS IV, so it runs -march=rm7000 code; QEMU has no
+//   RM7000 and none of its CPUs has the RM7000's performance counter).
+//
+// What the startup code (start.S) has done before main():
+//   - Status = CU0 only (kernel mode, interrupts off, BEV = 0, ERL/EXL clear), Cause = 0;
+//   - the general exception vector (0x80000180) jumps to the board's handler: timer interrupts
+//     (Count/Compare, IP7) go to the tick callback, the RM7000's performance counter interrupt
+//     (IP13) to the PMU callback, reserved-instruction and coprocessor-unusable exceptions through
+//     pmu_fault_catch(); anything else prints what happened and exits with kExitFault;
+//   - stack, .bss zeroed, .init_array constructors run (constructors must not print).
+#include <cstdint>
+
+#include "examples/common/console.hpp"
+#include "hal/core/bus/irq.hpp"
+
+namespace board {
+
+// Interrupt callback: `pc` is the interrupted instruction (EPC), `lr` the interrupted $ra. Runs
+// with Status.EXL set (interrupts masked): keep it short.
+using IrqHandler = void (*)(std::uint32_t pc, std::uint32_t lr);
+
+// UART (the Malta's 16550 at ISA I/O 0x3f8) set up; timer quiet. Call first in main().
+void init();
+
+void putc(char c);
+inline constexpr examples::Console console{&putc};
+
+// Prints "EXIT <code>" on its own line, then exits QEMU with that status (UHI exit under
+// -semihosting, which the board's QEMU arguments give).
+[[noreturn]] void exit(int code);
+inline constexpr int kExitFail = 1;   // firmware-detected failure
+inline constexpr int kExitFault = 3;  // unexpected exception (after the "<name> at" line)
+
+// CP0 Count: a 32-bit counter at half the pipeline clock on MIPS32 cores and R4000-class cores
+// alike. QEMU 7.2's Malta clocks its CPU at 333.33 MHz and Count at half that: one tick every
+// 6 ns of virtual time (hw/mips/malta.c, target/mips/cpu.c; measured here: 20006 instructions under
+// `-icount shift=0`, one instruction per nanosecond, read 3334 ticks). On silicon Count runs at
+// half the core clock: take the rate from the board.
+std::uint32_t count();
+inline constexpr std::uint32_t kCountNs = 6;
+inline constexpr std::uint32_t kCountHz = 1'000'000'000u / kCountNs;  // 166'666'666
+
+// PRId, CP0 register 15.
+std::uint32_t prid();
+
+// Periodic Count/Compare interrupt (IP7) every `period_ticks` Count ticks; `on_tick` runs in each.
+// Taken only while Status.IE is set (irq_enable). period_ticks must be non-zero.
+void timer_start(std::uint32_t period_ticks, IrqHandler on_tick);
+void timer_stop();
+
+// The RM7000's performance counter interrupt (IP13, Cause bit 21 in the RM7000's Cause layout).
+// The handler must clear PerfCount bit 31 or it is taken again at once. Routed only on a core
+// whose PRId says RM7000: returns false elsewhere (on QEMU always), and IP13 is then never looked at.
+bool set_perf_handler(IrqHandler on_perf);
+
+// Status.IE.
+void irq_enable();
+void irq_disable();
+bool irq_enabled();
+
+// Clears Status.IE for its lifetime and restores it; nests. The kit's guard (hal/core/bus/irq.hpp).
+using CriticalSection = pmu::IrqGuard;
+
+}  // namespace board

@@ -1,0 +1,59 @@
+// The libgcc helpers GCC calls for 64-bit integers on 32-bit MIPS IV, for images linked without
+// libgcc (Debian's mips-linux-gnu libgcc is MIPS32r2 code, which a MIPS IV image cannot link):
+// shifts by a run-time amount and unsigned division. Shifts work on the two 32-bit halves (so they
+// never call themselves); division is restoring shift-and-subtract, exact for every operand.
+// Division by zero returns an all-ones quotient and the dividend as remainder (the MIPS divu
+// instruction leaves its result unpredictable).
+#include <cstdint>
+
+namespace {
+struct Halves {
+  std::uint32_t hi, lo;
+};
+Halves split(std::uint64_t v) { return {static_cast<std::uint32_t>(v >> 32), static_cast<std::uint32_t>(v)}; }
+std::uint64_t join(Halves h) { return (std::uint64_t{h.hi} << 32) | h.lo; }
+
+std::uint64_t divmod(std::uint64_t n, std::uint64_t d, std::uint64_t* rem) {
+  if (d == 0) {
+    *rem = n;
+    return ~std::uint64_t{0};
+  }
+  std::uint64_t q = 0, r = 0;
+  for (int i = 63; i >= 0; --i) {
+    r = (r << 1) | ((n >> i) & 1u);
+    if (r >= d) {
+      r -= d;
+      q |= std::uint64_t{1} << i;
+    }
+  }
+  *rem = r;
+  return q;
+}
+}  // namespace
+
+extern "C" {
+// Shift counts are 0..63 (C++ leaves larger ones undefined; these mask them as libgcc's do).
+std::uint64_t __ashldi3(std::uint64_t v, int n) {
+  const Halves h = split(v);
+  n &= 63;
+  if (n == 0) return v;
+  if (n >= 32) return join({h.lo << (n - 32), 0});
+  return join({(h.hi << n) | (h.lo >> (32 - n)), h.lo << n});
+}
+std::uint64_t __lshrdi3(std::uint64_t v, int n) {
+  const Halves h = split(v);
+  n &= 63;
+  if (n == 0) return v;
+  if (n >= 32) return join({0, h.hi >> (n - 32)});
+  return join({h.hi >> n, (h.lo >> n) | (h.hi << (32 - n))});
+}
+std::uint64_t __udivdi3(std::uint64_t n, std::uint64_t d) {
+  std::uint64_t r;
+  return divmod(n, d, &r);
+}
+std::uint64_t __umoddi3(std::uint64_t n, std::uint64_t d) {
+  std::uint64_t r;
+  divmod(n, d, &r);
+  return r;
+}
+}

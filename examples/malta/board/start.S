@@ -1,0 +1,176 @@
+/* Startup and the general exception vector for MIPS firmware on QEMU's Malta board (board.hpp).
+ * ISA-neutral: MIPS IV (-march=rm7000) and MIPS32r2 alike (no sel operands, no MIPS32-only
+ * instructions outside #if). QEMU loads the ELF at its link address in kseg0 and jumps to _start
+ * in kernel mode with Status.ERL and BEV set (the reset state).
+ *
+ * The exception vector (BEV = 0) is kseg0 0x80000180 (MIPS32 PRA "Exception Vector Locations";
+ * the same for R4000-class cores): startup copies a four-instruction jump there. On silicon the
+ * copy must then be written back from the D-cache and the I-cache line invalidated (QEMU has no
+ * caches; untested on silicon). */
+#include "board/mips_cp0.h"
+
+        .set    noreorder
+        .set    noat
+
+        .section .text.malta_start, "ax"
+        .globl  _start
+        .ent    _start
+_start:
+        /* Status: CU0, interrupts off, normal vectors (BEV = 0), ERL and EXL clear, IM7..0 clear. */
+        li      $t0, ST_CU0
+        mtc0    $t0, CP0_STATUS
+        CP0_HAZARD
+        mtc0    $zero, CP0_CAUSE        /* IV = 0 (general vector), software interrupts clear */
+        mtc0    $zero, CP0_COMPARE      /* drops a pending timer interrupt */
+        CP0_HAZARD
+        la      $sp, __stack_top
+
+        /* The vector: the stub's words to 0x80000180. */
+        la      $t0, malta_vector_stub
+        la      $t1, malta_vector_stub_end
+        li      $t2, 0x80000180
+1:      lw      $t3, 0($t0)
+        addiu   $t0, $t0, 4
+        sw      $t3, 0($t2)
+        bne     $t0, $t1, 1b
+        addiu   $t2, $t2, 4
+
+        /* .bss */
+        la      $t0, __bss_start
+        la      $t1, __bss_end
+2:      beq     $t0, $t1, 3f
+        nop
+        sw      $zero, 0($t0)
+        b       2b
+        addiu   $t0, $t0, 4
+
+        /* Constructors (they must not print: main calls board::init first). */
+3:      la      $s0, __init_array_start
+        la      $s1, __init_array_end
+4:      beq     $s0, $s1, 5f
+        nop
+        lw      $t9, 0($s0)
+        jalr    $t9
+        addiu   $s0, $s0, 4
+        b       4b
+        nop
+
+5:      addiu   $sp, $sp, -16           /* o32: the callee's argument save area */
+        jal     main
+        nop
+        jal     malta_main_returned
+        move    $a0, $v0
+6:      b       6b
+        nop
+        .end    _start
+
+/* Copied to 0x80000180: a jump to the common handler (k0 is the kernel's scratch register). */
+malta_vector_stub:
+        la      $k0, malta_exception
+        jr      $k0
+        nop
+malta_vector_stub_end:
+
+/* The common handler. Saves every register the C++ dispatcher may clobber (the o32 caller-saved
+ * set, HI/LO, EPC) on the interrupted stack, calls malta_exception_c(cause, frame) with EXL still
+ * set (interrupts masked), restores, and returns with eret. The frame layout is board.cpp's Frame
+ * (F_* below, after the 16-byte argument area). */
+#define F_AT    16
+#define F_V0    20
+#define F_V1    24
+#define F_A0    28
+#define F_A1    32
+#define F_A2    36
+#define F_A3    40
+#define F_T0    44
+#define F_T1    48
+#define F_T2    52
+#define F_T3    56
+#define F_T4    60
+#define F_T5    64
+#define F_T6    68
+#define F_T7    72
+#define F_T8    76
+#define F_T9    80
+#define F_RA    84
+#define F_HI    88
+#define F_LO    92
+#define F_EPC   96
+#define F_SIZE  104
+
+        .text
+        .globl  malta_exception
+        .ent    malta_exception
+malta_exception:
+        addiu   $sp, $sp, -F_SIZE
+        sw      $at, F_AT($sp)
+        sw      $v0, F_V0($sp)
+        sw      $v1, F_V1($sp)
+        sw      $a0, F_A0($sp)
+        sw      $a1, F_A1($sp)
+        sw      $a2, F_A2($sp)
+        sw      $a3, F_A3($sp)
+        sw      $t0, F_T0($sp)
+        sw      $t1, F_T1($sp)
+        sw      $t2, F_T2($sp)
+        sw      $t3, F_T3($sp)
+        sw      $t4, F_T4($sp)
+        sw      $t5, F_T5($sp)
+        sw      $t6, F_T6($sp)
+        sw      $t7, F_T7($sp)
+        sw      $t8, F_T8($sp)
+        sw      $t9, F_T9($sp)
+        sw      $ra, F_RA($sp)
+        mfhi    $t0
+        mflo    $t1
+        sw      $t0, F_HI($sp)
+        sw      $t1, F_LO($sp)
+        mfc0    $t0, CP0_EPC
+        nop
+        sw      $t0, F_EPC($sp)
+        mfc0    $a0, CP0_CAUSE
+        addiu   $a1, $sp, 16
+        jal     malta_exception_c
+        nop
+        lw      $t0, F_EPC($sp)
+        lw      $t1, F_HI($sp)
+        lw      $t2, F_LO($sp)
+        mtc0    $t0, CP0_EPC
+        mthi    $t1
+        mtlo    $t2
+        lw      $at, F_AT($sp)
+        lw      $v0, F_V0($sp)
+        lw      $v1, F_V1($sp)
+        lw      $a0, F_A0($sp)
+        lw      $a1, F_A1($sp)
+        lw      $a2, F_A2($sp)
+        lw      $a3, F_A3($sp)
+        lw      $t0, F_T0($sp)
+        lw      $t1, F_T1($sp)
+        lw      $t2, F_T2($sp)
+        lw      $t3, F_T3($sp)
+        lw      $t4, F_T4($sp)
+        lw      $t5, F_T5($sp)
+        lw      $t6, F_T6($sp)
+        lw      $t7, F_T7($sp)
+        lw      $t8, F_T8($sp)
+        lw      $t9, F_T9($sp)
+        lw      $ra, F_RA($sp)
+        addiu   $sp, $sp, F_SIZE
+        CP0_HAZARD
+        eret
+        nop
+        .end    malta_exception
+
+/* UHI exit (QEMU -semihosting): operation 1 in $t9 (= $25), status in $a0, sdbbp 1. */
+        .globl  malta_uhi_exit
+        .ent    malta_uhi_exit
+malta_uhi_exit:
+        li      $t9, 1
+        .set    push
+        .set    mips32
+        sdbbp   1
+        .set    pop
+7:      b       7b
+        nop
+        .end    malta_uhi_exit

@@ -1,0 +1,119 @@
+// Example firmware: profile real code built for the RM7000 (-march=rm7000) with pmukit, on QEMU's
+// Malta board with a 5Kc core (QEMU has no RM7000; examples/malta/README.md).
+//
+// This board's part: read PRId and probe the RM7000 counter through prof::Profiler. On QEMU the
+// PRId is the 5Kc's, so the driver leaves CP0 $22/$25 alone (unsupported_core); because those
+// encodings are inert storage on every QEMU MIPS CPU, the example then forces the core to show the
+// probe's second line of defence: PerfCount never advances (pmu_absent). It also checks that the
+// Interrupt Control register's cfc0 is caught as a reserved instruction there. Then the shared
+// measurement (examples/common/profile_run.hpp) runs on the counter where it counts, else on CP0
+// Count (prof::ClockBackend) with Count/Compare timer sampling. Prints PROFILE PASS / PROFILE FAIL
+// and exits through UHI with the verdict.
+#include <cstdint>
+
+#include "board/board.hpp"
+#include "examples/common/profile_run.hpp"
+#include "hal/core/bus/cp0.hpp"
+#include "hal/core/fault.hpp"
+#include "hal/rm7000/driver.hpp"
+#include "profiler/clock_backend.hpp"
+
+namespace {
+
+// CP0 Count as a clock: 32 bits, wraps every 2^32 ticks (25.8 s at QEMU's 166.7 MHz).
+struct CountClock {
+  static constexpr unsigned kWidth = 32;
+  static constexpr const char* kId = "mips-count";
+  static std::uint64_t now() { return board::count(); }
+};
+
+using Pmu = pmu::rm7000::Driver<pmu::Cp0Bus>;
+using Fallback = prof::ClockBackend<CountClock>;
+
+// 2n + 4 instructions once called (n + 1 passes of bnez + its delay slot, then jr + its delay slot),
+// 2n + 6 with the call around it.
+__attribute__((noipa, section("work_known"))) void spin_exact(std::uint32_t n) {
+  asm volatile(".set push\n\t.set noreorder\n1:\tbnez %0, 1b\n\taddiu %0, %0, -1\n\t.set pop"
+               : "+r"(n));
+}
+
+constexpr std::uint32_t kTickPeriod = board::kCountHz / 100'000;  // Count/Compare: 10 us
+
+struct Malta {
+  static const examples::Console& console() { return board::console; }
+  static void putc(char c) { board::putc(c); }
+  static void spin_exact(std::uint32_t n) { ::spin_exact(n); }
+  static bool timer_start(void (*tick)(std::uint32_t, std::uint32_t)) {
+    board::timer_start(kTickPeriod, tick);
+    return true;
+  }
+  static void timer_stop() { board::timer_stop(); }
+  static bool pmu_interrupt(void (*irq)(std::uint32_t, std::uint32_t)) { return board::set_perf_handler(irq); }
+  static void irq_enable() { board::irq_enable(); }
+  static void irq_disable() { board::irq_disable(); }
+};
+
+constexpr std::uint64_t kTickPeriodNs = std::uint64_t{kTickPeriod} * 1'000'000'000u / board::kCountHz;
+
+// On silicon: core cycles (event 0x00), no expectation for the known region; PMU overflow sampling.
+constexpr examples::Setup kPmuSetup{
+    .target = "rm7000", .unit = "cycles", .counter_hz = 0,
+    .known_iters = 10'000, .known_per_iter = 2, .known_extra = 6,
+    .per_instr_num = 0, .per_instr_den = 0, .resolution = 0,
+    .tolerance_permille = 1, .tolerance_abs = 0,
+    .pmu_interrupt = true, .pmu_period = 10'000, .tick_period_ns = kTickPeriodNs};
+// QEMU's Count: one tick per board::kCountNs ns of virtual time; under -icount shift=0 one
+// instruction is 1 ns, so 1 / kCountNs ticks per instruction, +-1 tick at each end of a reading.
+constexpr examples::Setup kCountSetup{
+    .target = "rm7000", .unit = "Count ticks", .counter_hz = board::kCountHz,
+    .known_iters = 10'000, .known_per_iter = 2, .known_extra = 6,
+    .per_instr_num = 1, .per_instr_den = board::kCountNs, .resolution = 1,
+    .tolerance_permille = 1, .tolerance_abs = 0,
+    .pmu_interrupt = false, .pmu_period = 0, .tick_period_ns = kTickPeriodNs};
+
+}  // namespace
+
+int main() {
+  board::init();
+  examples::work::fill();
+  const examples::Console& out = board::console;
+  out.line("pmukit rm7000 profile (QEMU malta, -cpu 5Kc)");
+  examples::Checks checks{out};
+
+  const std::uint32_t prid = board::prid();
+  out.put("PRId 0x");
+  out.hex(prid);
+  out.put(": ");
+  out.line(pmu::rm7000::core_name(pmu::rm7000::core_of_prid(prid)));
+
+  prof::Profiler<Pmu>& profiler = examples::Bench<Pmu>::profiler;
+  pmu::ProbeResult probe = profiler.probe();
+  out.put("probe: ");
+  out.line(pmu::status_name(probe.status));
+  if (probe.status == pmu::Status::unsupported_core) {
+    out.line("RM7000 counter: not probed (not an RM7000): CP0 $22/$25 are other registers on this core");
+    // This image runs on QEMU, whose MIPS CPUs keep $22/$25 as inert storage (examples/malta/README.md):
+    // safe to show the probe's second check there, never on an unknown silicon core.
+    Pmu::force_core(pmu::rm7000::Core::rm7000);
+    probe = profiler.probe();
+    Pmu::force_core(pmu::rm7000::Core::unknown);
+    out.put("forced probe as an RM7000: ");
+    out.put(pmu::status_name(probe.status));
+    out.line(probe.status == pmu::Status::pmu_absent ? " (PerfCount does not advance: the counter is inert)"
+                                                     : "");
+    checks.check(probe.status == pmu::Status::pmu_absent, "inert counter found absent");
+    const std::uint32_t caught = pmu::fault::state.caught;
+    const bool trapped = pmu::fault::traps([] { (void)Pmu::interrupt_enabled(); });
+    out.line(trapped ? "cfc0 $20 (Interrupt Control): reserved instruction here, caught"
+                     : "cfc0 $20 (Interrupt Control): did not trap");
+    checks.check(trapped && pmu::fault::state.caught == caught + 1, "cfc0 fault caught once");
+  }
+  const bool present = probe.status == pmu::Status::ok;
+  out.line(present ? "RM7000 counter: present -> PerfCount cycles for regions, its interrupt for sampling"
+                   : "RM7000 counter: absent -> CP0 Count for cycle regions, Count/Compare timer for sampling");
+
+  const int failed = checks.failures + (present ? examples::profile<Malta, Pmu>(kPmuSetup)
+                                                : examples::profile<Malta, Fallback>(kCountSetup));
+  out.line(failed == 0 ? "PROFILE PASS" : "PROFILE FAIL");
+  board::exit(failed == 0 ? 0 : board::kExitFail);
+}
