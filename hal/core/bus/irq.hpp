@@ -6,7 +6,8 @@
 //   { pmu::IrqGuard g;  ...  }   // interrupts masked inside, restored (not forced on) after
 //
 // ARM: CPSR.I (mrs/msr). PowerPC Book E: MSR[EE] (wrteei/wrtee). MIPS32r2: di/ei with ehb; MIPS IV:
-// Status.IE by mfc0/mtc0 with the bus's CP0 write hazard (PMU_MIPS4_CP0_HAZARD_NOPS). x86: EFLAGS.IF (pushf/cli/popf).
+// Status.IE by mfc0/mtc0 with the CP0 bus's write hazard (PMU_MIPS4_CP0_HAZARD_NOPS). x86:
+// EFLAGS.IF (pushf/cli/popf).
 // Which: the hardware mask in freestanding builds (firmware: -ffreestanding, as pmu_freestanding
 // sets), a software mask in hosted builds (host tests, also under qemu-user, where the hardware
 // instructions are privileged). PMU_IRQ_HARDWARE / PMU_IRQ_SOFTWARE override the choice. The
