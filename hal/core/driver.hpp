@@ -100,6 +100,24 @@ concept Driver = requires(unsigned slot, std::uint64_t value, std::uint32_t mask
   { D::link(slot, slot) } -> std::same_as<Status>;     // make hi count lo's overflows (kLink)
 };
 
+// Which core a driver runs on: what probe() reads from the core's ID register (e500 PVR, RM7000
+// PRId), unless the firmware forced a core for a part the driver's table does not list. Core{} (the
+// enum's first value) means unknown; forcing it returns to detection.
+template <class Core>
+struct CoreChoice {
+  Core core{};
+  bool forced = false;
+  void force(Core c) {
+    core = c;
+    forced = c != Core{};
+  }
+  // identify() -> Core, run only when nothing is forced.
+  template <class Identify>
+  void detect(Identify identify) {
+    if (!forced) core = identify();
+  }
+};
+
 // A counter register is 32 bits unless its overflow condition is wider (NetBurst: 40).
 constexpr unsigned register_bits(unsigned width) { return width < 32 ? 32 : width; }
 

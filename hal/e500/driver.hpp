@@ -96,12 +96,12 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
   // (wider EVENT, other event numbers) and get unsupported_core without a single PMR access.
   static ProbeResult probe() {
     ProbeResult r{};
-    if (!forced_) {
+    core_.detect([] {
       std::uint32_t pvr = 0;
-      core_ = fault::traps([&] { pvr = R::template read_raw<PVR>(); }) ? Core::unknown : core_of_pvr(pvr);
-    }
+      return fault::traps([&] { pvr = R::template read_raw<PVR>(); }) ? Core::unknown : core_of_pvr(pvr);
+    });
     r.status = Status::unsupported_core;
-    if (core_ == Core::e500mc_or_later) return r;
+    if (core_.core == Core::e500mc_or_later) return r;
     r.status = Status::pmu_absent;
     if (fault::traps([] { (void)R::template read_raw<PMGC0>(); })) return r;
 
@@ -305,7 +305,7 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
   // 2 TBL[19], 3 TBL[15]). e500v2 only (Table 7-3): unsupported_core elsewhere, since on e500v1
   // these bits are reserved and must be written as zero; bad_argument if select > 3.
   static Status select_timebase_bit(unsigned select) {
-    if (core_ != Core::e500v2) return Status::unsupported_core;
+    if (core_.core != Core::e500v2) return Status::unsupported_core;
     if (select > 3) return Status::bad_argument;
     update_pmgc0(pmgc0_tbsel<>.runtime(select));
     return Status::ok;
@@ -314,11 +314,8 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
   // The core probe() found (Core::unknown before it), and the firmware's override for a part whose
   // PVR this file does not list. A forced core is kept by later probes; forcing Core::unknown
   // returns to detection.
-  static Core core() { return core_; }
-  static void force_core(Core c) {
-    core_ = c;
-    forced_ = c != Core::unknown;
-  }
+  static Core core() { return core_.core; }
+  static void force_core(Core c) { core_.force(c); }
 
   // PMGC0[FCECE]: an enabled condition (bit 31 with CE) freezes every counter by setting FAC.
   static void set_freeze_on_condition(bool on) { update_pmgc0(pmgc0_fcece<>.runtime(on ? 1u : 0u)); }
@@ -348,12 +345,11 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
   }
 
  private:
-  static inline Core core_ = Core::unknown;
-  static inline bool forced_ = false;
+  static inline CoreChoice<Core> core_{};
 
   // Event 90 exists on e500v2 only (CRM 9.3.2); elsewhere the event table is the same.
   static bool on_this_core(std::uint32_t code) {
-    return code != kEventTimeBaseTransition || core_ == Core::e500v2;
+    return code != kEventTimeBaseTransition || core_.core == Core::e500v2;
   }
 
   // Every PMGC0 read-modify-write runs with interrupts masked. The e500 clears PMGC0[PMIE] when it

@@ -70,12 +70,12 @@ struct Driver : CounterDriver<Bus, RegList<PerfCount>, 31> {
   // Leaves the counter reset (reset()). Does not touch Interrupt Control.
   static ProbeResult probe() {
     ProbeResult r{};
-    if (!forced_) {
+    core_.detect([] {
       std::uint32_t prid = 0;
-      core_ = fault::traps([&] { prid = R::template read_raw<PRId>(); }) ? Core::unknown : core_of_prid(prid);
-    }
+      return fault::traps([&] { prid = R::template read_raw<PRId>(); }) ? Core::unknown : core_of_prid(prid);
+    });
     r.status = Status::unsupported_core;
-    if (core_ != Core::rm7000) return r;
+    if (core_.core != Core::rm7000) return r;
     r.status = Status::pmu_absent;
     // fault::traps() does not nest: each guarded step is its own call.
     if (fault::traps([] {
@@ -181,15 +181,11 @@ struct Driver : CounterDriver<Bus, RegList<PerfCount>, 31> {
   // The core probe() found (Core::unknown before it), and the firmware's override for an
   // RM7000-family part whose PRId differs. A forced core is kept by later probes; forcing
   // Core::unknown returns to detection.
-  static Core core() { return core_; }
-  static void force_core(Core c) {
-    core_ = c;
-    forced_ = c != Core::unknown;
-  }
+  static Core core() { return core_.core; }
+  static void force_core(Core c) { core_.force(c); }
 
  private:
-  static inline Core core_ = Core::unknown;
-  static inline bool forced_ = false;
+  static inline CoreChoice<Core> core_{};
 };
 
 }  // namespace pmu::rm7000
