@@ -209,7 +209,7 @@ def signature(arch: str, body: list[Insn]) -> list[str]:
                 s = f"{i.mnem} {MIPS_GPR.sub('R', i.ops)}"
                 if i.mnem.endswith(("mtc0", "ctc0")):  # hazard nops that follow the write
                     n = 0
-                    while k + 1 + n < len(body) and body[k + 1 + n].mnem in ("nop", "ssnop") and n < 8:
+                    while k + 1 + n < len(body) and body[k + 1 + n].mnem in ("nop", "ssnop") and n < 16:
                         n += 1
                     s += f" +{n}nop"
                 sig.append(s)

@@ -17,7 +17,7 @@
 #if defined(__mips_isa_rev) && __mips_isa_rev >= 2
 #define CP0_HAZARD ehb
 #else
-#define CP0_HAZARD nop; nop; nop; nop
+#define CP0_HAZARD nop; nop; nop; nop; nop; nop; nop; nop
 #endif
 
 #endif

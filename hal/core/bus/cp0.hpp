@@ -5,20 +5,22 @@
 //   execution hazard (MIPS32 PRA, "CP0 hazards"). No control registers: MIPS32 reuses the
 //   cfc0/ctc0 encodings for mfhc0/mthc0.
 // - MIPS IV (RM7000, -march=rm7000): no `sel` field (it must be 0) and no ehb. After mtc0 and
-//   ctc0 the bus issues PMU_MIPS4_CP0_HAZARD_NOPS nops (default 4, see below) before anything
+//   ctc0 the bus issues PMU_MIPS4_CP0_HAZARD_NOPS nops (default 8, see below) before anything
 //   else can use the new value.
 //
 // The MIPS IV hazard. No RM7000 manual text with a CP0 hazard table is available to this project.
-// OpenBSD's RM7000 code puts two nops after mtc0 to PerfControl/PerfCount; the RM9000-family
-// manual, as quoted on the linux-mips list, says a CP0 register changed by MTC0 or CTC0 "must not
-// be used for 4 cycles". Four nops cover the stricter figure on a single-issue pipeline; define
+// The RM9000-family manual, as quoted on the linux-mips list, says a CP0 register changed by MTC0 or
+// CTC0 "must not be used for 4 cycles". The RM7000 issues two integer instructions a cycle, nops
+// included (GCC's RM7000 pipeline description, citing the RM7000 Family User Manual), so 4 cycles
+// take 8 nops; OpenBSD likewise pads an RM7000 5-cycle CP0 hazard with ten instructions (its two
+// nops after mtc0 to PerfControl/PerfCount look too few by the same reasoning). Define
 // PMU_MIPS4_CP0_HAZARD_NOPS to change it for a part whose manual says otherwise.
 #include <cstdint>
 
 #include "hal/core/location.hpp"
 
 #ifndef PMU_MIPS4_CP0_HAZARD_NOPS
-#define PMU_MIPS4_CP0_HAZARD_NOPS 4
+#define PMU_MIPS4_CP0_HAZARD_NOPS 8
 #endif
 
 namespace pmu {
