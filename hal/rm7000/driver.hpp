@@ -67,7 +67,8 @@ struct Driver : CounterDriver<Bus, RegList<PerfCount>, 31> {
   // unsupported_core without a single $22/$25 access. Then, under fault::traps(), the counter
   // counts clock cycles in every mode for a short while; pmu_absent if an access traps or the
   // count does not advance (QEMU: $22 reads 0 and $25 keeps what is written, never counting).
-  // Leaves the counter reset (reset()). Does not touch Interrupt Control.
+  // Leaves the counter reset (reset()), whatever it was counting before: probe before configuring.
+  // Does not touch Interrupt Control.
   static ProbeResult probe() {
     ProbeResult r{};
     core_.detect([] {
@@ -84,11 +85,16 @@ struct Driver : CounterDriver<Bus, RegList<PerfCount>, 31> {
                    perfcontrol_ce(1));
         }))
       return r;
+    // Advanced = a later read differs from the first: a register that ignores writes and holds a
+    // constant (non-zero or not) is not a counter.
     bool advanced = false;
-    for (unsigned i = 0; i < kProbeSpins && !advanced; ++i) {
-      std::uint32_t v = 0;
-      if (fault::traps([&] { v = R::template read_raw<PerfCount>(); })) break;
-      advanced = v != 0;
+    std::uint32_t first = 0;
+    if (!fault::traps([&] { first = R::template read_raw<PerfCount>(); })) {
+      for (unsigned i = 0; i < kProbeSpins && !advanced; ++i) {
+        std::uint32_t v = first;
+        if (fault::traps([&] { v = R::template read_raw<PerfCount>(); })) break;
+        advanced = v != first;
+      }
     }
     (void)fault::traps([] { reset(); });
     if (advanced) r = {Status::ok, 0x1};
@@ -147,6 +153,8 @@ struct Driver : CounterDriver<Bus, RegList<PerfCount>, 31> {
 
   // Interrupt Control IM13 (cfc0/ctc0), with interrupts masked across the read-modify-write: the
   // register also holds the masks of interrupts 8..15, which the board's handlers may change.
+  // Precondition (also for interrupt_enabled): an RM7000, i.e. probe() returned ok. On other MIPS
+  // cores cfc0/ctc0 are reserved instructions; wrap a call in fault::traps() to try one anyway.
   static void set_overflow_interrupt(std::uint32_t mask, bool enable) {
     if (!(mask & kAllSlots)) return;
     IrqGuard guard;

@@ -30,6 +30,17 @@ constexpr u32 CAUSE_IP7 = 0x8000u;
 constexpr u32 CAUSE_IP13_RM7000 = 0x00200000u;  // RM7000 Cause: IP[15..0] in 23:8
 constexpr u32 kPridImpRm7000 = 0x27;
 
+// Interrupt Control IM13 (RM7000 CP0 control register 20): a set IP13 is our interrupt only while
+// it is unmasked (a timer interrupt may find PerfCount bit 31 set while the counter is polled).
+// cfc0 exists only on MIPS IV; set_perf_handler() routes IP13 only on an RM7000.
+bool perf_unmasked() {
+#if defined(__mips_isa_rev) && __mips_isa_rev >= 2
+  return false;
+#else
+  return (pmu::Cp0Bus::read<pmu::Cp0Control<20>, u32>() & 0x2000u) != 0;
+#endif
+}
+
 // The Malta's 16550 UART (ISA I/O 0x3f8 through the GT-64120's I/O window at 0x18000000),
 // byte registers, reached uncached through kseg1.
 constexpr std::uintptr_t kUart = 0xB80003F8u;
@@ -178,7 +189,7 @@ extern "C" void malta_exception_c(std::uint32_t cause, board::Frame* f) {
       g_on_tick(f->epc, f->ra);
       handled = true;
     }
-    if ((cause & CAUSE_IP13_RM7000) && g_on_perf) {
+    if ((cause & CAUSE_IP13_RM7000) && g_on_perf && perf_unmasked()) {
       g_on_perf(f->epc, f->ra);
       handled = true;
     }

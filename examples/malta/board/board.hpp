@@ -1,8 +1,9 @@
 #pragma once
 // Board support for MIPS firmware on QEMU's Malta board:
 //   RM7000 builds (-march=rm7000, MIPS IV): qemu-system-mips64 -M malta -cpu 5Kc
-//   (the 5Kc is a MIPS64 core, a superset of MIPS IV, so it runs -march=rm7000 code; QEMU has no
-//   RM7000 and none of its CPUs has the RM7000's performance counter).
+//   (the 5Kc is a MIPS64 core, a superset of MIPS IV, so it runs -march=rm7000 code, the RM7000's
+//   `mul` included, whose encoding MIPS32/64 kept; QEMU has no RM7000 and none of its CPUs has the
+//   RM7000's performance counter).
 //
 // What the startup code (start.S) has done before main():
 //   - Status = CU0 only (kernel mode, interrupts off, BEV = 0, ERL/EXL clear), Cause = 0;

@@ -45,7 +45,8 @@ _start:
         addiu   $t0, $t0, 4
 
         /* Constructors (they must not print: main calls board::init first). */
-3:      la      $s0, __init_array_start
+3:      addiu   $sp, $sp, -16           /* o32: the callee's argument save area, for them and main */
+        la      $s0, __init_array_start
         la      $s1, __init_array_end
 4:      beq     $s0, $s1, 5f
         nop
@@ -55,8 +56,7 @@ _start:
         b       4b
         nop
 
-5:      addiu   $sp, $sp, -16           /* o32: the callee's argument save area */
-        jal     main
+5:      jal     main
         nop
         jal     malta_main_returned
         move    $a0, $v0

@@ -50,13 +50,33 @@ TEST_F(rm7000Driver, ForcedProbeOnAnInertCounterSaysAbsentWithoutTrapping) {
   model.set_inert(true);
   model.set_cycles_per_access(1);
   D::force_core(Core::rm7000);
+  const auto caught = pmu::fault::state.caught;
   const ProbeResult r = D::probe();
   EXPECT_EQ(r.status, pmu::Status::pmu_absent) << "the count never advances";
   EXPECT_EQ(D::core(), Core::rm7000) << "a forced core stays forced";
-  EXPECT_EQ(pmu::fault::state.caught, pmu::fault::state.caught);
+  EXPECT_EQ(pmu::fault::state.caught, caught) << "nothing trapped";
   EXPECT_EQ(Bus::count(InterruptControl::location::key, MockOp::read), 0u) << "no cfc0: it traps there";
   D::force_core(Core::unknown);
   EXPECT_EQ(D::probe().status, pmu::Status::unsupported_core) << "back to detection";
+}
+
+// A forced core whose $25 ignores writes and holds a non-zero constant (a MIPS32/64 PerfCtl0 reads
+// with bit 31 set): not a counter.
+TEST_F(rm7000Driver, ProbeOnARegisterHoldingAConstantSaysAbsent) {
+  model.set_prid(0x00018100u);
+  model.set_inert(true);
+  model.set_perfcount(0x7FFu);  // inert: keeps value & 0x7ff, writes of 0 then hold 0...
+  D::force_core(Core::rm7000);
+  struct Hold {
+    static void again(void* m) {  // ...so put the constant back after every access
+      static_cast<Model*>(m)->set_perfcount(0x7FFu);
+      static_cast<Model*>(m)->after_access(1, &again, m);
+    }
+  };
+  model.after_access(1, &Hold::again, &model);
+  EXPECT_EQ(D::probe().status, pmu::Status::pmu_absent);
+  model.after_access(0, nullptr, nullptr);
+  D::force_core(Core::unknown);
 }
 
 TEST_F(rm7000Driver, ProbeOnATrappingCounterSaysAbsent) {
@@ -276,10 +296,12 @@ TEST_F(rm7000Driver, SamplerTakesOneSamplePerPeriodWithEventsInsideItsHandler) {
   static prof::Sampler<D, prof::SampleRing<64>> s{p, ring};
   static Model* m;
   m = &model;
+  static unsigned injected;
   for (unsigned at = 0; at <= 12; ++at) {
     SCOPED_TRACE(at);
     static unsigned inject_at;
     inject_at = at;
+    injected = 0;
     p.clear();
     ring = {};
     prof::Counter c;
@@ -287,7 +309,14 @@ TEST_F(rm7000Driver, SamplerTakesOneSamplePerPeriodWithEventsInsideItsHandler) {
     model.on_interrupt(
         [](void*) {
           m->reset_access_count();
-          if (inject_at) m->after_access(inject_at, [](void*) { m->event(event::INSTR_ISSUED, 1); }, nullptr);
+          if (inject_at)
+            m->after_access(
+                inject_at,
+                [](void*) {
+                  ++injected;
+                  m->event(event::INSTR_ISSUED, 1);
+                },
+                nullptr);
           s.on_pmu_interrupt(0x1000, 0x2000);
           m->after_access(0, nullptr, nullptr);
         },
@@ -299,7 +328,12 @@ TEST_F(rm7000Driver, SamplerTakesOneSamplePerPeriodWithEventsInsideItsHandler) {
       model.event(event::INSTR_ISSUED, 10);
       n += 10;
     }
-    const std::uint64_t injected = at ? ring.size() : 0;  // at most one per interrupt
+    if (at >= 1 && at <= 4) {
+      EXPECT_GT(injected, 0u) << "the handler's sequence has this many accesses";
+    }
+    if (at == 0) {
+      EXPECT_EQ(ring.size(), 10u);
+    }
     EXPECT_GE(ring.size(), 10u);
     EXPECT_LE(ring.size(), 10u + (injected + 99) / 100);
     EXPECT_EQ(ring.dropped(), 0u);
