@@ -8,6 +8,8 @@
 
 #include "hal/core/bus/cp0.hpp"
 #include "hal/core/location.hpp"
+#include "hal/core/reg.hpp"
+#include "hal/rm7000/regs.hpp"  // the RM7000's PRId, Cause.IP13 and Interrupt Control IM13
 // The one definition of pmu_fault_catch() for every Malta firmware image (hal/core/fault.hpp).
 #include "hal/core/fault_catch.hpp"
 
@@ -27,8 +29,6 @@ constexpr unsigned kCount = 9, kCompare = 11, kStatus = 12, kCause = 13, kPrid =
 constexpr u32 ST_IE = 0x1, ST_IM7 = 0x8000;
 constexpr u32 CAUSE_BD = 0x80000000u;
 constexpr u32 CAUSE_IP7 = 0x8000u;
-constexpr u32 CAUSE_IP13_RM7000 = 0x00200000u;  // RM7000 Cause: IP[15..0] in 23:8
-constexpr u32 kPridImpRm7000 = 0x27;
 
 // Interrupt Control IM13 (RM7000 CP0 control register 20): a set IP13 is our interrupt only while
 // it is unmasked (a timer interrupt may find PerfCount bit 31 set while the counter is polled).
@@ -37,7 +37,7 @@ bool perf_unmasked() {
 #if defined(__mips_isa_rev) && __mips_isa_rev >= 2
   return false;
 #else
-  return (pmu::Cp0Bus::read<pmu::Cp0Control<20>, u32>() & 0x2000u) != 0;
+  return pmu::Regs<pmu::Cp0Bus>::read(pmu::rm7000::icr_im13) != 0;
 #endif
 }
 
@@ -129,7 +129,7 @@ void timer_stop() {
 }
 
 bool set_perf_handler(IrqHandler on_perf) {
-  if (((prid() >> 8) & 0xFFu) != kPridImpRm7000) return false;
+  if (pmu::rm7000::core_of_prid(prid()) != pmu::rm7000::Core::rm7000) return false;
   CriticalSection cs;
   g_on_perf = on_perf;
   return true;
@@ -189,7 +189,7 @@ extern "C" void malta_exception_c(std::uint32_t cause, board::Frame* f) {
       g_on_tick(f->epc, f->ra);
       handled = true;
     }
-    if ((cause & CAUSE_IP13_RM7000) && g_on_perf && perf_unmasked()) {
+    if (pmu::rm7000::cause_ip13.extract(cause) && g_on_perf && perf_unmasked()) {
       g_on_perf(f->epc, f->ra);
       handled = true;
     }
