@@ -2,3 +2,4 @@
 pmu_add(xscale)
 pmu_add(e500)
 pmu_add(rm7000)
+pmu_add(mips_cps)

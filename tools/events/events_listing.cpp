@@ -11,7 +11,7 @@ namespace {
 std::string flag_text(std::uint32_t flags) {
   std::string s;
   if (flags & pmu::kEventNeedsThreshold) s += " [threshold]";
-  if (flags & pmu::kEventQualified) s += " [qualified]";
+  if (flags & pmu::kEventQualified) s += " [qualifier: raw value]";
   if (flags & pmu::kEventChainSource) s += " [chain-source]";
   return s;
 }

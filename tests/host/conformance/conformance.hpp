@@ -8,7 +8,8 @@
 //     using Model = mypmu::Model;
 //     static pmu::EventConfig event_for(unsigned slot);      // an event this slot can count
 //     static void count(Model&, unsigned slot, std::uint64_t n);  // n such events happen
-//   };
+//     static void prepare(Model&);  // optional: what a firmware does before configure() (e.g. a
+//   };                              // claim on a PMU shared by several cores)
 //   INSTANTIATE_TYPED_TEST_SUITE_P(MyPmu, Conformance, ::testing::Types<MyTraits>);
 //
 // Checked: slots and widths; every slot reads back what was written; a counter preset to
@@ -42,6 +43,7 @@ class Conformance : public ::testing::Test {
     pmu::field_error_hook = nullptr;
     model = Model{};
     Bus::device = &model;
+    if constexpr (requires { T::prepare(model); }) T::prepare(model);
   }
   void TearDown() override {
     EXPECT_EQ(Bus::unexpected_traps, 0u) << "a register trapped outside a probe";
