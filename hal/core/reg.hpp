@@ -268,8 +268,12 @@ struct FieldArray {
     if constexpr (contiguous_bits)
       return static_cast<value_type>(static_cast<value_type>(slots & all_slots) << offsets[0]);
     value_type m = 0;
-    for (unsigned i = 0; i < count; ++i)
-      if (slots & (u32{1} << i)) m = static_cast<value_type>(m | mask(i));
+    for (unsigned i = 0; i < count; ++i) {
+      if constexpr (Width == 1)  // branch-free: each slot bit moved to its place
+        m = static_cast<value_type>(m | (static_cast<value_type>((slots >> i) & 1u) << offsets[i]));
+      else if (slots & (u32{1} << i))
+        m = static_cast<value_type>(m | mask(i));
+    }
     return m;
   }
   // Element i of a raw register value.

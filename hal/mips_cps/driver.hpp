@@ -238,8 +238,15 @@ struct Driver : CounterDriver<Bus, RegList<PC_CYCLE, PC_CNT0, PC_CNT1>, 32> {
   // Resets these counters (and their overflow bits) and starts them in one PC_CTL write, as the
   // CPS text allows ("all three counters reset and started with a single GCR write").
   static void reset_and_start(std::uint32_t mask) {
-    if (mask & kAllSlots)
-      R::template modify_raw<PC_CTL>(0, pc_ctl_counton.mask_of(mask) | pc_ctl_reset.mask_of(mask));
+    static_assert(pc_ctl_reset.mask_of(kAllSlots) == pc_ctl_counton.mask_of(kAllSlots) << 1,
+                  "each Reset bit sits just above its CountOn bit");
+    const u32 on = pc_ctl_counton.mask_of(mask);
+    if (on) R::template modify_raw<PC_CTL>(0, on | (on << 1));
+  }
+  // The same for all three, the fields named as constants (one and-or on the value read).
+  static void reset_and_start_all() {
+    R::modify(pc_ctl_cycl_reset(1), pc_ctl_cycl_counton(1), pc_ctl_p0_reset(1), pc_ctl_p0_counton(1),
+              pc_ctl_p1_reset(1), pc_ctl_p1_counton(1));
   }
 
   // read(slot), read<S>() and write(slot, v) come from CounterDriver: one load / store each.
