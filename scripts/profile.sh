@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The main job: build an example firmware, run it on its emulated board, capture its UART, decode
 # the dump with the host tool against the firmware ELF and print the report.
-#   scripts/profile.sh [--board xscale|e500|rm7000] [--format table|flat|folded|callgrind|json|csv|html|svg] [-o FILE]
+#   scripts/profile.sh [--board xscale|e500|rm7000|mips-cps] [--format table|flat|folded|callgrind|json|csv|html|svg] [-o FILE]
 # Boards (README "Targets"; each runs under -icount shift=0 so its clock is deterministic):
 #   xscale  (default) PXA270 on qemu-system-arm -M mainstone: XScale CCNT counts instructions
 #   e500    e500v2 on qemu-system-ppc -M mpc8544ds: no PMU there, time base and decrementer
 #   rm7000  RM7000 code on qemu-system-mips64 -M malta -cpu 5Kc: counter inert, CP0 Count and timer
+#   mips-cps  P5600 cluster on qemu-system-mips -M malta -smp 2: GCR found, CM counters silent,
+#           CP0 Count and timer
 set -euo pipefail
 cd "$(dirname "$0")/.."
 board=xscale
@@ -20,7 +22,9 @@ case "$board" in
           qemu=(qemu-system-ppc -M mpc8544ds -nographic -no-reboot -icount shift=0) ;;
   rm7000) preset=rm7000; fw=rm7000_profile; elf=build/rm7000/examples/malta/rm7000_profile.elf
           qemu=(qemu-system-mips64 -M malta -cpu 5Kc -nographic -no-reboot -semihosting -icount shift=0) ;;
-  *) echo "profile: unknown board '$board' (xscale, e500 or rm7000)" >&2; exit 2 ;;
+  mips-cps) preset=mips-cps; fw=cps_profile; elf=build/mips-cps/examples/malta/cps_profile.elf
+          qemu=(qemu-system-mips -M malta -cpu P5600 -smp 2 -nographic -no-reboot -semihosting -icount shift=0) ;;
+  *) echo "profile: unknown board '$board' (xscale, e500, rm7000 or mips-cps)" >&2; exit 2 ;;
 esac
 bash scripts/setup.sh >/dev/null
 echo "== building firmware (preset $preset) and host tool (preset host)" >&2

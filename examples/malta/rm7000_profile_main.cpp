@@ -16,44 +16,11 @@
 #include "hal/core/bus/cp0.hpp"
 #include "hal/core/fault.hpp"
 #include "hal/rm7000/driver.hpp"
-#include "profiler/clock_backend.hpp"
+#include "malta_profile.hpp"
 
 namespace {
 
-// CP0 Count as a clock: 32 bits, wraps every 2^32 ticks (25.8 s at QEMU's 166.7 MHz).
-struct CountClock {
-  static constexpr unsigned kWidth = 32;
-  static constexpr const char* kId = "mips-count";
-  static std::uint64_t now() { return board::count(); }
-};
-
 using Pmu = pmu::rm7000::Driver<pmu::Cp0Bus>;
-using Fallback = prof::ClockBackend<CountClock>;
-
-// 2n + 4 instructions once called (n + 1 passes of bnez + its delay slot, then jr + its delay slot),
-// 2n + 6 with the call around it.
-__attribute__((noipa, section("work_known"))) void spin_exact(std::uint32_t n) {
-  asm volatile(".set push\n\t.set noreorder\n1:\tbnez %0, 1b\n\taddiu %0, %0, -1\n\t.set pop"
-               : "+r"(n));
-}
-
-constexpr std::uint32_t kTickPeriod = board::kCountHz / 100'000;  // Count/Compare: 10 us
-
-struct Malta {
-  static const examples::Console& console() { return board::console; }
-  static void putc(char c) { board::putc(c); }
-  static void spin_exact(std::uint32_t n) { ::spin_exact(n); }
-  static bool timer_start(void (*tick)(std::uint32_t, std::uint32_t)) {
-    board::timer_start(kTickPeriod, tick);
-    return true;
-  }
-  static void timer_stop() { board::timer_stop(); }
-  static bool pmu_interrupt(void (*irq)(std::uint32_t, std::uint32_t)) { return board::set_perf_handler(irq); }
-  static void irq_enable() { board::irq_enable(); }
-  static void irq_disable() { board::irq_disable(); }
-};
-
-constexpr std::uint64_t kTickPeriodNs = std::uint64_t{kTickPeriod} * 1'000'000'000u / board::kCountHz;
 
 // On silicon: core cycles (event 0x00), no expectation for the known region; PMU overflow sampling.
 constexpr examples::Setup kPmuSetup{
@@ -61,15 +28,8 @@ constexpr examples::Setup kPmuSetup{
     .known_iters = 10'000, .known_per_iter = 2, .known_extra = 6,
     .per_instr_num = 0, .per_instr_den = 0, .resolution = 0,
     .tolerance_permille = 1, .tolerance_abs = 0,
-    .pmu_interrupt = true, .pmu_period = 10'000, .tick_period_ns = kTickPeriodNs};
-// QEMU's Count: one tick per board::kCountNs ns of virtual time; under -icount shift=0 one
-// instruction is 1 ns, so 1 / kCountNs ticks per instruction, +-1 tick at each end of a reading.
-constexpr examples::Setup kCountSetup{
-    .target = "rm7000", .unit = "Count ticks", .counter_hz = board::kCountHz,
-    .known_iters = 10'000, .known_per_iter = 2, .known_extra = 6,
-    .per_instr_num = 1, .per_instr_den = board::kCountNs, .resolution = 1,
-    .tolerance_permille = 1, .tolerance_abs = 0,
-    .pmu_interrupt = false, .pmu_period = 0, .tick_period_ns = kTickPeriodNs};
+    .pmu_interrupt = true, .pmu_period = 10'000, .tick_period_ns = malta::kTickPeriodNs};
+constexpr examples::Setup kCountSetup = malta::count_setup("rm7000");
 
 }  // namespace
 
@@ -112,8 +72,8 @@ int main() {
   out.line(present ? "RM7000 counter: present -> PerfCount cycles for regions, its interrupt for sampling"
                    : "RM7000 counter: absent -> CP0 Count for cycle regions, Count/Compare timer for sampling");
 
-  const int failed = checks.failures + (present ? examples::profile<Malta, Pmu>(kPmuSetup)
-                                                : examples::profile<Malta, Fallback>(kCountSetup));
+  const int failed = checks.failures + (present ? examples::profile<malta::Board, Pmu>(kPmuSetup)
+                                                : examples::profile<malta::Board, malta::CountBackend>(kCountSetup));
   out.line(failed == 0 ? "PROFILE PASS" : "PROFILE FAIL");
   board::exit(failed == 0 ? 0 : board::kExitFail);
 }

@@ -196,7 +196,7 @@ extern "C" void malta_exception_c(std::uint32_t cause, board::Frame* f) {
     if (!handled) unexpected(cause, *f, "no handler for the pending interrupt");
     return;
   }
-  if ((code == 10 || code == 11) && pmu_fault_catch()) {
+  if ((code == 7 || code == 10 || code == 11) && pmu_fault_catch()) {  // DBE: a silent GCR
     skip(cause, *f);
     return;
   }

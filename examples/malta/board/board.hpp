@@ -1,5 +1,7 @@
 #pragma once
 // Board support for MIPS firmware on QEMU's Malta board:
+//   CPS builds (-march=mips32r2): qemu-system-mips -M malta -cpu P5600 -smp 2 (a cluster with a
+//   Coherence Manager; start.S parks every VP but VP 0)
 //   RM7000 builds (-march=rm7000, MIPS IV): qemu-system-mips64 -M malta -cpu 5Kc
 //   (the 5Kc is a MIPS64 core, a superset of MIPS IV, so it runs -march=rm7000 code, the RM7000's
 //   `mul` included, whose encoding MIPS32/64 kept; QEMU has no RM7000 and none of its CPUs has the
@@ -9,8 +11,8 @@
 //   - Status = CU0 only (kernel mode, interrupts off, BEV = 0, ERL/EXL clear), Cause = 0;
 //   - the general exception vector (0x80000180) jumps to the board's handler: timer interrupts
 //     (Count/Compare, IP7) go to the tick callback, the RM7000's performance counter interrupt
-//     (IP13) to the PMU callback, reserved-instruction and coprocessor-unusable exceptions through
-//     pmu_fault_catch(); anything else prints what happened and exits with kExitFault;
+//     (IP13) to the PMU callback, reserved-instruction, coprocessor-unusable and data bus error
+//     exceptions through pmu_fault_catch(); anything else prints what happened and exits with kExitFault;
 //   - stack, .bss zeroed, .init_array constructors run (constructors must not print).
 #include <cstdint>
 

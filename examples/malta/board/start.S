@@ -16,6 +16,18 @@
         .globl  _start
         .ent    _start
 _start:
+#if defined(__mips_isa_rev) && __mips_isa_rev >= 2
+        /* A multi-VP cluster (CPS): only VP 0 (EBase.CPUNum, CP0 15 select 1, bits 9:0) runs the
+         * firmware; any other VP that starts here waits forever without touching memory. */
+        mfc0    $t0, $15, 1
+        andi    $t0, $t0, 0x3ff
+        beqz    $t0, 10f
+        nop
+9:      wait
+        b       9b
+        nop
+10:
+#endif
         /* Status: CU0, interrupts off, normal vectors (BEV = 0), ERL and EXL clear, IM7..0 clear. */
         li      $t0, ST_CU0
         mtc0    $t0, CP0_STATUS
