@@ -297,10 +297,16 @@ class Profiler {
     if (!working) return Status::counter_unavailable;
     const std::uint32_t free = working & ~used_;
     if (!free) return Status::no_free_counter;
-    // Lowest free slot that can take it; an event that fits fewer slots should be added first.
+    // Lowest free slot that can take it; an event that fits fewer slots should be added first. A
+    // slot whose shared resources are taken (no_free_counter: a NetBurst ESCR in use by another
+    // set-up) passes to the next free one.
     unsigned s = 0;
-    while (!(free & bit(s))) ++s;
-    const Status st = B::configure(s, ev);
+    Status st = Status::no_free_counter;
+    for (; s < kMaxCounters; ++s) {
+      if (!(free & bit(s))) continue;
+      st = B::configure(s, ev);
+      if (st != Status::no_free_counter) break;
+    }
     if (st != Status::ok) return st;
     unsigned i = 0;
     while (counters_[i].slot != Counter::kInvalid) ++i;  // a free entry exists: used_ has a free slot
@@ -334,7 +340,8 @@ class Profiler {
   // Chain (e500 CRM 7.6.1, the seed's loop): high counts low's rollovers to zero, so the value is
   // high * 2^32 + low. Cascade (Intel SDM 18.15.5.6): counting "begins on one counter then
   // continues on the second counter after the first counter overflows" and "the contents of the
-  // two counters can be added together": low (with its overflow, 2^40) + high.
+  // two counters can be added together": the low counter's 2^40 at its overflow + high (before the
+  // overflow: low + high, high being 0).
   std::uint64_t read_linked(const Slot& lo, const Slot& hi) const {
     const unsigned lo_bits = register_bits(B::width(lo.slot));
     for (unsigned i = 0;; ++i) {
@@ -342,7 +349,12 @@ class Profiler {
       const std::uint64_t l = B::kLink == LinkKind::chain ? B::read(lo.slot) & low_mask(lo_bits)
                                                           : read_extended(lo);
       const std::uint64_t h2 = read_extended(hi);
-      const std::uint64_t value = B::kLink == LinkKind::chain ? (h1 << lo_bits) + l : l + h1;
+      // Cascade: once the low counter has overflowed, its count is 2^width and the high counter
+      // holds everything after (the low one may count on and wrap, as NetBurst's does).
+      const std::uint64_t lo_span = std::uint64_t{1} << B::width(lo.slot);
+      const std::uint64_t value = B::kLink == LinkKind::chain ? (h1 << lo_bits) + l
+                                  : l >= lo_span           ? lo_span + h1
+                                                           : l + h1;
       if (h1 == h2) return value;
       if (i + 1 >= kReadTries) return gave_up(value);
     }

@@ -82,19 +82,28 @@ class Regions {
   // Measures an empty Region `iterations` times — the very code path a real region takes — and
   // keeps the smallest cost per counter as the overhead. Call with the counters running.
   // A clock coarser than an instruction reads the same code one tick apart depending on where its
-  // ticks fall; a short delay that grows with each iteration moves the region across the clock's
-  // phases, so the minimum is the true one and not the one phase the loop happened to lock onto.
+  // ticks fall; a second pass with a delay that grows with each iteration moves the region across
+  // the clock's phases, so the minimum is the true one and not the one phase the first pass
+  // happened to lock onto.
   void calibrate(unsigned iterations = 16) {
     for (auto& o : overhead_) o = 0;
     RegionStats<B> empty{"calibration"};
     for (unsigned it = 0; it < iterations; ++it) {
-      volatile unsigned stagger = 0;
-      while (stagger < it) stagger = stagger + 1u;
+      Region<B> r{*this, empty};
+    }
+    for (unsigned it = 0; it < iterations; ++it) {
+      stagger(it);
       Region<B> r{*this, empty};
     }
     for (unsigned i = 0; i < p_.counters_added(); ++i) overhead_[i] = iterations ? empty.min[i] : 0;
   }
   std::uint64_t overhead(unsigned i) const { return i < kMax ? overhead_[i] : 0; }
+
+  // Out of line, so the delay leaves the measured instructions exactly those of a real region.
+  [[gnu::noinline]] static void stagger(unsigned n) {
+    volatile unsigned i = 0;
+    while (i < n) i = i + 1u;
+  }
 
  private:
   void snapshot(Mark& m) const {

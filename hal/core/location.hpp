@@ -6,7 +6,7 @@
 
 namespace pmu {
 
-enum class BusKind : std::uint32_t { arm_cp = 1, pmr = 2, msr = 3, cp0 = 4, mmio = 5, spr = 6 };
+enum class BusKind : std::uint32_t { arm_cp = 1, pmr = 2, msr = 3, cp0 = 4, mmio = 5, spr = 6, cpuid = 7 };
 
 namespace detail {
 constexpr std::uint32_t make_key(BusKind k, std::uint32_t enc) {
@@ -88,6 +88,16 @@ struct Mmio {
   static constexpr BusKind kind = BusKind::mmio;
   static constexpr std::uint32_t offset = Offset;
   static constexpr std::uint32_t key = detail::make_key(kind, Offset);
+};
+
+// x86 CPUID: one output register (0 EAX, 1 EBX, 2 ECX, 3 EDX) of a basic leaf, sub-leaf 0. Read only.
+template <std::uint32_t Leaf, unsigned Out>
+struct Cpuid {
+  static_assert(Leaf < (1u << 20) && Out < 4, "basic CPUID leaves only; Out is 0 EAX, 1 EBX, 2 ECX, 3 EDX");
+  static constexpr BusKind kind = BusKind::cpuid;
+  static constexpr std::uint32_t leaf = Leaf;
+  static constexpr unsigned out = Out;
+  static constexpr std::uint32_t key = detail::make_key(kind, (Leaf << 2) | Out);
 };
 
 template <class Loc, BusKind K>

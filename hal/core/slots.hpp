@@ -6,6 +6,7 @@
 //   for_slot<N>(slot, f)                     f(SlotIndex<slot>{}) for a run-time slot < N
 //   for_each_slot<N>(mask, f)                f(SlotIndex<n>{}) for every n set in mask, in order
 //   static_for<N>(f)                         f(SlotIndex<n>{}) for n = 0..N-1
+//   for_index<N>(i, f) / for_all<N>(f)       the same for register indexes past 32 (no slot mask)
 // Inside f, decltype(i)::value is a constant, so f reaches its register with one instruction.
 #include <cstddef>
 #include <cstdint>
@@ -53,6 +54,16 @@ constexpr void for_each_slot(std::uint32_t mask, F&& f) {
 template <unsigned Count, class F>
 constexpr void static_for(F&& f) {
   for_each_slot<Count>(~std::uint32_t{0}, f);
+}
+
+// The same for a register index that is not a slot (no 32-bit mask limit: NetBurst's 45 ESCRs).
+template <unsigned Count, class F>
+constexpr bool for_index(unsigned i, F&& f) {
+  return detail::dispatch(i, f, std::make_index_sequence<Count>{});
+}
+template <unsigned Count, class F>
+constexpr void for_all(F&& f) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) { (f(SlotIndex<I>{}), ...); }(std::make_index_sequence<Count>{});
 }
 
 // Slot-ordered register list, for counters whose registers follow no single pattern.

@@ -1,0 +1,325 @@
+#pragma once
+// Behavioural model of the NetBurst performance monitoring MSRs, for host tests: a pmu::MockDevice
+// answering the driver's MSR, CPUID and local-APIC accesses on any MockBus<Tag>.
+//
+// What it models (SDM 18.15 and the seed; hal/netburst/README.md):
+// - 18 counters of 40 bits, 18 CCCRs, the 45 ESCRs (IQ_ESCR0/1 only on models 1 and 2: on later
+//   models they read 0 and ignore writes). A write that sets a reserved bit raises #GP (trap) and
+//   is counted (reserved_writes), as wrmsr does.
+// - Counting: an injected event (event(): a row of kEvents, the mask bits it carries, how many, in
+//   which mode) counts on every enabled counter whose CCCR selects an ESCR of its block and side that
+//   holds this event select with a matching mask bit and the mode's OS/USR bit (T0 bits: one
+//   logical processor), and whose ACTIVE_THREAD counts with one thread active (01 or 11).
+//   COMPARE (with THRESHOLD, COMPLEMENT, EDGE) filters per clock: clocks() injects per-clock event
+//   counts; a compare counter counts 1 per clock whose count is > THRESHOLD (<= with COMPLEMENT),
+//   with EDGE only on a false->true change.
+// - Overflow: a counter that wraps past 2^40 - 1 sets its CCCR's sticky OVF (FORCE_OVF: every
+//   increment does); it keeps counting. OVF is cleared only by software writing it 0.
+// - Cascade: a counter whose CCCR has CASCADE (and ENABLE clear) counts its own event while its
+//   partner (0<->2, 1<->3 per block, 14->16, 15->17) has OVF set; clearing the partner's OVF halts it.
+// - PMI: asserted while a counter has OVF and OVF_PMI_T0 set; delivered while the LVT entry is
+//   unmasked; delivering it sets the LVT mask bit (NetBurst masks the PMI on each interrupt), so a
+//   handler must clear OVF and then unmask: unmasking while a counter still asserts latches another
+//   PMI, taken when the handler returns.
+// - Quirks, as options: set_ovf_late (the PMI arrives before OVF is set: OVF lands one event
+//   later), set_write_needs_twice (erratum N15: a counter write takes only when the same value is
+//   written twice in a row).
+// - CPUID.1 (family/model, HTT) and IA32_MISC_ENABLE (bit 7) are answered without counting.
+//   set_qemu(): what QEMU's TCG does (MISC_ENABLE reads 1, every PMU MSR reads 0 and ignores writes).
+#include <cstdint>
+
+#include "hal/core/bus/mock.hpp"
+#include "hal/core/location.hpp"
+#include "hal/core/model/harness.hpp"
+#include "hal/netburst/events.hpp"
+#include "hal/netburst/regs.hpp"
+
+namespace pmu::netburst {
+
+enum class Mode : std::uint8_t { os, usr };
+
+class Model final : public model::Harness {
+ public:
+  static constexpr unsigned kMaxNesting = 16;
+
+  Model() : Harness(BusKind::msr) {}
+
+  // --- set-up -----------------------------------------------------------------------------
+  void set_cpuid(std::uint32_t family, std::uint32_t model) {
+    family_ = family;
+    model_ = model;
+  }
+  void set_misc_enable(std::uint64_t v) { misc_ = v; }
+  void set_qemu(bool on) {
+    qemu_ = on;
+    misc_ = on ? 1u : 0x80u;
+  }
+  void set_ovf_late(bool on) { ovf_late_ = on; }
+  void set_write_needs_twice(bool on) { write_twice_ = on; }
+  void set_cycles_per_access(std::uint32_t n) { cycles_per_access_ = n; }
+
+  // --- events -----------------------------------------------------------------------------
+  // n events of row `row` carrying mask bits `mask`, in `mode`.
+  void event(std::size_t row, std::uint16_t mask, std::uint64_t n = 1, Mode mode = Mode::os) {
+    // In steps that end at the next wrap of any counter taking the event (so overflows, cascades
+    // and interrupts land on the exact event), one at a time where a filter or FORCE_OVF acts.
+    while (n) {
+      std::uint64_t step = n;
+      for (unsigned c = 0; c < kCounters; ++c) {
+        if (!active(c) || !matches(c, row, mask, mode)) continue;
+        if (cccr_[c] & (cccr::COMPARE | cccr::FORCE_OVF)) step = 1;
+        const std::uint64_t to_wrap = kCounterMask - cnt_[c] + 1;
+        if (to_wrap < step) step = to_wrap;
+      }
+      if (pending_ovf_) step = 1;
+      tick(row, mask, 1, mode, false, step);
+      n -= step;
+    }
+  }
+  // `clocks` clocks with `per_clock` events each (the compare/threshold/edge filters act per clock).
+  void clocks(std::size_t row, std::uint16_t mask, std::uint32_t per_clock, std::uint64_t clocks, Mode mode = Mode::os) {
+    for (std::uint64_t i = 0; i < clocks; ++i) tick(row, mask, per_clock, mode, true);
+  }
+  // The cycle event the driver's probe uses: global_power_events:RUNNING.
+  void cycles(std::uint64_t n);
+
+  // --- inspection -------------------------------------------------------------------------
+  std::uint64_t counter(unsigned n) const { return n < kCounters ? cnt_[n] : 0; }
+  std::uint64_t cccr(unsigned n) const { return n < kCounters ? cccr_[n] : 0; }
+  std::uint64_t escr(EscrId id) const { return escr_[static_cast<unsigned>(id)]; }
+  std::uint32_t lvt() const { return lvt_; }
+  unsigned reserved_writes() const { return reserved_writes_; }
+  unsigned counter_writes_lost() const { return writes_lost_; }
+  void set_counter(unsigned n, std::uint64_t v) {
+    if (n < kCounters) cnt_[n] = v & kCounterMask;
+  }
+  void set_lvt(std::uint32_t v) {
+    lvt_ = v;
+    poll_interrupt();
+  }
+
+ private:
+  static constexpr std::uint32_t kLvtMask = 1u << 16;
+
+  static unsigned partner_of(unsigned hi) {  // the counter whose overflow starts `hi`
+    if (hi == 16) return 14;
+    if (hi == 17) return 15;
+    return hi ^ 2u;
+  }
+  bool escr_present(unsigned i) const { return !kEscrTable[i].early_models_only || model_ < 3; }
+  // The ESCR a counter's CCCR selects: the one of its block and side with that select value.
+  int selected_escr(unsigned n) const {
+    const unsigned sel = static_cast<unsigned>((cccr_[n] >> cccr::ESCR_SELECT_SHIFT) & 7u);
+    for (unsigned i = 0; i < kEscrs; ++i)
+      if (kEscrTable[i].select == sel && (kEscrTable[i].counters >> n & 1u) && escr_present(i)) return static_cast<int>(i);
+    return -1;
+  }
+  bool active(unsigned n) const {
+    const std::uint64_t c = cccr_[n];
+    const unsigned at = static_cast<unsigned>((c >> cccr::ACTIVE_THREAD_SHIFT) & 3u);
+    if (at != 1 && at != 3) return false;  // one logical processor is active: "single" or "any"
+    if (c & cccr::ENABLE) return true;
+    return (c & cccr::CASCADE) && (cccr_[partner_of(n)] & cccr::OVF);
+  }
+  bool matches(unsigned n, std::size_t row, std::uint16_t mask, Mode mode) const {
+    const int e = selected_escr(n);
+    if (e < 0) return false;
+    const std::uint64_t v = escr_[e];
+    const NbEvent& ev = kEvents[row];
+    if (((v >> escr::EVENT_SELECT_SHIFT) & 0x3Fu) != ev.event_select) return false;
+    if (ev.escr[0] != static_cast<EscrId>(e) && ev.escr[1] != static_cast<EscrId>(e)) return false;
+    if ((((v >> escr::EVENT_MASK_SHIFT) & 0xFFFFu) & mask) == 0) return false;
+    return (v & (mode == Mode::os ? escr::T0_OS : escr::T0_USR)) != 0;
+  }
+  void tick(std::size_t row, std::uint16_t mask, std::uint32_t per_clock, Mode mode, bool filtered,
+            std::uint64_t amount = 1) {
+    if (nesting_ >= kMaxNesting) {
+      nesting_exceeded_ = true;
+      return;
+    }
+    if (qemu_) return;
+    ++nesting_;
+    bool counted_any = false;
+    std::uint64_t inc[kCounters]{};
+    for (unsigned n = 0; n < kCounters; ++n) {
+      if (!active(n) || !matches(n, row, mask, mode)) continue;
+      const std::uint64_t c = cccr_[n];
+      std::uint64_t k = filtered ? per_clock : amount;
+      if (c & cccr::COMPARE) {
+        const unsigned thr = static_cast<unsigned>((c >> cccr::THRESHOLD_SHIFT) & 0xFu);
+        bool out = (c & cccr::COMPLEMENT) ? per_clock <= thr : per_clock > thr;
+        const bool rising = out && !last_out_[n];
+        last_out_[n] = out;
+        if (c & cccr::EDGE) out = rising;
+        k = out ? 1u : 0u;
+      }
+      inc[n] = k;
+    }
+    for (unsigned n = 0; n < kCounters; ++n) {  // all counters of this clock, then their effects
+      if (!inc[n]) continue;
+      counted_any = true;
+      const std::uint64_t before = cnt_[n];
+      cnt_[n] = (before + inc[n]) & kCounterMask;
+      if (pending_ovf_ >> n & 1u) {
+        cccr_[n] |= cccr::OVF;
+        pending_ovf_ &= ~(1u << n);
+      }
+      const bool wrapped = cnt_[n] < before;
+      if (wrapped || (cccr_[n] & cccr::FORCE_OVF)) {
+        if (ovf_late_ && !(cccr_[n] & cccr::FORCE_OVF)) {
+          pending_ovf_ |= 1u << n;
+          if (cccr_[n] & cccr::OVF_PMI_T0) late_pmi_ = true;
+        } else {
+          cccr_[n] |= cccr::OVF;
+        }
+      }
+    }
+    if (counted_any) poll_interrupt();
+    --nesting_;
+  }
+
+  bool owns(std::uint32_t key) const override {
+    const std::uint32_t a = key & 0x00FFFFFFu;
+    if ((key >> 24) != static_cast<std::uint32_t>(BusKind::msr)) return false;
+    if (a >= 0x300 && a < 0x300 + kCounters) return true;
+    if (a >= 0x360 && a < 0x360 + kCounters) return true;
+    if (a == IA32_PEBS_ENABLE::location::address || a == PEBS_MATRIX_VERT::location::address) return true;
+    return escr_index(a) >= 0;
+  }
+  static int escr_index(std::uint32_t a) {
+    for (unsigned i = 0; i < kEscrs; ++i)
+      if (kEscrTable[i].msr == a) return static_cast<int>(i);
+    return -1;
+  }
+  // CPUID, IA32_MISC_ENABLE and the LVT entry: not PMU MSR accesses.
+  bool uncounted_read(std::uint32_t key, std::uint64_t& v) override {
+    if (key == CPUID1_EAX_KEY) {
+      v = (family_ == 0xF ? ((model_ >> 4) & 0xFu) << 16 : 0u) | ((family_ & 0xFu) << 8) | ((model_ & 0xFu) << 4);
+      return true;
+    }
+    if (key == CPUID1_EBX_KEY || key == CPUID1_EDX_KEY) {
+      v = 0;  // no Hyper-Threading
+      return true;
+    }
+    if (key == IA32_MISC_ENABLE::location::key) {
+      v = misc_;
+      return true;
+    }
+    if (key == LVT_PERF::location::key) {
+      v = lvt_;
+      return true;
+    }
+    return false;
+  }
+  bool uncounted_write(std::uint32_t key, std::uint64_t v) override {
+    if (key != LVT_PERF::location::key) return false;
+    const bool unmasking = (lvt_ & kLvtMask) && !(v & kLvtMask);
+    lvt_ = static_cast<std::uint32_t>(v);
+    // Unmasked while a counter still asserts: the APIC latches a new PMI, delivered even if OVF
+    // is cleared before the handler returns.
+    if (unmasking && asserting()) pending_edge_ = true;
+    poll_interrupt();
+    return true;
+  }
+
+  MockResult on_read(std::uint32_t key, std::uint64_t& v) override {
+    const std::uint32_t a = key & 0x00FFFFFFu;
+    v = 0;
+    if (qemu_) return MockResult::handled;
+    if (a >= 0x300 && a < 0x312) v = cnt_[a - 0x300];
+    else if (a >= 0x360 && a < 0x372) v = cccr_[a - 0x360];
+    else if (a == IA32_PEBS_ENABLE::location::address) v = pebs_;
+    else if (a == PEBS_MATRIX_VERT::location::address) v = matrix_;
+    else {
+      const int i = escr_index(a);
+      v = escr_present(static_cast<unsigned>(i)) ? escr_[i] : 0;
+    }
+    return MockResult::handled;
+  }
+
+  MockResult on_write(std::uint32_t key, std::uint64_t v) override {
+    const std::uint32_t a = key & 0x00FFFFFFu;
+    if (qemu_) return MockResult::handled;
+    auto reserved = [&](std::uint64_t writable) {
+      if (!(v & ~writable)) return false;
+      ++reserved_writes_;
+      return true;
+    };
+    if (a >= 0x300 && a < 0x312) {
+      const unsigned n = a - 0x300;
+      if (reserved(kCounterMask)) return MockResult::trap;
+      if (write_twice_ && !(last_write_key_ == key && last_write_value_ == v)) {
+        ++writes_lost_;  // erratum N15: this write did not take
+      } else {
+        cnt_[n] = v;
+      }
+      last_write_key_ = key;
+      last_write_value_ = v;
+      return MockResult::handled;
+    }
+    last_write_key_ = 0;
+    if (a >= 0x360 && a < 0x372) {
+      if (reserved(kCccrWritable)) return MockResult::trap;
+      const unsigned n = a - 0x360;
+      cccr_[n] = v;
+      if (!(v & cccr::OVF)) pending_ovf_ &= ~(1u << n);
+      poll_interrupt();
+    } else if (a == IA32_PEBS_ENABLE::location::address) {
+      if (reserved(0x07FFFFFFull)) return MockResult::trap;
+      pebs_ = v;
+    } else if (a == PEBS_MATRIX_VERT::location::address) {
+      if (reserved(0x1FFFull)) return MockResult::trap;
+      matrix_ = v;
+    } else {
+      if (reserved(kEscrWritable)) return MockResult::trap;
+      const int i = escr_index(a);
+      if (escr_present(static_cast<unsigned>(i))) escr_[i] = v;
+    }
+    return MockResult::handled;
+  }
+
+  void on_access_done() override {
+    if (cycles_per_access_) cycles(cycles_per_access_);
+  }
+  bool asserting() const {
+    for (unsigned n = 0; n < kCounters; ++n)
+      if ((cccr_[n] & cccr::OVF) && (cccr_[n] & cccr::OVF_PMI_T0)) return true;
+    return late_pmi_;
+  }
+  bool interrupt_wanted() const override { return !(lvt_ & kLvtMask) && (asserting() || pending_edge_); }
+  void interrupt_taken() override {
+    lvt_ |= kLvtMask;  // NetBurst masks the LVT entry on every PMI
+    late_pmi_ = false;
+    pending_edge_ = false;
+  }
+
+  static constexpr std::uint32_t CPUID1_EAX_KEY = Cpuid<1, 0>::key;
+  static constexpr std::uint32_t CPUID1_EBX_KEY = Cpuid<1, 1>::key;
+  static constexpr std::uint32_t CPUID1_EDX_KEY = Cpuid<1, 3>::key;
+
+  std::uint32_t family_ = 0xF, model_ = 2;
+  std::uint64_t misc_ = 0x80u;
+  bool qemu_ = false, ovf_late_ = false, write_twice_ = false, late_pmi_ = false, pending_edge_ = false;
+  std::uint32_t cycles_per_access_ = 0;
+  std::uint64_t cnt_[kCounters]{};
+  std::uint64_t cccr_[kCounters]{};
+  std::uint64_t escr_[kEscrs]{};
+  std::uint64_t pebs_ = 0, matrix_ = 0;
+  std::uint32_t lvt_ = kLvtMask;  // masked at reset
+  bool last_out_[kCounters]{};
+  std::uint32_t pending_ovf_ = 0;
+  std::uint32_t last_write_key_ = 0;
+  std::uint64_t last_write_value_ = 0;
+  unsigned reserved_writes_ = 0, writes_lost_ = 0, nesting_ = 0;
+  bool nesting_exceeded_ = false;
+};
+
+inline void Model::cycles(std::uint64_t n) {
+  for (std::size_t i = 0; i < kNumEvents; ++i)
+    if (kEvents[i].event_select == 0x13 && kEvents[i].escr[0] == EscrId::FSB_ESCR0) {
+      event(i, 0x1, n, Mode::os);
+      return;
+    }
+}
+
+}  // namespace pmu::netburst

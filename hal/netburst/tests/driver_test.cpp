@@ -1,0 +1,341 @@
+// The NetBurst driver's own rules against the model: probe (family, MISC_ENABLE bit 7, QEMU's
+// silent MSRs), ESCR + CCCR programming, ESCR sharing and BPU counter 1, the cascade pairs and the
+// consistent read of a running cascade with an event injected at every step, the halting rule,
+// the PMI path (LVT masked on every PMI, OVF cleared before unmasking), and the OVF-late and
+// write-twice quirks.
+#include <gtest/gtest.h>
+
+#include "hal/core/bus/mock.hpp"
+#include "hal/netburst/driver.hpp"
+#include "hal/netburst/model.hpp"
+#include "profiler/profiler.hpp"
+#include "profiler/sampler.hpp"
+
+namespace {
+
+using namespace pmu;
+using namespace pmu::netburst;
+struct Tag;
+using Bus = MockBus<Tag>;
+using D = netburst::Driver<Bus>;
+
+const std::size_t kCycles = event_row("global_power_events");
+const std::size_t kInstr = event_row("instr_retired");
+const std::size_t kIoq = event_row("IOQ_allocation");
+const std::size_t kFsbData = event_row("FSB_data_activity");
+
+struct netburstDriver : ::testing::Test {
+  Model model;
+  void SetUp() override {
+    Bus::reset();
+    field_error_hook = nullptr;
+    Bus::device = &model;
+  }
+  void TearDown() override {
+    EXPECT_FALSE(Bus::register_file_full);
+    EXPECT_EQ(Bus::log_dropped, 0u);
+    EXPECT_EQ(Bus::unexpected_traps, 0u) << "a register trapped outside a probe";
+    EXPECT_EQ(fault::state.armed, 0u);
+    EXPECT_EQ(model.reserved_writes(), 0u) << "a reserved bit was written (wrmsr would #GP)";
+    EXPECT_FALSE(model.interrupt_storm());
+    Bus::reset();
+  }
+  void probed() {
+    model.set_cycles_per_access(1);
+    ASSERT_EQ(D::probe().status, Status::ok);
+    model.set_cycles_per_access(0);
+  }
+  static EventConfig ev(const char* s) { return config_of(parse(s)); }
+  void count(std::size_t row, std::uint64_t n) {
+    model.event(row, zero_qualifier_mask(row), n);
+  }
+};
+
+// --- probe ---------------------------------------------------------------------------------
+
+TEST_F(netburstDriver, ProbeFindsACountingPmuAndLeavesEverythingCleared) {
+  model.set_cycles_per_access(1);
+  const ProbeResult r = D::probe();
+  EXPECT_EQ(r.status, Status::ok);
+  EXPECT_EQ(r.working_slots, 0x3FFFDu) << "every counter but BPU counter 1";
+  EXPECT_EQ(D::identity().family, 0xFu);
+  for (unsigned n = 0; n < kCounters; ++n) EXPECT_EQ(model.cccr(n), 0u) << n;
+  EXPECT_EQ(model.escr(EscrId::FSB_ESCR0), 0u);
+}
+
+TEST_F(netburstDriver, ProbeOnQemuSaysAbsentFromMiscEnableAlone) {
+  model.set_qemu(true);  // MISC_ENABLE = 1: bit 7 clear
+  Bus::clear_log();
+  EXPECT_EQ(D::probe().status, Status::pmu_absent);
+  EXPECT_EQ(model.accesses(), 0u) << "no PMU MSR touched";
+}
+
+TEST_F(netburstDriver, ProbeOnSilentMsrsSaysAbsent) {
+  model.set_qemu(true);
+  model.set_misc_enable(0x80);  // a hypervisor that claims the PMU but keeps every MSR at 0
+  EXPECT_EQ(D::probe().status, Status::pmu_absent);
+}
+
+TEST_F(netburstDriver, ProbeOnAnotherFamilyTouchesNoMsr) {
+  model.set_cpuid(6, 13);  // a Pentium M
+  EXPECT_EQ(D::probe().status, Status::unsupported_core);
+  EXPECT_EQ(model.accesses(), 0u);
+}
+
+// --- programming ----------------------------------------------------------------------------
+
+TEST_F(netburstDriver, ConfigureWritesTheEscrThatFeedsTheCounterAndItsCccrDisabled) {
+  probed();
+  ASSERT_EQ(D::configure(0, ev("global_power_events:RUNNING")), Status::ok);
+  // No Hyper-Threading: the T1 bits are reserved and left clear.
+  EXPECT_EQ(model.escr(EscrId::FSB_ESCR0), 0x2600020Cu);
+  EXPECT_EQ(model.cccr(0), 0x3C000u);
+  EXPECT_EQ(D::escr_of(0), EscrId::FSB_ESCR0);
+  D::start(1u);
+  EXPECT_EQ(model.cccr(0), 0x3D000u);
+  ASSERT_EQ(D::configure(3, ev("global_power_events:RUNNING")), Status::ok);
+  EXPECT_EQ(D::escr_of(3), EscrId::FSB_ESCR1) << "counters 2 and 3 are fed by the ESCR1 side";
+}
+
+TEST_F(netburstDriver, CounterOneIsNeverUsed) {
+  probed();
+  EXPECT_EQ(D::configure(1, ev("global_power_events")), Status::bad_argument);
+  EXPECT_EQ(D::slots_for(static_cast<u32>(event_row("BSQ_allocation"))), 0x1u) << "BSU_ESCR0 feeds 0 and 1";
+  EXPECT_EQ(D::slots_for(static_cast<u32>(kCycles)), 0xDu);
+}
+
+TEST_F(netburstDriver, ConfigureRefusesWhatTheEventCannotDo) {
+  probed();
+  EXPECT_EQ(D::configure(4, ev("global_power_events")), Status::unsupported_event) << "MS block";
+  EXPECT_EQ(D::configure(0, {static_cast<u32>(kCycles), 0x2, 0}), Status::bad_argument) << "mask bit 1 unnamed";
+  EXPECT_EQ(D::configure(0, {static_cast<u32>(kCycles), 0x1, 0x100}), Status::bad_argument) << "option bits";
+  EXPECT_EQ(D::configure(0, {99, 0, 0}), Status::unsupported_event);
+  EXPECT_EQ(D::configure(18, ev("global_power_events")), Status::bad_argument);
+  EXPECT_EQ(D::configure(12, {static_cast<u32>(event_row("uops_retired")), 0, 0}), Status::bad_argument)
+      << "no default mask: one must be named";
+}
+
+TEST_F(netburstDriver, AnEscrServesOneSetUpAtATimeAndTheProfilerMovesOn) {
+  probed();
+  prof::Profiler<D> p;
+  prof::Counter a, b, c;
+  ASSERT_EQ(p.add({static_cast<u32>(kCycles), 0, 0}, a), Status::ok);
+  ASSERT_EQ(p.add(ev("IOQ_allocation:ALL_READ"), b), Status::ok) << "FSB_ESCR0 busy: counter 2 (FSB_ESCR1)";
+  EXPECT_EQ(p.slot_of(a), 0u);
+  EXPECT_EQ(p.slot_of(b), 2u);
+  EXPECT_EQ(p.add(ev("FSB_data_activity:DRDY_DRV"), c), Status::no_free_counter)
+      << "counter 3 is free but its ESCR (FSB_ESCR1) holds IOQ_allocation";
+  (void)kIoq;
+  (void)kFsbData;
+  p.clear();
+}
+
+TEST_F(netburstDriver, ConfigureWhileCountingIsBusy) {
+  probed();
+  ASSERT_EQ(D::configure(0, ev("global_power_events")), Status::ok);
+  D::start(1u);
+  EXPECT_EQ(D::configure(0, ev("global_power_events")), Status::busy);
+  D::stop(1u);
+  EXPECT_EQ(D::configure(0, ev("global_power_events")), Status::ok);
+}
+
+TEST_F(netburstDriver, CountersAre40BitsAndWrapSettingOvf) {
+  probed();
+  ASSERT_EQ(D::configure(12, ev("instr_retired:NBOGUSNTAG")), Status::ok);
+  D::write(12, kCounterMask - 1);
+  D::start(1u << 12);
+  count(kInstr, 1);
+  EXPECT_EQ(D::overflow_status(), 0u);
+  count(kInstr, 2);
+  EXPECT_EQ(D::read(12), 1u);
+  EXPECT_EQ(D::overflow_status(), 1u << 12);
+  D::stop(1u << 12);
+  D::clear_overflow(1u << 12);
+  EXPECT_EQ(D::overflow_status(), 0u);
+}
+
+TEST_F(netburstDriver, ThresholdCompareComplementAndEdgeFilterPerClock) {
+  probed();
+  ASSERT_EQ(D::configure(12, ev("instr_retired:NBOGUSNTAG:thr=2")), Status::ok);
+  ASSERT_EQ(D::configure(14, ev("instr_retired:NBOGUSNTAG:thr=2:cmpl")), Status::ok);
+  ASSERT_EQ(D::configure(13, ev("instr_retired:NBOGUSNTAG:thr=2:e")), Status::ok) << "same ESCR set-up: shared";
+  D::start((1u << 12) | (1u << 13) | (1u << 14));
+  model.clocks(kInstr, 0x1, 3, 4);  // 4 clocks of 3 > 2
+  model.clocks(kInstr, 0x1, 1, 2);  // 2 clocks of 1 <= 2
+  model.clocks(kInstr, 0x1, 3, 1);
+  EXPECT_EQ(D::read(12), 5u) << "clocks above the threshold";
+  EXPECT_EQ(D::read(14), 2u) << "complement: clocks at or below";
+  EXPECT_EQ(D::read(13), 2u) << "edge: rising edges of the above-threshold output";
+}
+
+TEST_F(netburstDriver, CounterWritesGoTwiceForErratumN15) {
+  probed();
+  model.set_write_needs_twice(true);
+  D::write(0, 12345);
+  EXPECT_EQ(D::read(0), 12345u);
+  Regs<Bus>::write_raw<Counter<2>>(777);  // one write alone does not take
+  EXPECT_EQ(D::read(2), 0u);
+}
+
+// --- cascades -------------------------------------------------------------------------------
+
+TEST_F(netburstDriver, CascadePairsAreTheSeedsAndNoOthers) {
+  for (unsigned lo = 0; lo < kCounters; ++lo) {
+    for (unsigned hi = 0; hi < kCounters; ++hi) {
+      bool want = false;
+      if (lo != 1 && hi != 1) {
+        if (lo < 16 && hi < 16) want = (lo / 4 == hi / 4) && (lo % 4 + 2) % 4 == hi % 4;
+        want = want || (lo == 14 && hi == 16) || (lo == 15 && hi == 17);
+      }
+      EXPECT_EQ(cascade_legal(lo, hi), want) << lo << "->" << hi;
+    }
+  }
+  EXPECT_FALSE(cascade_legal(16, 14)) << "14 cannot be cascaded from 16";
+  EXPECT_FALSE(cascade_legal(12, 16)) << "16 only from 14";
+  EXPECT_FALSE(cascade_legal(3, 1)) << "counter 1 never";
+}
+
+// A cascade counting one event: the value is the low counter's 2^40 plus the high counter once the
+// low one has overflowed. An event injected after every access of the read never makes it wrong.
+TEST_F(netburstDriver, ARunningCascadeReadsConsistentlyWithAnEventAtEveryStep) {
+  probed();
+  static prof::Profiler<D> p;
+  const std::uint64_t span = std::uint64_t{1} << 40;
+  for (unsigned at = 1; at <= 12; ++at) {
+    SCOPED_TRACE(at);
+    p.clear();
+    prof::Counter lo, hi;
+    ASSERT_EQ(p.add_on(12, ev("instr_retired:NBOGUSNTAG"), lo), Status::ok);
+    ASSERT_EQ(p.add_on(14, ev("instr_retired:NBOGUSNTAG"), hi), Status::ok);
+    ASSERT_EQ(p.link(lo, hi), Status::ok);
+    p.start();
+    D::stop(1u << 12);
+    D::write(12, span - 1);
+    D::start(1u << 12);
+    model.reset_access_count();
+    static bool injected;
+    injected = false;
+    model.after_access(
+        at,
+        [](void* m) {
+          static_cast<Model*>(m)->event(event_row("instr_retired"), 0x1, 1);
+          injected = true;
+        },
+        &model);
+    const std::uint64_t v = p.read(hi);
+    EXPECT_TRUE(v == span - 1 || v == span) << v;
+    model.after_access(0, nullptr, nullptr);
+    if (!injected) count(kInstr, 1);
+    EXPECT_EQ(p.read(hi), span);
+    count(kInstr, 25);
+    EXPECT_EQ(p.read(hi), span + 25) << "the high counter took over";
+    EXPECT_EQ(model.counter(14), 25u);
+    p.stop();
+  }
+  p.clear();
+}
+
+TEST_F(netburstDriver, ClearingTheLowCountersOvfHaltsTheHighOne) {
+  probed();
+  ASSERT_EQ(D::configure(0, ev("global_power_events")), Status::ok);
+  ASSERT_EQ(D::configure(2, ev("global_power_events")), Status::ok);
+  ASSERT_EQ(D::link(0, 2), Status::ok);
+  EXPECT_EQ(D::link(0, 3), Status::not_linkable);
+  D::write(0, kCounterMask);
+  D::start(0x5u);
+  EXPECT_EQ(model.cccr(2) & (cccr::ENABLE | cccr::CASCADE), cccr::CASCADE) << "Y: CASCADE 1, ENABLE 0";
+  model.cycles(1);
+  model.cycles(10);
+  EXPECT_EQ(D::read(2), 10u);
+  D::clear_overflow(0x1u);
+  model.cycles(10);
+  EXPECT_EQ(D::read(2), 10u) << "halted with X's OVF";
+  EXPECT_EQ(D::read(0), 20u) << "X counts on after its overflow";
+}
+
+// --- PMI ------------------------------------------------------------------------------------
+
+struct Rig {
+  static inline prof::Profiler<D> p{};
+  static inline prof::SampleRing<64> ring{};
+  static inline prof::Sampler<D, prof::SampleRing<64>> sampler{p, ring};
+  static void irq(void*) { sampler.on_pmu_interrupt(0x100, 0x200); }
+};
+
+TEST_F(netburstDriver, EachPmiMasksTheLvtEntryAndClearOverflowUnmasksItAfterOvf) {
+  probed();
+  D::set_pmi_vector(0xF0);
+  EXPECT_FALSE(D::pmi_masked());
+  Rig::p.clear();
+  Rig::ring = {};
+  model.on_interrupt(&Rig::irq, nullptr);
+  prof::Counter c;
+  ASSERT_EQ(Rig::p.add(ev("instr_retired:NBOGUSNTAG"), c), Status::ok);
+  Rig::p.start();
+  ASSERT_EQ(Rig::sampler.arm(c, 100), Status::ok);
+  for (int i = 0; i < 100; ++i) count(kInstr, 10);
+  EXPECT_EQ(Rig::ring.size(), 10u);
+  EXPECT_EQ(model.interrupts(), 10u) << "one PMI per period, none repeated";
+  EXPECT_FALSE(D::pmi_masked());
+  Rig::sampler.disarm();
+  Rig::p.clear();
+  model.on_interrupt(nullptr, nullptr);
+  D::release_pmi_vector();
+}
+
+// Why the order matters: a handler that unmasks before clearing OVF is interrupted again at once
+// (an overflowed counter keeps asserting).
+TEST_F(netburstDriver, UnmaskingBeforeClearingOvfTakesTheSamePmiTwice) {
+  probed();
+  D::set_pmi_vector(0xF0);
+  ASSERT_EQ(D::configure(12, ev("instr_retired:NBOGUSNTAG")), Status::ok);
+  D::set_overflow_interrupt(1u << 12, true);
+  D::write(12, kCounterMask);
+  D::start(1u << 12);
+  model.on_interrupt(
+      [](void*) {
+        D::pmi_acknowledge();  // wrong order
+        D::clear_overflow(1u << 12);
+      },
+      nullptr);
+  count(kInstr, 1);
+  EXPECT_EQ(model.interrupts(), 2u);
+  model.on_interrupt([](void*) { D::clear_overflow(1u << 12); }, nullptr);  // right order
+  D::write(12, kCounterMask);
+  count(kInstr, 1);
+  EXPECT_EQ(model.interrupts(), 3u);
+  EXPECT_FALSE(D::pmi_masked());
+  model.on_interrupt(nullptr, nullptr);
+  D::stop(1u << 12);
+  D::release_pmi_vector();
+  EXPECT_TRUE(D::pmi_masked());
+}
+
+TEST_F(netburstDriver, ALatePmiWithoutOvfIsSeenFromBit39) {
+  probed();
+  model.set_ovf_late(true);
+  ASSERT_EQ(D::configure(12, ev("instr_retired:NBOGUSNTAG")), Status::ok);
+  ASSERT_EQ(D::preset_for_sampling(12, 5), Status::ok);
+  D::set_overflow_interrupt(1u << 12, true);
+  D::start(1u << 12);
+  count(kInstr, 5);
+  EXPECT_EQ(model.cccr(12) & cccr::OVF, 0u) << "OVF not set yet";
+  EXPECT_EQ(D::overflow_status(), 1u << 12) << "bit 39 went clear: overflowed";
+  EXPECT_EQ(D::preset_for_sampling(12, (std::uint64_t{1} << 39) + 1), Status::bad_argument);
+  D::stop(1u << 12);
+  D::set_overflow_interrupt(1u << 12, false);
+}
+
+TEST_F(netburstDriver, ForcedOverflowRaisesOvfOnTheNextIncrement) {
+  probed();
+  ASSERT_EQ(D::configure(0, ev("global_power_events")), Status::ok);
+  D::force_overflow(0, true);
+  D::start(1u);
+  model.cycles(1);
+  EXPECT_EQ(D::overflow_status(), 1u);
+  D::force_overflow(0, false);
+  D::stop(1u);
+  D::clear_overflow(1u);
+}
+
+}  // namespace
