@@ -16,6 +16,8 @@
 #include "tools/elf/elf_symbols.hpp"
 #include "tools/elf/image_check.hpp"
 #include "tools/events/events_listing.hpp"
+#include "hal/netburst/encode.hpp"
+#include "hal/netburst/driver.hpp"
 #include "tools/report/formats.hpp"
 
 namespace pmukit {
@@ -159,6 +161,98 @@ int run_events(const std::vector<std::string>& argv) {
   return 0;
 }
 
+namespace {
+
+std::string hex0x(std::uint64_t v) {
+  std::ostringstream o;
+  o << "0x" << std::hex << v;
+  return o.str();
+}
+
+// NetBurst: the shared encoder (hal/netburst/encode.hpp), then the first counter of the event that
+// a lone request gets from the driver's rules (its ESCRs' counters, never BPU counter 1).
+void encode_netburst(std::ostream& os, const std::string& text) {
+  namespace nb = pmu::netburst;
+  const nb::Request r = nb::parse(text.c_str());
+  if (r.error != nb::EncodeError::none) {
+    std::string where = text.substr(r.error_at, r.error_len);
+    throw UsageError(std::string("netburst: ") + nb::encode_error_text(r.error) +
+                     (where.empty() ? "" : " at '" + where + "'") + " in '" + text + "'");
+  }
+  const nb::NbEvent& e = nb::kEvents[r.event];
+  const std::uint32_t counters = nb::event_counters(e);
+  unsigned counter = 0;
+  while (counter < nb::kCounters && !(counters >> counter & 1u)) ++counter;
+  const nb::EscrId id = nb::escr_for(e, counter);
+  const nb::EscrInfo& x = nb::escr_info(id);
+  const std::uint64_t escr = nb::escr_value(r), cccr = nb::cccr_value(r);
+  os << "escr=" << hex0x(escr) << " cccr=" << hex0x(cccr) << '\n';
+  os << x.name << '=' << hex0x(escr) << " msr=" << hex0x(x.msr) << '\n';
+  os << nb::kCccrNames[counter] << '=' << hex0x(cccr) << " msr=" << hex0x(0x360 + counter) << " counter=" << counter
+     << " (" << nb::kCounterNames[counter] << ")\n";
+  if (e.flags & nb::kDoubtful) os << "note: " << e.name << " is marked doubtful (sources disagree; hal/netburst/README.md)\n";
+}
+
+bool same_ci(const std::string& a, const char* b) {
+  std::size_t i = 0;
+  for (; i < a.size() && b[i]; ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  return i == a.size() && b[i] == '\0';
+}
+
+// Every other PMU: one event-select field, no modifiers.
+void encode_plain(std::ostream& os, const pmu::PmuCatalog& c, const std::string& text) {
+  const std::size_t colon = text.find(':');
+  const std::string name = text.substr(0, colon);
+  if (colon != std::string::npos)
+    throw UsageError(std::string(c.id) + ": unknown modifier '" + text.substr(colon + 1) + "' (this PMU's events take none)");
+  for (std::size_t i = 0; i < c.num_events; ++i) {
+    if (!same_ci(name, c.events[i].name)) continue;
+    const pmu::EventInfo& e = c.events[i];
+    if (e.counters == 0) {
+      os << "event=" << hex0x(e.code) << " (" << e.name << ": a dedicated counter, no event select)\n";
+    } else {
+      os << "event=" << hex0x(e.code) << " counters=" << counter_list(e.counters) << '\n';
+    }
+    return;
+  }
+  throw UsageError(std::string(c.id) + ": unknown event '" + name + "' (see pmukit events --pmu " + c.id + ")");
+}
+
+}  // namespace
+
+int run_encode(const std::vector<std::string>& argv) {
+  const Args a = parse_args(argv, {{"--pmu", true}, {"-o", true}});
+  if (a.positionals.size() != 1) throw UsageError("encode takes one event string");
+  std::string text = a.positionals[0];
+  std::string id = a.has("--pmu") ? a.get("--pmu") : "";
+  const std::size_t sep = text.find("::");
+  if (sep != std::string::npos) {
+    std::string prefix = text.substr(0, sep);
+    if (prefix == "netburst_p") prefix = "netburst";
+    if (!id.empty() && id != prefix) throw UsageError("--pmu " + id + " but the event string names '" + prefix + "'");
+    id = prefix;
+    if (id != "netburst") text = text.substr(sep + 2);
+  }
+  if (id.empty()) id = "netburst";
+  const std::span<const pmu::PmuCatalog> all = builtin_catalogs();
+  const pmu::PmuCatalog* c = nullptr;
+  for (const pmu::PmuCatalog& k : all)
+    if (id == k.id) c = &k;
+  if (!c) {
+    std::string ids;
+    for (const pmu::PmuCatalog& k : all) ids += std::string(ids.empty() ? "" : ", ") + k.id;
+    throw UsageError("unknown --pmu '" + id + "' (known: " + ids + ")");
+  }
+  emit(a, [&](std::ostream& os) {
+    if (id == "netburst")
+      encode_netburst(os, text);
+    else
+      encode_plain(os, *c, text);
+  });
+  return 0;
+}
+
 void print_usage(std::ostream& os) {
   os << "usage: pmukit <command> [options]\n"
         "\n"
@@ -178,6 +272,10 @@ void print_usage(std::ostream& os) {
         "      The dump's content as JSON; no ELF needed.\n"
         "  events [--pmu ID] [--json] [-o FILE]\n"
         "      The events and presets of each PMU.\n"
+        "  encode [--pmu ID] EVENT-STRING [-o FILE]\n"
+        "      The register values an event string programs (libpfm4 syntax; default PMU\n"
+        "      netburst: EVENT[:MASK...][:u][:k][:e][:cmpl][:thr=N], prints escr=, cccr=, the\n"
+        "      ESCR and CCCR chosen; other PMUs: EVENT, prints its event-select value).\n"
         "\n"
         "exit status: 0 success, 1 bad input (dump, ELF, output file), 2 bad command line.\n";
 }

@@ -16,6 +16,7 @@ class OutputError : public std::runtime_error {
 int run_report(const std::vector<std::string>& args);
 int run_decode(const std::vector<std::string>& args);
 int run_events(const std::vector<std::string>& args);
+int run_encode(const std::vector<std::string>& args);
 
 void print_usage(std::ostream& os);
 

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
     if (args[0] == "report") return pmukit::run_report(rest);
     if (args[0] == "decode") return pmukit::run_decode(rest);
     if (args[0] == "events") return pmukit::run_events(rest);
+    if (args[0] == "encode") return pmukit::run_encode(rest);
     throw pmukit::UsageError("unknown command '" + args[0] + "'");
   } catch (const pmukit::UsageError& e) {
     std::cerr << "pmukit: error: " << e.what() << " (see pmukit --help)\n";

@@ -511,3 +511,30 @@ TEST(CliHostile, EveryFormatEscapesDumpStrings) {
   EXPECT_NE(j.out.find("\\u001b[31mred\\nline\xc3\xbc\\ufffd<&>"), std::string::npos) << j.out;
   std::remove(dump.c_str());
 }
+
+// `pmukit encode`: the NetBurst encoder end to end (the values are the SDM field layouts'; see
+// hal/netburst/tests/encode_test.cpp), the ESCR and counter chosen, and the errors.
+TEST(CliEncode, NetburstPrintsEscrCccrAndTheRegistersChosen) {
+  const Result r = run_cli("encode netburst::global_power_events:RUNNING");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out,
+            "escr=0x2600020f cccr=0x3d000\n"
+            "FSB_ESCR0=0x2600020f msr=0x3a2\n"
+            "BPU_CCCR0=0x3d000 msr=0x360 counter=0 (BPU_COUNTER0)\n");
+  const Result k = run_cli("encode --pmu netburst instr_retired:NBOGUSNTAG:k:thr=2");
+  EXPECT_EQ(k.status, 0);
+  EXPECT_NE(k.out.find("escr=0x400020a cccr=0x279000\n"), std::string::npos) << k.out;
+  EXPECT_NE(k.out.find("CRU_ESCR0="), std::string::npos);
+  EXPECT_NE(k.out.find("counter=12"), std::string::npos);
+}
+
+TEST(CliEncode, BadEventStringsAreUsageErrors) {
+  expect_error(run_cli("encode global_power_events:thr=16"), 2,
+               "netburst: value out of range (thr is 0..15; u, k, e, cmpl are 0 or 1) at 'thr=16' in "
+               "'global_power_events:thr=16' (see pmukit --help)");
+  expect_error(run_cli("encode instr_retired"), 2,
+               "netburst: the event has no default mask: name one in 'instr_retired' (see pmukit --help)");
+  EXPECT_EQ(run_cli("encode no_such_event").status, 2);
+  EXPECT_EQ(run_cli("encode --pmu rm7000 INSTR_ISSUED").out, "event=0x1 counters=0\n");
+  EXPECT_EQ(run_cli("encode --pmu rm7000 INSTR_ISSUED:u").status, 2);
+}
