@@ -9,6 +9,7 @@
 
 #include "hal/core/bus/msr.hpp"
 #include "hal/core/reg.hpp"
+#include "hal/netburst/driver.hpp"
 
 #if !defined(__i386__)
 #error "probe_netburst.cpp is built for i686 only"
@@ -121,6 +122,37 @@ u64 hand_rdtsc() {
   u32 lo, hi;
   asm volatile("rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
   return (static_cast<u64>(hi) << 32) | lo;
+}
+
+// ---------------- the NetBurst driver (hal/netburst/driver.hpp) ----------------
+using Driver = pmu::netburst::Driver<pmu::netburst::HwBus>;
+
+// --- driver_read: Driver::read<12>() (IQ_COUNTER0), one rdmsr ---
+u64 ours_driver_read() { return Driver::read<12>(); }
+u64 hand_driver_read() { return hand_rdmsr(0x30C); }
+
+// --- driver_write: Driver::write<12>(v): two wrmsr of the 40-bit value (erratum N15) ---
+void ours_driver_write(u64 v) { Driver::write<12>(v & 0xFFFFFFFFFFull); }
+void hand_driver_write(u64 v) {
+  v &= 0xFFFFFFFFFFull;
+  hand_wrmsr(0x30C, v);
+  hand_wrmsr(0x30C, v);
+}
+
+// --- driver_start: Driver::start(1 << 12): IQ_CCCR0.ENABLE by rdmsr/wrmsr (CASCADE instead for a
+// cascade's high counter, a run-time choice) ---
+void ours_driver_start() { Driver::start(1u << 12); }
+void hand_driver_start() {
+  const u64 bit = (Driver::cascades() >> 12 & 1u) ? 0x40000000ull : 0x1000ull;
+  const u64 v = hand_rdmsr(0x36C) & 0xCFFFF000ull;
+  hand_wrmsr(0x36C, (v | bit) & 0xCFFFF000ull);
+}
+
+// --- driver_stop: Driver::stop(1 << 12): ENABLE and CASCADE cleared ---
+void ours_driver_stop() { Driver::stop(1u << 12); }
+void hand_driver_stop() {
+  const u64 v = hand_rdmsr(0x36C);
+  hand_wrmsr(0x36C, v & ~0x40001000ull & 0xCFFFF000ull);
 }
 
 // --- info_write_unchecked (not gated): run-time value of unknown range into the 6-bit select ---
