@@ -3,6 +3,8 @@
 // behind it, and raw PMR access for tests that check the model itself.
 #include <gtest/gtest.h>
 
+#include "tests/host/conformance/bus_checks.hpp"
+
 #include <cstdint>
 
 #include "hal/core/bus/mock.hpp"
@@ -30,9 +32,7 @@ struct Fixture : ::testing::Test {
     D::force_core(pmu::e500::Core::unknown);  // each test starts undetected: probe() reads PVR
   }
   void TearDown() override {
-    EXPECT_FALSE(Bus::register_file_full);
-    EXPECT_EQ(Bus::log_dropped, 0u);
-    EXPECT_EQ(pmu::fault::state.armed, 0u) << "a probe left fault catching armed";
+    conformance::expect_bus_clean<Bus>(conformance::Traps::allowed);
     Bus::reset();
   }
 

@@ -3,6 +3,8 @@
 // behind it, the driver undetected and unclaimed at the start of every test.
 #include <gtest/gtest.h>
 
+#include "tests/host/conformance/bus_checks.hpp"
+
 #include <cstdint>
 
 #include "hal/core/bus/mock.hpp"
@@ -33,10 +35,7 @@ struct Fixture : ::testing::Test {
     D::set_pcint_source(pmu::mips_cps::kNotWired);
   }
   void TearDown() override {
-    EXPECT_FALSE(Bus::register_file_full);
-    EXPECT_EQ(Bus::log_dropped, 0u);
-    EXPECT_EQ(Bus::unexpected_traps, 0u) << "a register trapped outside a probe";
-    EXPECT_EQ(pmu::fault::state.armed, 0u) << "a probe left fault catching armed";
+    conformance::expect_bus_clean<Bus>();
     EXPECT_EQ(model.reserved_writes(), 0u) << "an undefined bit was written as 1";
     EXPECT_FALSE(model.interrupt_storm());
     EXPECT_FALSE(model.nesting_exceeded());

@@ -5,6 +5,8 @@
 // write-twice quirks.
 #include <gtest/gtest.h>
 
+#include "tests/host/conformance/bus_checks.hpp"
+
 #include "hal/core/bus/mock.hpp"
 #include "hal/netburst/driver.hpp"
 #include "hal/netburst/model.hpp"
@@ -32,10 +34,7 @@ struct netburstDriver : ::testing::Test {
     Bus::device = &model;
   }
   void TearDown() override {
-    EXPECT_FALSE(Bus::register_file_full);
-    EXPECT_EQ(Bus::log_dropped, 0u);
-    EXPECT_EQ(Bus::unexpected_traps, 0u) << "a register trapped outside a probe";
-    EXPECT_EQ(fault::state.armed, 0u);
+    conformance::expect_bus_clean<Bus>();
     EXPECT_EQ(model.reserved_writes(), 0u) << "a reserved bit was written (wrmsr would #GP)";
     EXPECT_FALSE(model.interrupt_storm());
     Bus::reset();

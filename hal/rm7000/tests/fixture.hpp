@@ -3,6 +3,8 @@
 // behind it, and raw CP0 access for tests that check the model itself.
 #include <gtest/gtest.h>
 
+#include "tests/host/conformance/bus_checks.hpp"
+
 #include <cstdint>
 
 #include "hal/core/bus/mock.hpp"
@@ -30,10 +32,7 @@ struct Fixture : ::testing::Test {
     D::force_core(pmu::rm7000::Core::unknown);  // each test starts undetected: probe() reads PRId
   }
   void TearDown() override {
-    EXPECT_FALSE(Bus::register_file_full);
-    EXPECT_EQ(Bus::log_dropped, 0u);
-    EXPECT_EQ(Bus::unexpected_traps, 0u) << "a register trapped outside a probe";
-    EXPECT_EQ(pmu::fault::state.armed, 0u) << "a probe left fault catching armed";
+    conformance::expect_bus_clean<Bus>();
     EXPECT_EQ(model.reserved_writes(), 0u) << "a reserved bit was written as 1";
     EXPECT_FALSE(model.interrupt_storm());
     Bus::reset();

@@ -23,6 +23,8 @@
 // narrowing error; probe() on an absent PMU says so without an unexpected trap.
 #include <gtest/gtest.h>
 
+#include "tests/host/conformance/bus_checks.hpp"
+
 #include <cstdint>
 
 #include "hal/core/bus/mock.hpp"
@@ -49,9 +51,7 @@ class Conformance : public ::testing::Test {
     if constexpr (requires { T::prepare(model); }) T::prepare(model);
   }
   void TearDown() override {
-    EXPECT_EQ(Bus::unexpected_traps, 0u) << "a register trapped outside a probe";
-    EXPECT_FALSE(Bus::register_file_full);
-    EXPECT_EQ(Bus::log_dropped, 0u);
+    expect_bus_clean<Bus>();
     Bus::device = nullptr;
   }
   // Configures and starts one slot alone, at `value`.
