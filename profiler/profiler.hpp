@@ -139,6 +139,7 @@ class Profiler {
   // Removes every counter; the PMU is stopped first.
   void clear() {
     stop();
+    if constexpr (requires { B::deconfigure(used_); }) B::deconfigure(used_);  // NetBurst: free ESCRs
     used_ = 0;
     linked_lows_ = 0;
     for (auto& c : counters_) c = Slot{};

@@ -59,7 +59,8 @@ struct ProbeResult {
 enum class LinkKind : std::uint8_t {
   none,     // this PMU cannot link counters
   chain,    // e500: high counts rollovers of low -> value = high * 2^32 + low
-  cascade,  // NetBurst: high starts when low overflows -> value = low + high (Intel SDM 18.15.5.6)
+  cascade,  // NetBurst: high starts when low overflows -> value = low before that overflow,
+            // 2^width + high after it (Intel SDM 18.15.5.6; profiler/profiler.hpp read_linked)
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -176,7 +176,8 @@ struct Driver : CounterDriver<Bus, RegList<PC_CYCLE, PC_CNT0, PC_CNT1>, 32> {
     const u32 cur = __atomic_load_n(&owner_, __ATOMIC_ACQUIRE);
     if (cur == 0) return Status::ok;
     if (cur != me) return Status::busy;
-    R::modify(pc_ctl_int_en(0), pc_ctl_counton.each(kAllSlots, 0));
+    // Only a block discovery found is written: a failed discovery leaves no address to trust.
+    if (d_.finding == Finding::found) R::modify(pc_ctl_int_en(0), pc_ctl_counton.each(kAllSlots, 0));
     __atomic_store_n(&owner_, 0u, __ATOMIC_RELEASE);
     return Status::ok;
   }
@@ -262,10 +263,17 @@ struct Driver : CounterDriver<Bus, RegList<PC_CYCLE, PC_CNT0, PC_CNT1>, 32> {
 
   // Perf_Int_En (one enable for all three counters, header comment), with interrupts masked across
   // the read-modify-write of PC_CTL, which the overflow handler also changes (stop/start).
+  // Enabling first acknowledges the overflow bits of counters that are not counting: nothing would
+  // ever clear them, and with one enable for all three they would keep CM_PCInt asserted.
   static void set_overflow_interrupt(std::uint32_t mask, bool enable) {
     if (!(mask & kAllSlots)) return;
     IrqGuard guard;
-    R::modify(pc_ctl_int_en.runtime(enable ? 1u : 0u));
+    const auto ctl = R::template read<PC_CTL>();
+    if (enable) {
+      const std::uint32_t idle = kAllSlots & ~pc_ctl_counton.slots_set(ctl.raw);
+      if (idle) clear_overflow(idle);
+    }
+    R::modify_from(ctl, pc_ctl_int_en.runtime(enable ? 1u : 0u));
   }
 
   static Status link(unsigned, unsigned) { return Status::not_linkable; }
@@ -274,7 +282,8 @@ struct Driver : CounterDriver<Bus, RegList<PC_CYCLE, PC_CNT0, PC_CNT1>, 32> {
   // The CM's own controls
   // ---------------------------------------------------------------------------------------
 
-  // Perf_Ovf_Stop: when any counter overflows, all three stop (until its overflow bit is cleared).
+  // Perf_Ovf_Stop: when any counter overflows, all three stop (what restarts them the CPS text does
+  // not say; the model: clearing the overflow bit).
   static void set_overflow_stop(bool stop_all) {
     IrqGuard guard;
     R::modify(pc_ctl_ovf_stop.runtime(stop_all ? 1u : 0u));

@@ -40,6 +40,8 @@ struct ApicTag;
 using ApicBase = RuntimeBase<ApicTag>;  // the local APIC's MMIO base (set_apic_base; 0xFEE00000)
 using HwBus = CompositeBus<MsrBus, CpuidBus, MmioBus<ApicBase>>;
 
+using CPUID0_EBX = Reg<"CPUID.0:EBX", Cpuid<0, 1>, u32, Layout<u32>{Access::RO, 0, 0, 0}>;  // "Genu"
+inline constexpr u32 kGenu = 0x756E6547u;
 using CPUID1_EAX = Reg<"CPUID.1:EAX", Cpuid<1, 0>, u32, Layout<u32>{Access::RO, 0, 0, 0}>;
 using CPUID1_EBX = Reg<"CPUID.1:EBX", Cpuid<1, 1>, u32, Layout<u32>{Access::RO, 0, 0, 0}>;
 using CPUID1_EDX = Reg<"CPUID.1:EDX", Cpuid<1, 3>, u32, Layout<u32>{Access::RO, 0, 0, 0}>;
@@ -118,7 +120,7 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40> {
   // Detection and reset
   // ---------------------------------------------------------------------------------------
 
-  // CPUID family 0Fh, IA32_MISC_ENABLE bit 7 (read under fault::traps: a hypervisor may #GP it),
+  // CPUID: GenuineIntel, family 0Fh; IA32_MISC_ENABLE bit 7 (read under fault::traps: a hypervisor may #GP it),
   // then every PMU register cleared (reset()) and one counter run briefly on global_power_events:
   // it must advance. unsupported_core: not family 0Fh (no MSR touched). pmu_absent: bit 7 clear
   // (QEMU), an access trapped, or the counter did not advance (MSRs that read 0).
@@ -128,7 +130,8 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40> {
     id_.model = ((eax >> 4) & 0xFu) | (id_.family == 0xF ? ((eax >> 16) & 0xFu) << 4 : 0u);
     id_.hyper_threading = ((R::template read_raw<CPUID1_EDX>() >> 28) & 1u) &&
                           ((R::template read_raw<CPUID1_EBX>() >> 16) & 0xFFu) > 1;
-    if (id_.family != 0xF) return {Status::unsupported_core, 0};
+    // An Intel family 0Fh part (AMD's K8 and later report base family 0Fh too, with another PMU).
+    if (id_.family != 0xF || R::template read_raw<CPUID0_EBX>() != kGenu) return {Status::unsupported_core, 0};
     std::uint64_t misc = 0;
     if (fault::traps([&] { misc = R::template read_raw<IA32_MISC_ENABLE>(); })) return {Status::pmu_absent, 0};
     if (!misc_perfmon_available.extract(misc)) return {Status::pmu_absent, 0};
@@ -190,6 +193,7 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40> {
     const NbEvent& e = kEvents[ev.code];
     const EscrId id = escr_for(e, slot);
     if (id == EscrId::none || (escr_info(id).early_models_only && !early_model())) return Status::unsupported_event;
+    if ((e.flags & kModel3Plus) && early_model()) return Status::unsupported_event;  // instr_completed
     if (is_enabled(slot)) return Status::busy;
     Request rq = request_of(ev);
     if (rq.mask == 0) rq.mask = zero_qualifier_mask(ev.code);  // checked non-zero by check_event
@@ -232,22 +236,27 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40> {
   static void write(std::uint64_t value) {
     Base::template write<Slot>(value);  // masks to 40 bits and reports a narrowing, once
     R::template write_raw<typename CounterRegs::template at<Slot>>(value & kCounterMask);
+    if (value >> 39 & 1u)
+      negative_ = negative_ | (1u << Slot);
+    else
+      negative_ = negative_ & ~(1u << Slot);
   }
   static void write(unsigned slot, std::uint64_t value) {
     if (!for_slot<kSlots>(slot, [&](auto s) { write<decltype(s)::value>(value); }))
       report_narrowing("counter", "slot", slot);
   }
 
-  // Configured counters whose CCCR has OVF, and, for a counter with its PMI enabled (a sampling
-  // counter, preset with bit 39 set), one whose bit 39 has gone clear: the PMI can arrive before
-  // OVF is set (Linux's P4 driver, "the overflow might issue an NMI but did not set P4_CCCR_OVF").
+  // Configured counters whose CCCR has OVF, and, for a counter with its PMI enabled that was last
+  // written with bit 39 set (a sampling preset), one whose bit 39 has gone clear: the PMI can arrive
+  // before OVF is set (Linux's P4 driver, "the overflow might issue an NMI but did not set
+  // P4_CCCR_OVF").
   static std::uint32_t overflow_status() {
     std::uint32_t m = 0;
     each(used_, [&](auto s) {
       constexpr unsigned n = decltype(s)::value;
       const u64 c = R::template read_raw<Cccr<n>>();
       bool ovf = (c & cccr::OVF) != 0;
-      if (!ovf && (c & cccr::OVF_PMI_T0)) ovf = ((Base::template read<n>() >> 39) & 1u) == 0;
+      if (!ovf && (c & cccr::OVF_PMI_T0) && (negative_ >> n & 1u)) ovf = ((Base::template read<n>() >> 39) & 1u) == 0;
       if (ovf) m |= 1u << n;
     });
     return m;
@@ -260,10 +269,12 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40> {
   // bits are clear: the Sampler's handler then needs nothing NetBurst-specific.
   static void clear_overflow(std::uint32_t mask) {
     each(mask, [](auto s) { R::template modify_raw<Cccr<decltype(s)::value>>(cccr::OVF, 0); });
-    if (owns_lvt_ && (mask & kUsableCounters) && R::read(lvt_mask)) pmi_acknowledge();
+    // Also with an empty mask: a PMI may come with no OVF to clear, and the entry is masked anyway.
+    if (owns_lvt_ && R::read(lvt_mask)) pmi_acknowledge();
   }
   // OVF_PMI_T0 per counter (the PMI goes to logical processor 0).
   static void set_overflow_interrupt(std::uint32_t mask, bool enable) {
+    IrqGuard guard;  // the handler read-modify-writes the same CCCRs (stop/start)
     each(mask, [&](auto s) {
       constexpr unsigned n = decltype(s)::value;
       if (enable)
@@ -271,6 +282,12 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40> {
       else
         R::template modify_raw<Cccr<n>>(cccr::OVF_PMI_T0, 0);
     });
+  }
+
+  // The profiler forgets these counters (Profiler::clear): their ESCRs are free again.
+  static void deconfigure(std::uint32_t mask) {
+    for (unsigned n = 0; n < kCounters; ++n)
+      if (mask >> n & 1u) release(n);
   }
 
   // Cascade: hi starts when lo overflows (header comment for the pairs). Both must be configured;
@@ -300,9 +317,11 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40> {
 
   // The local APIC's LVT performance counter entry. NetBurst masks it on every PMI: the handler
   // clears OVF first, then calls pmi_acknowledge() as its last step.
+  // The local APIC's MMIO base (default 0xFEE00000, taken by set_pmi_vector if none was set).
   static void set_apic_base(std::uintptr_t base) { ApicBase::value = base; }
   // Fixed delivery of `vector`, unmasked; from now on clear_overflow() unmasks it after each PMI.
   static void set_pmi_vector(std::uint8_t vector) {
+    if (ApicBase::value == 0) ApicBase::value = kDefaultApicBase;  // xAPIC default, unless set_apic_base
     R::write(lvt_vector.runtime(vector), lvt_delivery_mode(0), lvt_mask(0));
     owns_lvt_ = true;
   }
@@ -375,6 +394,7 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40> {
   static inline std::uint32_t used_ = 0;
   static inline std::uint32_t cascade_hi_ = 0;
   static inline bool owns_lvt_ = false;
+  static inline volatile std::uint32_t negative_ = 0;  // last written with bit 39 set
 };
 
 }  // namespace pmu::netburst

@@ -50,6 +50,7 @@ class Model final : public model::Harness {
     model_ = model;
   }
   void set_misc_enable(std::uint64_t v) { misc_ = v; }
+  void set_vendor_ebx(std::uint32_t v) { vendor_ebx_ = v; }  // CPUID.0:EBX ("Genu" = 0x756E6547)
   void set_qemu(bool on) {
     qemu_ = on;
     misc_ = on ? 1u : 0x80u;
@@ -159,12 +160,12 @@ class Model final : public model::Harness {
       if (!inc[n]) continue;
       counted_any = true;
       const std::uint64_t before = cnt_[n];
+      const bool wrapped = before + inc[n] > kCounterMask;  // a step never passes more than one wrap
       cnt_[n] = (before + inc[n]) & kCounterMask;
       if (pending_ovf_ >> n & 1u) {
         cccr_[n] |= cccr::OVF;
         pending_ovf_ &= ~(1u << n);
       }
-      const bool wrapped = cnt_[n] < before;
       if (wrapped || (cccr_[n] & cccr::FORCE_OVF)) {
         if (ovf_late_ && !(cccr_[n] & cccr::FORCE_OVF)) {
           pending_ovf_ |= 1u << n;
@@ -195,6 +196,10 @@ class Model final : public model::Harness {
   bool uncounted_read(std::uint32_t key, std::uint64_t& v) override {
     if (key == CPUID1_EAX_KEY) {
       v = (family_ == 0xF ? ((model_ >> 4) & 0xFu) << 16 : 0u) | ((family_ & 0xFu) << 8) | ((model_ & 0xFu) << 4);
+      return true;
+    }
+    if (key == Cpuid<0, 1>::key) {
+      v = vendor_ebx_;
       return true;
     }
     if (key == CPUID1_EBX_KEY || key == CPUID1_EDX_KEY) {
@@ -298,6 +303,7 @@ class Model final : public model::Harness {
   static constexpr std::uint32_t CPUID1_EDX_KEY = Cpuid<1, 3>::key;
 
   std::uint32_t family_ = 0xF, model_ = 2;
+  std::uint32_t vendor_ebx_ = 0x756E6547u;
   std::uint64_t misc_ = 0x80u;
   bool qemu_ = false, ovf_late_ = false, write_twice_ = false, late_pmi_ = false, pending_edge_ = false;
   std::uint32_t cycles_per_access_ = 0;

@@ -389,3 +389,35 @@ TEST_F(mips_cmDriver, SharedInterruptSamplesTheArmedCounterAndFoldsTheCycleCount
 }
 
 }  // namespace
+
+namespace {
+
+struct Tag2;
+using mips_cmDriverReview = mipscmtest::Fixture<Tag2>;
+
+// One enable for all three counters: a stale overflow bit on a counter nobody uses would keep
+// CM_PCInt asserted, so enabling acknowledges the idle counters' bits first.
+TEST_F(mips_cmDriverReview, EnablingTheInterruptAcknowledgesIdleCountersOverflows) {
+  found_and_claimed();
+  D::write(0, 0xFFFFFFFFu);
+  D::start(0x1);
+  model.cycles(1);  // the cycle counter overflows...
+  D::stop(0x1);     // ...and is then left alone
+  ASSERT_EQ(D::overflow_status(), 0x1u);
+  D::set_overflow_interrupt(0x2, true);
+  EXPECT_EQ(D::overflow_status(), 0u);
+  EXPECT_FALSE(D::interrupt_pending());
+  EXPECT_EQ(model.interrupts(), 0u);
+  D::set_overflow_interrupt(0x2, false);
+}
+
+TEST_F(mips_cmDriverReview, ReleaseAfterAFailedDiscoveryWritesNothing) {
+  model.set_cmgcr(false);
+  EXPECT_EQ(D::probe().status, pmu::Status::pmu_absent);
+  ASSERT_EQ(D::claim(), pmu::Status::ok);
+  Bus::clear_log();
+  EXPECT_EQ(D::release(), pmu::Status::ok);
+  EXPECT_EQ(gcr_accesses(), 0u);
+}
+
+}  // namespace

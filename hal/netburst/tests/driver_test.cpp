@@ -338,3 +338,56 @@ TEST_F(netburstDriver, ForcedOverflowRaisesOvfOnTheNextIncrement) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(netburstDriver, AnAmdFamily0FhPartIsNotThisPmu) {
+  model.set_vendor_ebx(0x68747541u);  // "Auth"(enticAMD): K8 reports base family 0Fh
+  EXPECT_EQ(D::probe().status, Status::unsupported_core);
+  EXPECT_EQ(model.accesses(), 0u);
+}
+
+TEST_F(netburstDriver, InstrCompletedOnlyFromModel3) {
+  probed();  // model 2
+  EXPECT_EQ(D::configure(12, ev("instr_completed:NBOGUS")), Status::unsupported_event);
+  model.set_cpuid(0xF, 3);
+  probed();
+  EXPECT_EQ(D::configure(12, ev("instr_completed:NBOGUS")), Status::ok);
+}
+
+TEST_F(netburstDriver, TheLvtEntryIsTheDefaultApicsUnlessTheBoardSaysOtherwise) {
+  ApicBase::value = 0;
+  D::set_pmi_vector(0xF0);
+  EXPECT_EQ(ApicBase::value, kDefaultApicBase);
+  D::set_apic_base(0xFEC00000u);
+  D::set_pmi_vector(0xF0);
+  EXPECT_EQ(ApicBase::value, 0xFEC00000u);
+  D::release_pmi_vector();
+  ApicBase::value = 0;
+}
+
+TEST_F(netburstDriver, ProfilerClearFreesTheEscrs) {
+  probed();
+  prof::Profiler<D> p;
+  prof::Counter a;
+  ASSERT_EQ(p.add_on(2, ev("IOQ_allocation:ALL_READ"), a), Status::ok);
+  p.clear();
+  EXPECT_EQ(D::escr_of(2), EscrId::none);
+  EXPECT_EQ(model.escr(EscrId::FSB_ESCR1), 0u);
+  ASSERT_EQ(p.add_on(3, ev("FSB_data_activity:DRDY_DRV"), a), Status::ok) << "FSB_ESCR1 is free again";
+  p.clear();
+}
+
+TEST_F(netburstDriver, TheLateOvfCheckOnlyTrustsASamplingPreset) {
+  probed();
+  ASSERT_EQ(D::configure(12, ev("instr_retired:NBOGUSNTAG")), Status::ok);
+  D::write(12, 0);  // bit 39 clear: not a sampling preset
+  D::set_overflow_interrupt(1u << 12, true);
+  D::start(1u << 12);
+  count(kInstr, 3);
+  EXPECT_EQ(D::overflow_status(), 0u) << "a small count is not an overflow";
+  D::stop(1u << 12);
+  D::set_overflow_interrupt(1u << 12, false);
+}
+
+}  // namespace

@@ -56,7 +56,9 @@ class Conformance : public ::testing::Test {
   }
   // Configures and starts one slot alone, at `value`.
   static void arm(unsigned slot, std::uint64_t value) {
-    Bus::clear_log();  // the suite checks no access counts; an 18-counter PMU fills the log
+    // The suite checks no access counts, and an 18-counter PMU fills the log; a log that already
+    // overflowed is kept, so TearDown still reports it.
+    if (Bus::log_dropped == 0) Bus::clear_log();
     D::stop(D::kAllSlots);
     ASSERT_EQ(D::configure(slot, T::event_for(slot)), pmu::Status::ok) << "slot " << slot;
     D::clear_overflow(D::kAllSlots);
@@ -230,8 +232,10 @@ TYPED_TEST_P(Conformance, LinkedCountersCountPast32Bits) {
     ASSERT_EQ(p.add_on(h, TypeParam::event_for(l), hi), pmu::Status::ok);
     ASSERT_EQ(p.link(lo, hi), pmu::Status::ok);
     p.start();
-    TypeParam::count(this->model, l, (3ull << 32) + 7);
-    EXPECT_EQ(p.read(hi), (3ull << 32) + 7);
+    // A cascade's high counter starts only at the low one's overflow: count past it.
+    const std::uint64_t n = (D::kLink == pmu::LinkKind::cascade ? std::uint64_t{1} << D::width(l) : 0) + (3ull << 32) + 7;
+    TypeParam::count(this->model, l, n);
+    EXPECT_EQ(p.read(hi), n);
   }
 }
 

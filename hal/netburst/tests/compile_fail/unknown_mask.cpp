@@ -1,4 +1,4 @@
-// A mask another event has (NBOGUS is instr_retired's family, not global_power_events') is refused.
+// A mask of another event (NBOGUS is uops_retired's, not global_power_events') is refused.
 #include "hal/netburst/encode.hpp"
 
 void misuse() {
