@@ -205,6 +205,9 @@ class Sampler {
     const unsigned w = B::width(s);
     // A 64-bit-wide slot (a clock) never overflows: nothing to arm. Otherwise 1 <= N <= 2^width.
     if (w >= 64 || period == 0 || period > (std::uint64_t{1} << w)) return Status::bad_argument;
+    if constexpr (requires { B::kMaxSamplingPeriod; }) {  // a PMU's own limit (NetBurst: 2^39)
+      if (period > B::kMaxSamplingPeriod) return Status::bad_argument;
+    }
     period_[s] = period;
     armed_ |= std::uint32_t{1} << s;
     p_.set_start_value(s, preset(s));

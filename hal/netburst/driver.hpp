@@ -110,6 +110,9 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40> {
     return code < kNumEvents ? event_counters(kEvents[code]) : 0u;
   }
   static constexpr unsigned kProbeSpins = 64;
+  // A sampling preset keeps bit 39 set (2^40 - period), which the late-OVF check relies on; the
+  // profiler's Sampler refuses longer periods.
+  static constexpr std::uint64_t kMaxSamplingPeriod = std::uint64_t{1} << 39;
 
   struct Identity {
     u32 family = 0, model = 0;
@@ -236,27 +239,23 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40> {
   static void write(std::uint64_t value) {
     Base::template write<Slot>(value);  // masks to 40 bits and reports a narrowing, once
     R::template write_raw<typename CounterRegs::template at<Slot>>(value & kCounterMask);
-    if (value >> 39 & 1u)
-      negative_ = negative_ | (1u << Slot);
-    else
-      negative_ = negative_ & ~(1u << Slot);
   }
   static void write(unsigned slot, std::uint64_t value) {
     if (!for_slot<kSlots>(slot, [&](auto s) { write<decltype(s)::value>(value); }))
       report_narrowing("counter", "slot", slot);
   }
 
-  // Configured counters whose CCCR has OVF, and, for a counter with its PMI enabled that was last
-  // written with bit 39 set (a sampling preset), one whose bit 39 has gone clear: the PMI can arrive
-  // before OVF is set (Linux's P4 driver, "the overflow might issue an NMI but did not set
-  // P4_CCCR_OVF").
+  // Configured counters whose CCCR has OVF, and, for a counter with its PMI enabled (a sampling
+  // counter, preset with bit 39 set: kMaxSamplingPeriod keeps it so), one whose bit 39 has gone
+  // clear: the PMI can arrive before OVF is set (Linux's P4 driver, "the overflow might issue an
+  // NMI but did not set P4_CCCR_OVF"). Enable a counter's PMI only with such a preset.
   static std::uint32_t overflow_status() {
     std::uint32_t m = 0;
     each(used_, [&](auto s) {
       constexpr unsigned n = decltype(s)::value;
       const u64 c = R::template read_raw<Cccr<n>>();
       bool ovf = (c & cccr::OVF) != 0;
-      if (!ovf && (c & cccr::OVF_PMI_T0) && (negative_ >> n & 1u)) ovf = ((Base::template read<n>() >> 39) & 1u) == 0;
+      if (!ovf && (c & cccr::OVF_PMI_T0)) ovf = ((Base::template read<n>() >> 39) & 1u) == 0;
       if (ovf) m |= 1u << n;
     });
     return m;
@@ -336,7 +335,7 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40> {
   // Presets a counter to overflow after exactly `period` events: 2^40 - period, period in
   // 1..2^39 (a sampling preset keeps bit 39 set, which the late-OVF check relies on).
   static Status preset_for_sampling(unsigned slot, std::uint64_t period) {
-    if (slot >= kSlots || period == 0 || period > (std::uint64_t{1} << 39)) return Status::bad_argument;
+    if (slot >= kSlots || period == 0 || period > kMaxSamplingPeriod) return Status::bad_argument;
     write(slot, (std::uint64_t{1} << 40) - period);
     return Status::ok;
   }
@@ -394,7 +393,6 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40> {
   static inline std::uint32_t used_ = 0;
   static inline std::uint32_t cascade_hi_ = 0;
   static inline bool owns_lvt_ = false;
-  static inline volatile std::uint32_t negative_ = 0;  // last written with bit 39 set
 };
 
 }  // namespace pmu::netburst

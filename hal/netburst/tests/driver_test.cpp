@@ -378,16 +378,18 @@ TEST_F(netburstDriver, ProfilerClearFreesTheEscrs) {
   p.clear();
 }
 
-TEST_F(netburstDriver, TheLateOvfCheckOnlyTrustsASamplingPreset) {
+TEST_F(netburstDriver, SamplingPeriodsKeepBit39SoTheLateOvfCheckHolds) {
   probed();
-  ASSERT_EQ(D::configure(12, ev("instr_retired:NBOGUSNTAG")), Status::ok);
-  D::write(12, 0);  // bit 39 clear: not a sampling preset
-  D::set_overflow_interrupt(1u << 12, true);
-  D::start(1u << 12);
-  count(kInstr, 3);
-  EXPECT_EQ(D::overflow_status(), 0u) << "a small count is not an overflow";
-  D::stop(1u << 12);
-  D::set_overflow_interrupt(1u << 12, false);
+  prof::Profiler<D> p;
+  prof::SampleRing<4> ring;
+  prof::Sampler<D, prof::SampleRing<4>> s{p, ring};
+  prof::Counter c;
+  ASSERT_EQ(p.add(ev("instr_retired:NBOGUSNTAG"), c), Status::ok);
+  EXPECT_EQ(s.arm(c, (std::uint64_t{1} << 39) + 1), Status::bad_argument);
+  EXPECT_EQ(s.arm(c, std::uint64_t{1} << 39), Status::ok);
+  EXPECT_EQ(D::read(p.slot_of(c)) >> 39 & 1u, 1u);
+  s.disarm();
+  p.clear();
 }
 
 }  // namespace
