@@ -53,16 +53,6 @@ inline constexpr u32 kOptComplement = 1u << 3;
 inline constexpr unsigned kOptThresholdShift = 4;  // 4 bits
 inline constexpr u32 kOptKnown = 0xFFu;
 
-inline constexpr std::uint32_t kAllCounters = (1u << kCounters) - 1;
-inline constexpr std::uint32_t kUsableCounters = kAllCounters & ~(1u << 1);  // never BPU counter 1
-
-// The event's counters: those its ESCRs feed (on this model), never counter 1.
-constexpr std::uint32_t event_counters(const NbEvent& e, bool early_model = true) {
-  std::uint32_t m = 0;
-  for (EscrId id : e.escr)
-    if (id != EscrId::none && (early_model || !escr_info(id).early_models_only)) m |= escr_info(id).counters;
-  return m & kUsableCounters;
-}
 // The event's ESCR that feeds `counter`, or none.
 constexpr EscrId escr_for(const NbEvent& e, unsigned counter) {
   for (EscrId id : e.escr)
@@ -173,7 +163,6 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40> {
     R::template write_raw<IA32_PEBS_ENABLE>(0);
     R::template write_raw<PEBS_MATRIX_VERT>(0);
     for (auto& e : slot_escr_) e = 0;
-    for (auto& c : cccr_) c = 0;
     used_ = 0;
     cascade_hi_ = 0;
   }
@@ -211,7 +200,6 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40> {
     write_cccr(slot, cccr_v);
     slot_escr_[slot] = static_cast<std::uint8_t>(static_cast<unsigned>(id) + 1);
     escr_v_[slot] = escr_v;
-    cccr_[slot] = cccr_v;
     used_ |= 1u << slot;
     return Status::ok;
   }
@@ -389,7 +377,6 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40> {
   static inline Identity id_{};
   static inline std::uint8_t slot_escr_[kCounters]{};  // ESCR id + 1; 0: none
   static inline u64 escr_v_[kCounters]{};
-  static inline u64 cccr_[kCounters]{};
   static inline std::uint32_t used_ = 0;
   static inline std::uint32_t cascade_hi_ = 0;
   static inline bool owns_lvt_ = false;

@@ -250,6 +250,18 @@ constexpr std::size_t event_row(const char* name) {
   return kNumEvents;
 }
 
+inline constexpr std::uint32_t kAllCounters = (1u << kCounters) - 1;
+inline constexpr std::uint32_t kUsableCounters = kAllCounters & ~(1u << 1);  // never BPU counter 1 (driver.hpp)
+
+// The event's counters: those its ESCRs feed, never counter 1 (the catalog's, the driver's and
+// the host tool's answer; configure() also refuses an ESCR the part's model lacks).
+constexpr std::uint32_t event_counters(const NbEvent& e) {
+  std::uint32_t m = 0;
+  for (EscrId id : e.escr)
+    if (id != EscrId::none) m |= escr_info(id).counters;
+  return m & kUsableCounters;
+}
+
 // The mask configure() counts when an EventConfig's qualifier is 0 (what a preset passes): the
 // event's default mask where it has one, and for the preset events without one the toolkit's
 // choice: instr_retired NBOGUSNTAG|NBOGUSTAG (non-bogus instructions, as Linux counts them),
@@ -295,12 +307,6 @@ constexpr EventText text_of(const NbEvent& e) {
   if (e.flags & kDoubtful) append(t, n, " [doubtful: sources disagree, see hal/netburst/README.md]");
   return t;
 }
-constexpr std::uint32_t counters_of(const NbEvent& e) {
-  std::uint32_t m = 0;
-  for (EscrId id : e.escr)
-    if (id != EscrId::none) m |= escr_info(id).counters;
-  return m & ~(1u << 1);  // BPU counter 1: never used (driver.hpp)
-}
 struct Catalog {
   EventText text[kNumEvents];
   EventInfo info[kNumEvents];
@@ -316,7 +322,7 @@ namespace detail {
 constexpr Catalog with_info() {
   Catalog c = kCatalogText;
   for (std::size_t i = 0; i < kNumEvents; ++i)
-    c.info[i] = {static_cast<std::uint32_t>(i), kEvents[i].name, kCatalogText.text[i].s, counters_of(kEvents[i]), 0};
+    c.info[i] = {static_cast<std::uint32_t>(i), kEvents[i].name, kCatalogText.text[i].s, event_counters(kEvents[i]), 0};
   return c;
 }
 }  // namespace detail
@@ -330,12 +336,18 @@ inline constexpr detail::Catalog kCatalogData = detail::with_info();
 //   tlb_misses         page_walk_type:DTMISS:ITMISS
 // No cache-miss preset: the NetBurst cache-miss counts need replay tagging through
 // IA32_PEBS_ENABLE/PEBS_MATRIX_VERT, which this driver does not program.
+namespace detail {
+constexpr PresetBinding preset_on(Preset p, const char* event) {
+  const std::size_t row = event_row(event);
+  return {p, static_cast<std::uint32_t>(row), event_counters(kEvents[row])};
+}
+}  // namespace detail
 inline constexpr PresetBinding kPresets[] = {
-    {Preset::cycles, static_cast<std::uint32_t>(event_row("global_power_events")), detail::counters_of(kEvents[event_row("global_power_events")])},
-    {Preset::instructions, static_cast<std::uint32_t>(event_row("instr_retired")), detail::counters_of(kEvents[event_row("instr_retired")])},
-    {Preset::branches, static_cast<std::uint32_t>(event_row("branch_retired")), detail::counters_of(kEvents[event_row("branch_retired")])},
-    {Preset::branch_mispredicts, static_cast<std::uint32_t>(event_row("mispred_branch_retired")), detail::counters_of(kEvents[event_row("mispred_branch_retired")])},
-    {Preset::tlb_misses, static_cast<std::uint32_t>(event_row("page_walk_type")), detail::counters_of(kEvents[event_row("page_walk_type")])},
+    detail::preset_on(Preset::cycles, "global_power_events"),
+    detail::preset_on(Preset::instructions, "instr_retired"),
+    detail::preset_on(Preset::branches, "branch_retired"),
+    detail::preset_on(Preset::branch_mispredicts, "mispred_branch_retired"),
+    detail::preset_on(Preset::tlb_misses, "page_walk_type"),
 };
 
 inline constexpr PmuCatalog catalog{
