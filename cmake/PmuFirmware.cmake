@@ -1,10 +1,11 @@
 # One firmware/QEMU helper for every board (examples/<board>/).
 #
 #   pmu_board(<board> LIBRARY <target> QEMU <qemu-system-*> QEMU_ARGS <args>...
-#             [EXIT_STATUS] [LINKER_SCRIPT <file>])
+#             [EXIT_STATUS [DEBUG_EXIT]] [LINKER_SCRIPT <file>])
 #       declares a board: the library every image of it links (startup, vectors, console, exit,
 #       fault catching), how QEMU boots it, and whether QEMU's exit status is the firmware's
-#       verdict (EXIT_STATUS: ARM semihosting exit) or only its console output is.
+#       verdict (EXIT_STATUS: semihosting or UHI exit) or only its console output is. DEBUG_EXIT:
+#       the status comes from QEMU's isa-debug-exit device, (code << 1) | 1.
 #   pmu_add_firmware(<name> BOARD <board> SOURCES <files>...)
 #       <name>.elf and <name>.map, linked against the board; its size printed after the link.
 #   pmu_add_qemu_test(<test> FIRMWARE <name> PASS <regex> [FAIL <regex>] [EXPECT_EXIT <n>]
@@ -15,7 +16,7 @@
 find_program(PMU_TIMEOUT timeout)
 
 function(pmu_board board)
-  cmake_parse_arguments(B "EXIT_STATUS" "LIBRARY;QEMU;LINKER_SCRIPT" "QEMU_ARGS" ${ARGN})
+  cmake_parse_arguments(B "EXIT_STATUS;DEBUG_EXIT" "LIBRARY;QEMU;LINKER_SCRIPT" "QEMU_ARGS" ${ARGN})
   if(NOT B_LIBRARY OR NOT B_QEMU)
     message(FATAL_ERROR "pmu_board(${board}): LIBRARY and QEMU are required")
   endif()
@@ -23,6 +24,7 @@ function(pmu_board board)
   set_property(GLOBAL PROPERTY PMU_BOARD_${board}_LIBRARY ${B_LIBRARY})
   set_property(GLOBAL PROPERTY PMU_BOARD_${board}_QEMU_ARGS ${B_QEMU_ARGS})
   set_property(GLOBAL PROPERTY PMU_BOARD_${board}_EXIT_STATUS ${B_EXIT_STATUS})
+  set_property(GLOBAL PROPERTY PMU_BOARD_${board}_DEBUG_EXIT ${B_DEBUG_EXIT})
   set_property(GLOBAL PROPERTY PMU_BOARD_${board}_LINKER_SCRIPT "${B_LINKER_SCRIPT}")
 endfunction()
 
@@ -53,6 +55,7 @@ function(pmu_add_qemu_test test)
   get_property(board TARGET ${T_FIRMWARE} PROPERTY PMU_BOARD)
   get_property(args GLOBAL PROPERTY PMU_BOARD_${board}_QEMU_ARGS)
   get_property(exit_status GLOBAL PROPERTY PMU_BOARD_${board}_EXIT_STATUS)
+  get_property(debug_exit GLOBAL PROPERTY PMU_BOARD_${board}_DEBUG_EXIT)
   if(NOT PMU_QEMU_${board} OR NOT PMU_TIMEOUT)
     message(STATUS "${board}: QEMU or timeout not found, test ${test} not registered")
     return()
@@ -69,7 +72,7 @@ function(pmu_add_qemu_test test)
     COMMAND ${CMAKE_COMMAND}
       -DQEMU=${PMU_QEMU_${board}} "-DQEMU_ARGS=${args}" -DTIMEOUT_PROGRAM=${PMU_TIMEOUT} -DTIMEOUT=60
       -DELF=$<TARGET_FILE:${T_FIRMWARE}> "-DPASS=${T_PASS}" "-DFAIL=${T_FAIL}"
-      "-DEXPECT_EXIT=${T_EXPECT_EXIT}" "-DLOG=$<TARGET_FILE:${T_FIRMWARE}>.${test}.log"
+      "-DEXPECT_EXIT=${T_EXPECT_EXIT}" "-DDEBUG_EXIT=${debug_exit}" "-DLOG=$<TARGET_FILE:${T_FIRMWARE}>.${test}.log"
       -P ${PROJECT_SOURCE_DIR}/cmake/run_qemu_test.cmake)
   set_tests_properties(${test} PROPERTIES TIMEOUT 90 LABELS "qemu;${board}")
 endfunction()

@@ -1,9 +1,11 @@
 # Runs one firmware image under QEMU and judges it by its exit status and its console output.
 #   cmake -DQEMU=... -DQEMU_ARGS="-M;mainstone;..." -DELF=... -DPASS=<regex> [-DFAIL=<regex>]
-#         [-DEXPECT_EXIT=<n>] [-DTIMEOUT_PROGRAM=timeout] [-DTIMEOUT=60] [-DLOG=<file>] -P run_qemu_test.cmake
+#         [-DEXPECT_EXIT=<n> [-DDEBUG_EXIT=ON]] [-DTIMEOUT_PROGRAM=timeout] [-DTIMEOUT=60] [-DLOG=<file>] -P run_qemu_test.cmake
 # LOG keeps the console output (e.g. for `pmukit report LOG --elf ELF`).
 # EXPECT_EXIT is checked only when given (a board whose QEMU exit status carries the firmware's
-# verdict, e.g. ARM semihosting); PASS must match the output and FAIL must not.
+# verdict, e.g. ARM semihosting); PASS must match the output and FAIL must not. DEBUG_EXIT: QEMU's
+# isa-debug-exit device ended the run, with status (code << 1) | 1; any even status (a timeout, a
+# QEMU error, a shutdown by other means) carries no firmware verdict and fails.
 foreach(v QEMU QEMU_ARGS ELF PASS)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "run_qemu_test: ${v} not set")
@@ -28,6 +30,13 @@ if(LOG)
 endif()
 if(err)
   message("stderr: ${err}")
+endif()
+if(DEBUG_EXIT AND rc MATCHES "^[0-9]+$")
+  math(EXPR odd "${rc} % 2")
+  if(NOT odd)
+    message(FATAL_ERROR "exit status ${rc}: not through isa-debug-exit, no firmware verdict")
+  endif()
+  math(EXPR rc "(${rc} - 1) / 2")
 endif()
 if(DEFINED EXPECT_EXIT AND NOT EXPECT_EXIT STREQUAL "" AND NOT rc STREQUAL "${EXPECT_EXIT}")
   message(FATAL_ERROR "exit status ${rc}, expected ${EXPECT_EXIT}")

@@ -1,0 +1,70 @@
+#pragma once
+// Board support for i386 firmware on QEMU's PC (`qemu-system-i386`, booted by QEMU's Multiboot 1
+// loader; examples/pc/README.md), also the shape a Pentium 4 board would take.
+//
+// What the startup code (start.S) has done before main():
+//   - its own flat GDT loaded (code 0x08, data 0x10), every segment register reloaded, a 64 KiB
+//     stack, .bss zeroed, the IDT loaded (pc_idt_init), .init_array constructors run (they must not
+//     print), interrupts off;
+//   - every exception and the 8259s' and local APIC's vectors go to the board's dispatcher
+//     (pc_trap_c): the PIT tick (IRQ 0, vector 32) to the tick callback, the local APIC's
+//     performance-counter LVT (vector kPmiVector) to the PMU callback; #UD and #GP on rdmsr,
+//     wrmsr or rdpmc through pmu_fault_catch() (resumed after the 2-byte instruction); anything
+//     else prints what happened and exits with kExitFault.
+#include <cstdint>
+
+#include "examples/common/console.hpp"
+#include "hal/core/bus/irq.hpp"
+
+namespace board {
+
+// Interrupt callback: `pc` is the interrupted EIP, `lr` the interrupted function's return address
+// where its frame pointer shows one (the board builds with frame pointers), else 0.
+using IrqHandler = void (*)(std::uint32_t pc, std::uint32_t lr);
+
+// COM1 (16550 at I/O 0x3f8) set up, both 8259s remapped to vectors 32-47 and masked, the PIT
+// quiet. Call first in main().
+void init();
+
+void putc(char c);
+inline constexpr examples::Console console{&putc};
+
+// Prints "EXIT <code>" on its own line, then exits QEMU through the isa-debug-exit device at I/O
+// 0xf4, which the board's QEMU arguments add: QEMU's exit status is then (code << 1) | 1, which the
+// board's tests and scripts decode. code must be 0..127.
+[[noreturn]] void exit(int code);
+inline constexpr int kExitFail = 1;   // firmware-detected failure
+inline constexpr int kExitFault = 3;  // unexpected exception (after the "<name> at" line)
+
+// The time-stamp counter (rdtsc). Under QEMU's TCG it counts virtual nanoseconds, so under
+// `-icount shift=0` one tick per instruction; on a Pentium 4 it counts core clocks.
+std::uint64_t tsc();
+inline constexpr std::uint64_t kQemuTscHz = 1'000'000'000u;
+
+// The 8254 PIT's input clock (channel 0 drives IRQ 0).
+inline constexpr std::uint32_t kPitHz = 1'193'182u;
+
+// Periodic PIT channel 0 interrupt (mode 2) every `period_ticks` PIT ticks (2..65535); `on_tick`
+// runs in each. Taken only while EFLAGS.IF is set (irq_enable).
+void timer_start(std::uint16_t period_ticks, IrqHandler on_tick);
+void timer_stop();
+
+// The local APIC: its physical base from IA32_APIC_BASE, and whether CPUID says there is one.
+bool has_apic();
+std::uintptr_t apic_base();
+
+// Routes the local APIC's performance-counter interrupt: `on_perf` runs for vector kPmiVector,
+// followed by the APIC's EOI; the APIC is software-enabled (spurious vector 255). The PMU driver
+// programs the LVT entry itself (its vector, its mask). false where there is no local APIC.
+inline constexpr std::uint8_t kPmiVector = 240;
+bool set_perf_handler(IrqHandler on_perf);
+
+// EFLAGS.IF (sti / cli).
+void irq_enable();
+void irq_disable();
+bool irq_enabled();
+
+// Clears EFLAGS.IF for its lifetime and restores it; nests. The kit's guard (hal/core/bus/irq.hpp).
+using CriticalSection = pmu::IrqGuard;
+
+}  // namespace board

@@ -1,0 +1,129 @@
+// Example firmware: the NetBurst (Pentium 4) PMU on QEMU's PC, with the CPU model set to a Pentium 4
+// (-cpu qemu32,family=15,model=2,vendor=GenuineIntel; examples/pc/README.md).
+//
+// This board's part: CPUID says GenuineIntel family 0Fh, so the driver probes, and finds the PMU
+// absent: IA32_MISC_ENABLE bit 7 (performance monitoring available) reads 0 under QEMU's TCG, whose
+// MSRs outside its own list read 0 and ignore writes. It also shows rdpmc raising #UD there,
+// caught as an expected fault. Then the shared measurement (examples/common/profile_run.hpp) runs
+// on the PMU where it counts (global_power_events, its PMI through the local APIC for sampling),
+// else on the time-stamp counter with PIT timer sampling. Prints PROFILE PASS / PROFILE FAIL and
+// exits through isa-debug-exit with the verdict.
+#include <cstdint>
+
+#include "board/board.hpp"
+#include "examples/common/profile_run.hpp"
+#include "hal/core/bus/msr.hpp"
+#include "hal/core/fault.hpp"
+#include "hal/netburst/driver.hpp"
+#include "profiler/clock_backend.hpp"
+
+namespace {
+
+namespace nb = pmu::netburst;
+using Pmu = nb::Driver<nb::HwBus>;
+
+// The time-stamp counter as a clock: 64 bits, never wraps in a run.
+struct TscClock {
+  static constexpr unsigned kWidth = 64;
+  static constexpr const char* kId = "x86-tsc";
+  static std::uint64_t now() { return board::tsc(); }
+};
+using TscBackend = prof::ClockBackend<TscClock>;
+
+// 2n instructions in the loop (n >= 1); 2n + 7 with the argument store, the call, the frame
+// (push %ebp, mov, the argument load), pop and ret: counted from this build's disassembly.
+__attribute__((noipa, section("work_known"))) void spin_exact(std::uint32_t n) {
+  asm volatile("1:\n\tdec %0\n\tjnz 1b" : "+r"(n));
+}
+
+// PIT channel 0 every 12 input clocks: 10.06 us.
+constexpr std::uint16_t kTickPeriod = 12;
+constexpr std::uint64_t kTickPeriodNs = std::uint64_t{kTickPeriod} * 1'000'000'000u / board::kPitHz;
+
+// The adaptor examples::profile() takes.
+struct Board {
+  static const examples::Console& console() { return board::console; }
+  static void putc(char c) { board::putc(c); }
+  static void spin_exact(std::uint32_t n) { ::spin_exact(n); }
+  static bool timer_start(void (*tick)(std::uint32_t, std::uint32_t)) {
+    board::timer_start(kTickPeriod, tick);
+    return true;
+  }
+  static void timer_stop() { board::timer_stop(); }
+  // The PMI: the board routes the APIC vector, the driver owns the LVT entry (its mask is set by
+  // every PMI and cleared by the driver's clear_overflow).
+  static bool pmu_interrupt(void (*irq)(std::uint32_t, std::uint32_t)) {
+    if (!board::set_perf_handler(irq)) return false;
+    Pmu::set_apic_base(board::apic_base());
+    Pmu::set_pmi_vector(board::kPmiVector);
+    return true;
+  }
+  static void irq_enable() { board::irq_enable(); }
+  static void irq_disable() { board::irq_disable(); }
+};
+
+// On silicon: global_power_events:RUNNING (cycles the processor is not halted), no expectation for
+// the known region; sampling from the PMI.
+constexpr examples::Setup kPmuSetup{
+    .target = "netburst", .unit = "cycles", .counter_hz = 0,
+    .known_iters = 10'000, .known_per_iter = 2, .known_extra = 7,
+    .per_instr_num = 0, .per_instr_den = 0, .resolution = 0,
+    .tolerance_permille = 1, .tolerance_abs = 0,
+    .pmu_interrupt = true, .pmu_period = 100'000, .tick_period_ns = kTickPeriodNs};
+// QEMU's TSC under -icount shift=0: one tick per instruction.
+constexpr examples::Setup kTscSetup{
+    .target = "netburst", .unit = "TSC ticks", .counter_hz = board::kQemuTscHz,
+    .known_iters = 10'000, .known_per_iter = 2, .known_extra = 7,
+    .per_instr_num = 1, .per_instr_den = 1, .resolution = 0,
+    .tolerance_permille = 1, .tolerance_abs = 0,
+    .pmu_interrupt = false, .pmu_period = 0, .tick_period_ns = kTickPeriodNs};
+
+}  // namespace
+
+int main() {
+  board::init();
+  examples::work::fill();
+  const examples::Console& out = board::console;
+  out.line("pmukit netburst profile (QEMU pc, -cpu qemu32,family=15,model=2,vendor=GenuineIntel)");
+  examples::Checks checks{out};
+
+  prof::Profiler<Pmu>& profiler = examples::Bench<Pmu>::profiler;
+  const pmu::ProbeResult probe = profiler.probe();
+  out.put("CPUID: family 0x");
+  out.hex(Pmu::identity().family, 2);
+  out.put(" model 0x");
+  out.hex(Pmu::identity().model, 2);
+  out.line(Pmu::identity().hyper_threading ? ", Hyper-Threading" : ", one logical processor");
+  out.put("probe: ");
+  out.line(pmu::status_name(probe.status));
+  checks.check(probe.status != pmu::Status::unsupported_core, "a family 0Fh GenuineIntel core");
+
+  if (probe.status == pmu::Status::pmu_absent) {
+    // Why: the availability bit, and whether rdpmc exists at all.
+    std::uint64_t misc = 0;
+    const bool misc_traps = pmu::fault::traps(
+        [&] { misc = pmu::Regs<nb::HwBus>::read_raw<nb::IA32_MISC_ENABLE>(); });
+    out.put("IA32_MISC_ENABLE: ");
+    if (misc_traps) {
+      out.line("#GP (a hypervisor that hides the MSR), caught");
+    } else {
+      out.put("0x");
+      out.hex(misc, 16);
+      out.line(nb::misc_perfmon_available.extract(misc) ? ", bit 7 (performance monitoring available) set"
+                                                        : ", bit 7 (performance monitoring available) clear");
+    }
+    const std::uint32_t caught = pmu::fault::state.caught;
+    const bool rdpmc_traps = pmu::fault::traps([] { (void)pmu::MsrBus::rdpmc(0); });
+    out.line(rdpmc_traps ? "rdpmc 0: faulted (no counters behind it), caught"
+                         : "rdpmc 0: did not fault");
+    checks.check(rdpmc_traps && pmu::fault::state.caught == caught + 1, "rdpmc fault caught once");
+  }
+  const bool present = probe.status == pmu::Status::ok;
+  out.line(present ? "NetBurst PMU: present -> global_power_events for regions, its PMI for sampling"
+                   : "NetBurst PMU: absent -> TSC for cycle regions, PIT timer for sampling");
+
+  const int failed = checks.failures + (present ? examples::profile<Board, Pmu>(kPmuSetup)
+                                                : examples::profile<Board, TscBackend>(kTscSetup));
+  out.line(failed == 0 ? "PROFILE PASS" : "PROFILE FAIL");
+  board::exit(failed == 0 ? 0 : board::kExitFail);
+}
