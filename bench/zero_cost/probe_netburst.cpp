@@ -1,5 +1,5 @@
 // Zero-cost probe, NetBurst (Pentium 4, i686): the register engine on MsrBus against hand-written
-// rdmsr/wrmsr with the MSR address as an ECX immediate, plus the bus's rdpmc/rdtsc helpers.
+// rdmsr/wrmsr with the MSR address as an ECX immediate, rdpmc with the counter index, and rdtsc.
 // Same rules as probe_xscale.cpp. wrmsr is serializing (SDM Vol. 2B), so neither side adds a barrier.
 //
 // MSR addresses and bits: Intel SDM Vol. 3B, NetBurst performance monitoring (chapter 18) and Appendix B: BPU_COUNTER0 0x300,
@@ -109,7 +109,7 @@ void hand_modify() {
 // (w1c: NetBurst has no write-1-to-clear MSR bits; OVF is cleared by writing 0.)
 
 // --- rdpmc: the bus helper against the hand-written instruction ---
-u64 ours_rdpmc(u32 index) { return pmu::MsrBus::rdpmc(index); }
+u64 ours_rdpmc(u32 index) { return pmu::PmcBus::rdpmc(index); }
 u64 hand_rdpmc(u32 index) {
   u32 lo, hi;
   asm volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(index) : "memory");
@@ -127,9 +127,18 @@ u64 hand_rdtsc() {
 // ---------------- the NetBurst driver (hal/netburst/driver.hpp) ----------------
 using Driver = pmu::netburst::Driver<pmu::netburst::HwBus>;
 
-// --- driver_read: Driver::read<12>() (IQ_COUNTER0), one rdmsr ---
+// --- driver_read: Driver::read<12>() (IQ_COUNTER0), one rdpmc with ECX = 12 ---
 u64 ours_driver_read() { return Driver::read<12>(); }
-u64 hand_driver_read() { return hand_rdmsr(0x30C); }
+u64 hand_driver_read() {
+  u32 lo, hi;
+  asm volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(12u) : "memory");
+  return (static_cast<u64>(hi) << 32) | lo;
+}
+
+// --- driver_read_msr: the rdmsr read path (CounterRead::rdmsr), one rdmsr of MSR 0x30C ---
+using DriverMsr = pmu::netburst::Driver<pmu::netburst::HwBus, pmu::netburst::CounterRead::rdmsr>;
+u64 ours_driver_read_msr() { return DriverMsr::read<12>(); }
+u64 hand_driver_read_msr() { return hand_rdmsr(0x30C); }
 
 // --- driver_write: Driver::write<12>(v): two wrmsr of the 40-bit value (erratum N15) ---
 void ours_driver_write(u64 v) { Driver::write<12>(v & 0xFFFFFFFFFFull); }

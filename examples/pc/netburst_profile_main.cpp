@@ -113,7 +113,7 @@ int main() {
                                                         : ", bit 7 (performance monitoring available) clear");
     }
     const std::uint32_t caught = pmu::fault::state.caught;
-    const bool rdpmc_traps = pmu::fault::traps([] { (void)pmu::MsrBus::rdpmc(0); });
+    const bool rdpmc_traps = pmu::fault::traps([] { (void)pmu::PmcBus::rdpmc(0); });
     out.line(rdpmc_traps ? "rdpmc 0: faulted (no counters behind it), caught"
                          : "rdpmc 0: did not fault");
     checks.check(rdpmc_traps && pmu::fault::state.caught == caught + 1, "rdpmc fault caught once");

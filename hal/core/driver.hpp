@@ -123,17 +123,20 @@ struct CoreChoice {
 constexpr unsigned register_bits(unsigned width) { return width < 32 ? 32 : width; }
 
 // ---------------------------------------------------------------------------------------------
-// CounterDriver<Bus, Counters, Width>: the part of every driver that follows from its counter
-// registers alone. Counters is a RegList (or FamilyRegs) in slot order; Width the overflow-
-// condition width of every slot. A driver derives from it and adds only the manual's rules.
+// CounterDriver<Bus, Counters, Width[, ReadCounters]>: the part of every driver that follows from
+// its counter registers alone. Counters is a RegList (or FamilyRegs) in slot order; Width the
+// overflow-condition width of every slot; ReadCounters, where reads take another path than writes
+// (x86 rdpmc against wrmsr), the locations reads use, in the same order. A driver derives from it
+// and adds only the manual's rules.
 //   read<S>()       one instruction (the slot is a constant)
 //   read(slot)      run-time slot; 0 for a slot out of range
 //   write(slot, v)  a value wider than the register, or a slot out of range, is masked (or
 //                   dropped), counted and reported through report_narrowing: the engine's policy
-template <class Bus, class Counters, unsigned Width>
+template <class Bus, class Counters, unsigned Width, class ReadCounters = Counters>
 struct CounterDriver {
   using counters = Counters;
   static constexpr unsigned kSlots = Counters::count;
+  static_assert(ReadCounters::count == kSlots, "one read location per counter");
   static_assert(kSlots > 0 && kSlots <= 32, "slot masks are 32 bits");
   static_assert(Width > 0 && Width <= 64, "overflow width is 1..64 bits");
   static constexpr std::uint32_t kAllSlots =
@@ -146,7 +149,7 @@ struct CounterDriver {
 
   template <unsigned Slot>
   static std::uint64_t read() {
-    return Regs<Bus>::template read_raw<typename Counters::template at<Slot>>();
+    return Regs<Bus>::template read_raw<typename ReadCounters::template at<Slot>>();
   }
   static std::uint64_t read(unsigned slot) {
     std::uint64_t v = 0;

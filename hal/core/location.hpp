@@ -6,7 +6,7 @@
 
 namespace pmu {
 
-enum class BusKind : std::uint32_t { arm_cp = 1, pmr = 2, msr = 3, cp0 = 4, mmio = 5, spr = 6, cpuid = 7 };
+enum class BusKind : std::uint32_t { arm_cp = 1, pmr = 2, msr = 3, cp0 = 4, mmio = 5, spr = 6, cpuid = 7, pmc = 8 };
 
 namespace detail {
 constexpr std::uint32_t make_key(BusKind k, std::uint32_t enc) {
@@ -55,6 +55,16 @@ struct Msr {
   static constexpr BusKind kind = BusKind::msr;
   static constexpr std::uint32_t address = Address;
   static constexpr std::uint32_t key = detail::make_key(kind, Address);
+};
+
+// x86 performance-monitoring counter read with rdpmc (counter index in ECX). Read only: counters are
+// written through their MSRs.
+template <std::uint32_t Index>
+struct Pmc {
+  static_assert(Index < (1u << 24), "rdpmc counter index outside the range this toolkit files");
+  static constexpr BusKind kind = BusKind::pmc;
+  static constexpr std::uint32_t index = Index;
+  static constexpr std::uint32_t key = detail::make_key(kind, Index);
 };
 
 // MIPS coprocessor 0 register: mfc0/mtc0 $Reg, Sel (Sel must be 0 before MIPS32).

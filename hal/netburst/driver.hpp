@@ -20,6 +20,7 @@
 // here, written by probe/reset/configure/link in thread context and only read by the functions
 // the overflow handler calls.
 #include <cstdint>
+#include <type_traits>
 
 #include "hal/core/bus/composite.hpp"
 #include "hal/core/bus/cpuid.hpp"
@@ -38,7 +39,15 @@ namespace pmu::netburst {
 
 struct ApicTag;
 using ApicBase = RuntimeBase<ApicTag>;  // the local APIC's MMIO base (set_apic_base; 0xFEE00000)
-using HwBus = CompositeBus<MsrBus, CpuidBus, MmioBus<ApicBase>>;
+using HwBus = CompositeBus<MsrBus, PmcBus, CpuidBus, MmioBus<ApicBase>>;
+
+// How the driver reads a counter. rdpmc (the default): allowed at CPL 0 always and elsewhere while
+// CR4.PCE is set, and it is what Linux's P4 driver reads counters with. rdmsr of the counter's
+// MSR: for an environment that intercepts rdpmc but passes the MSRs through. Either way the probe
+// reads with it, so a path that faults makes the PMU absent rather than a later read wrong.
+enum class CounterRead : std::uint8_t { rdpmc, rdmsr };
+template <CounterRead Read>
+using CounterReadRegs = std::conditional_t<Read == CounterRead::rdpmc, CounterPmcRegs, CounterRegs>;
 
 using CPUID0_EBX = Reg<"CPUID.0:EBX", Cpuid<0, 1>, u32, Layout<u32>{Access::RO, 0, 0, 0}>;  // "Genu"
 inline constexpr u32 kGenu = 0x756E6547u;
@@ -85,9 +94,9 @@ constexpr Request request_of(EventConfig ev) {
   return r;
 }
 
-template <class Bus>
-struct Driver : CounterDriver<Bus, CounterRegs, 40> {
-  using Base = CounterDriver<Bus, CounterRegs, 40>;
+template <class Bus, CounterRead Read = CounterRead::rdpmc>
+struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
+  using Base = CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>>;
   using Base::kAllSlots;
   using Base::kSlots;
   using Base::read;

@@ -25,7 +25,8 @@
 //   later), set_write_needs_twice (erratum N15: a counter write takes only when the same value is
 //   written twice in a row).
 // - CPUID.1 (family/model, HTT) and IA32_MISC_ENABLE (bit 7) are answered without counting.
-//   set_qemu(): what QEMU's TCG does (MISC_ENABLE reads 1, every PMU MSR reads 0 and ignores writes).
+//   set_qemu(): what QEMU's TCG does (MISC_ENABLE reads 1, every PMU MSR reads 0 and ignores writes,
+//   rdpmc raises #UD). A counter read by rdpmc (BusKind::pmc) reads the same 40 bits as its MSR.
 #include <cstdint>
 
 #include "hal/core/bus/mock.hpp"
@@ -42,7 +43,7 @@ class Model final : public model::Harness {
  public:
   static constexpr unsigned kMaxNesting = 16;
 
-  Model() : Harness(BusKind::msr) {}
+  Model() : Harness(BusKind::msr, BusKind::pmc) {}
 
   // --- set-up -----------------------------------------------------------------------------
   void set_cpuid(std::uint32_t family, std::uint32_t model) {
@@ -56,6 +57,8 @@ class Model final : public model::Harness {
     misc_ = on ? 1u : 0x80u;
   }
   void set_ovf_late(bool on) { ovf_late_ = on; }
+  // rdpmc faults while the MSRs work (a hypervisor that intercepts rdpmc).
+  void set_rdpmc_faults(bool on) { rdpmc_faults_ = on; }
   void set_write_needs_twice(bool on) { write_twice_ = on; }
   void set_cycles_per_access(std::uint32_t n) { cycles_per_access_ = n; }
 
@@ -181,6 +184,7 @@ class Model final : public model::Harness {
 
   bool owns(std::uint32_t key) const override {
     const std::uint32_t a = key & 0x00FFFFFFu;
+    if ((key >> 24) == static_cast<std::uint32_t>(BusKind::pmc)) return true;  // #GP past counter 17
     if ((key >> 24) != static_cast<std::uint32_t>(BusKind::msr)) return false;
     if (a >= 0x300 && a < 0x300 + kCounters) return true;
     if (a >= 0x360 && a < 0x360 + kCounters) return true;
@@ -230,6 +234,12 @@ class Model final : public model::Harness {
   MockResult on_read(std::uint32_t key, std::uint64_t& v) override {
     const std::uint32_t a = key & 0x00FFFFFFu;
     v = 0;
+    if ((key >> 24) == static_cast<std::uint32_t>(BusKind::pmc)) {
+      // rdpmc: QEMU's TCG raises #UD; an index with no counter, #GP (SDM Vol. 2B, RDPMC).
+      if (qemu_ || rdpmc_faults_ || a >= kCounters) return MockResult::trap;
+      v = cnt_[a];
+      return MockResult::handled;
+    }
     if (qemu_) return MockResult::handled;
     if (a >= 0x300 && a < 0x312) v = cnt_[a - 0x300];
     else if (a >= 0x360 && a < 0x372) v = cccr_[a - 0x360];
@@ -306,6 +316,7 @@ class Model final : public model::Harness {
   std::uint32_t vendor_ebx_ = 0x756E6547u;
   std::uint64_t misc_ = 0x80u;
   bool qemu_ = false, ovf_late_ = false, write_twice_ = false, late_pmi_ = false, pending_edge_ = false;
+  bool rdpmc_faults_ = false;
   std::uint32_t cycles_per_access_ = 0;
   std::uint64_t cnt_[kCounters]{};
   std::uint64_t cccr_[kCounters]{};

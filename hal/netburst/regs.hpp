@@ -49,16 +49,22 @@ inline constexpr const char* kCccrNames[kCounters] = {
 template <unsigned N>
 using Counter = Reg<table_name(kCounterNames[N]), Msr<0x300 + N>, u64, Layout<u64>{.write_mask = kCounterMask}>;
 
+// The same counter read with rdpmc, ECX = n (SDM Vol. 2B, RDPMC: on the Pentium 4 the index selects
+// one of the 18 counters and EDX:EAX returns its 40 bits). Read only: writes go to the MSR.
+template <unsigned N>
+using CounterPmc = Reg<table_name(kCounterNames[N]), Pmc<N>, u64, Layout<u64>{Access::RO, 0, 0, 0}>;
+
 namespace detail {
-template <class Seq>
+template <template <unsigned> class Of, class Seq>
 struct CounterList;
-template <std::size_t... I>
-struct CounterList<std::index_sequence<I...>> {
-  using type = RegList<Counter<I>...>;
+template <template <unsigned> class Of, std::size_t... I>
+struct CounterList<Of, std::index_sequence<I...>> {
+  using type = RegList<Of<I>...>;
 };
 }  // namespace detail
-// The counters in slot order (slot n = counter n).
-using CounterRegs = detail::CounterList<std::make_index_sequence<kCounters>>::type;
+// The counters in slot order (slot n = counter n): as MSRs, and as rdpmc indices.
+using CounterRegs = detail::CounterList<Counter, std::make_index_sequence<kCounters>>::type;
+using CounterPmcRegs = detail::CounterList<CounterPmc, std::make_index_sequence<kCounters>>::type;
 
 // CCCR: OVF 31, CASCADE 30, OVF_PMI_T1 27, OVF_PMI_T0 26, FORCE_OVF 25, EDGE 24, THRESHOLD 23:20,
 // COMPLEMENT 19, COMPARE 18, ACTIVE_THREAD 17:16, ESCR_SELECT 15:13, ENABLE 12. Bits 63:32, 29:28 and

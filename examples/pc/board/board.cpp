@@ -7,6 +7,8 @@
 
 // The one definition of pmu_fault_catch() for every PC firmware image (hal/core/fault.hpp).
 #include "hal/core/fault_catch.hpp"
+#include "hal/core/bus/msr.hpp"
+#include "hal/core/bus/msr.hpp"
 
 extern "C" const std::uint32_t pc_vector_table[];
 extern "C" char __stack_bottom[], __stack_top[];
@@ -120,11 +122,7 @@ void exit(int code) {
   pc_debug_exit(code);
 }
 
-std::uint64_t tsc() {
-  u32 lo, hi;
-  asm volatile("rdtsc" : "=a"(lo), "=d"(hi));
-  return (std::uint64_t{hi} << 32) | lo;
-}
+std::uint64_t tsc() { return pmu::MsrBus::rdtsc(); }
 
 void timer_start(std::uint16_t period_ticks, IrqHandler on_tick) {
   CriticalSection cs;

@@ -1,6 +1,7 @@
 #pragma once
-// MSR bus: x86 rdmsr/wrmsr (ring 0), plus rdpmc and rdtsc. rdmsr/wrmsr take the address in ECX
-// and the value in EDX:EAX; wrmsr is serializing (Intel SDM Vol. 2B, WRMSR), so no extra barrier.
+// MSR bus: x86 rdmsr/wrmsr (ring 0), plus rdtsc; and the PMC bus: rdpmc. rdmsr/wrmsr take the
+// address in ECX and the value in EDX:EAX; wrmsr is serializing (Intel SDM Vol. 2B, WRMSR), so no
+// extra barrier.
 #include <cstdint>
 
 #include "hal/core/location.hpp"
@@ -28,12 +29,6 @@ struct MsrBus {
                    "d"(static_cast<std::uint32_t>(v >> 32))
                  : "memory");
   }
-  // Reads performance counter `index` (ECX) without a ring change where CR4.PCE allows it.
-  static std::uint64_t rdpmc(std::uint32_t index) {
-    std::uint32_t lo, hi;
-    asm volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(index) : "memory");
-    return (static_cast<std::uint64_t>(hi) << 32) | lo;
-  }
   static std::uint64_t rdtsc() {
     std::uint32_t lo, hi;
     asm volatile("rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
@@ -50,6 +45,37 @@ struct MsrBus {
     static_assert(sizeof(Loc) == 0, "MsrBus exists only in x86 builds; host tests use MockBus");
   }
 #endif
+};
+
+// rdpmc: reads performance counter Loc::index (ECX) into EDX:EAX. Allowed at CPL 0 always, and at
+// any CPL while CR4.PCE is set (SDM Vol. 2B, RDPMC); not serializing, unlike the wrmsr that set
+// the counter up. An index with no counter behind it raises #GP.
+struct PmcBus {
+  static constexpr BusKind kind = BusKind::pmc;
+#if defined(__i386__) || defined(__x86_64__)
+  template <class Loc, class T>
+  static T read() {
+    static_assert(LocationOf<Loc, BusKind::pmc>, "PmcBus reaches only Pmc<...> locations");
+    static_assert(sizeof(T) == 8, "rdpmc returns 64 bits");
+    return rdpmc(Loc::index);
+  }
+  // The same instruction with the index known only at run time (a probe, a tool).
+  static std::uint64_t rdpmc(std::uint32_t index) {
+    std::uint32_t lo, hi;
+    asm volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(index) : "memory");
+    return (static_cast<std::uint64_t>(hi) << 32) | lo;
+  }
+#else
+  template <class Loc, class T>
+  static T read() {
+    static_assert(sizeof(Loc) == 0, "PmcBus exists only in x86 builds; host tests use MockBus");
+    return T{};
+  }
+#endif
+  template <class Loc, class T>
+  static void write(T) {
+    static_assert(sizeof(Loc) == 0, "rdpmc locations are read-only: write the counter's MSR");
+  }
 };
 
 }  // namespace pmu

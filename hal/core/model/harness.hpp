@@ -62,7 +62,9 @@ class Harness : public MockDevice {
   }
 
  protected:
-  explicit Harness(BusKind kind) : kind_(kind) {}
+  // The bus kinds the model answers: its registers' (and a second one where the PMU is also reached
+  // another way, e.g. x86 counters read by rdpmc and written as MSRs).
+  explicit Harness(BusKind kind, BusKind also = BusKind{}) : kinds_(bit(kind) | bit(also)) {}
   Harness(const Harness&) = default;
   Harness& operator=(const Harness&) = default;
   ~Harness() = default;
@@ -121,7 +123,8 @@ class Harness : public MockDevice {
     return r;
   }
   bool answers(std::uint32_t key) const {
-    return (key >> 24) == static_cast<std::uint32_t>(kind_) && owns(key);
+    const std::uint32_t kind = key >> 24;
+    return kind < 32 && (kinds_ >> kind & 1u) && owns(key);
   }
   void done() {
     ++accesses_;
@@ -134,7 +137,10 @@ class Harness : public MockDevice {
     poll_interrupt();
   }
 
-  BusKind kind_;
+  static constexpr std::uint32_t bit(BusKind k) {
+    return k == BusKind{} ? 0u : std::uint32_t{1} << static_cast<std::uint32_t>(k);
+  }
+  std::uint32_t kinds_;
   bool absent_ = false;
   bool in_access_ = false;
   bool in_handler_ = false;

@@ -153,6 +153,36 @@ TEST_F(netburstDriver, CountersAre40BitsAndWrapSettingOvf) {
   EXPECT_EQ(D::overflow_status(), 0u);
 }
 
+// Reads take rdpmc by default (one instruction, the counter's index in ECX) and the counter's MSR
+// with CounterRead::rdmsr; writes always go to the MSR. Both read the same 40 bits.
+TEST_F(netburstDriver, ReadsTakeRdpmcUnlessTheRdmsrPathIsChosen) {
+  using Msrs = netburst::Driver<Bus, CounterRead::rdmsr>;
+  probed();
+  ASSERT_EQ(D::configure(12, ev("instr_retired:NBOGUSNTAG")), Status::ok);
+  D::write(12, kCounterMask - 4);
+  D::start(1u << 12);
+  count(kInstr, 9);
+  Bus::clear_log();
+  EXPECT_EQ(D::read(12), 4u);
+  EXPECT_EQ(Bus::count<CounterPmc<12>>(MockOp::read), 1u);
+  EXPECT_EQ(Bus::count<Counter<12>>(MockOp::read), 0u);
+  EXPECT_EQ(Msrs::read(12), 4u);
+  EXPECT_EQ(Bus::count<Counter<12>>(MockOp::read), 1u);
+  EXPECT_EQ(Bus::count<CounterPmc<12>>(MockOp::read), 1u);
+  D::stop(1u << 12);
+  D::clear_overflow(1u << 12);
+}
+
+// A hypervisor that intercepts rdpmc but passes the MSRs: the default driver finds the PMU absent
+// (its reads would fault), the rdmsr path finds it working.
+TEST_F(netburstDriver, ProbeReadsTheWayTheDriverWill) {
+  model.set_rdpmc_faults(true);
+  model.set_cycles_per_access(1);
+  EXPECT_EQ(D::probe().status, Status::pmu_absent);
+  EXPECT_EQ((netburst::Driver<Bus, CounterRead::rdmsr>::probe().status), Status::ok);
+  model.set_cycles_per_access(0);
+}
+
 TEST_F(netburstDriver, ThresholdCompareComplementAndEdgeFilterPerClock) {
   probed();
   ASSERT_EQ(D::configure(12, ev("instr_retired:NBOGUSNTAG:thr=2")), Status::ok);
