@@ -14,7 +14,8 @@
 //   code      = row of kEvents (events.hpp)
 //   qualifier = the ESCR event mask (16 bits; only the event's named bits); 0 = the event's
 //               zero_qualifier_mask (events.hpp), bad_argument for an event that has none
-//   options   = kOptOs | kOptUsr (0: both), kOptEdge, kOptComplement, threshold << kOptThresholdShift
+//   options   = kOptOs | kOptUsr (0: both), kOptEdge, kOptComplement, threshold << kOptThresholdShift,
+//               tag value << kOptTagShift (execution tagging events only)
 //
 // Configuration state (which ESCR each counter uses, its CCCR set-up, the cascade pairs) is kept
 // here, written by probe/reset/configure/link in thread context and only read by the functions
@@ -60,7 +61,8 @@ inline constexpr u32 kOptUsr = 1u << 1;
 inline constexpr u32 kOptEdge = 1u << 2;
 inline constexpr u32 kOptComplement = 1u << 3;
 inline constexpr unsigned kOptThresholdShift = 4;  // 4 bits
-inline constexpr u32 kOptKnown = 0xFFu;
+inline constexpr unsigned kOptTagShift = 8;  // 4 bits: execution tagging's tag value (0: none)
+inline constexpr u32 kOptKnown = 0xFFFu;
 
 // The event's ESCR that feeds `counter`, or none.
 constexpr EscrId escr_for(const NbEvent& e, unsigned counter) {
@@ -78,7 +80,8 @@ constexpr bool cascade_legal(unsigned lo, unsigned hi) {
 // EventConfig <-> Request (encode.hpp).
 constexpr EventConfig config_of(const Request& r) {
   u32 o = (r.os ? kOptOs : 0u) | (r.usr ? kOptUsr : 0u) | (r.edge ? kOptEdge : 0u) |
-          (r.complement ? kOptComplement : 0u) | (u32{r.threshold} << kOptThresholdShift);
+          (r.complement ? kOptComplement : 0u) | (u32{r.threshold} << kOptThresholdShift) |
+          (u32{r.tag} << kOptTagShift);
   return {static_cast<u32>(r.event), r.mask, o};
 }
 constexpr Request request_of(EventConfig ev) {
@@ -91,6 +94,7 @@ constexpr Request request_of(EventConfig ev) {
   r.edge = (ev.options & kOptEdge) != 0;
   r.complement = (ev.options & kOptComplement) != 0;
   r.threshold = static_cast<std::uint8_t>((ev.options >> kOptThresholdShift) & 0xFu);
+  r.tag = static_cast<std::uint8_t>((ev.options >> kOptTagShift) & 0xFu);
   return r;
 }
 
@@ -344,6 +348,7 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
     const NbEvent& e = kEvents[ev.code];
     if (ev.qualifier > 0xFFFFu || (ev.qualifier & ~known_mask_bits(e))) return Status::bad_argument;
     if (ev.qualifier == 0 && zero_qualifier_mask(ev.code) == 0) return Status::bad_argument;
+    if ((ev.options >> kOptTagShift & 0xFu) && !(e.flags & kExecTagging)) return Status::bad_argument;
     if (!(event_counters(e) >> slot & 1u)) return Status::unsupported_event;
     return Status::ok;
   }

@@ -4,11 +4,15 @@
 // a constant event string is checked at compile time (checked()).
 //
 // Syntax (libpfm4's, as its check_events takes it):
-//   [netburst::]EVENT[:MASK...][:u][:k][:u=0|1][:k=0|1][:e][:cmpl][:thr=N]
+//   [netburst::]EVENT[:MASK...][:TAGn...][:u][:k][:u=0|1][:k=0|1][:e][:cmpl][:thr=N]
 // EVENT and MASK are the SDM's names, case-insensitive. No MASK: the event's default mask
 // (events.hpp). Neither u nor k: both. :e sets EDGE, :cmpl COMPLEMENT, :thr=N (0..15) THRESHOLD;
-// each of them also sets COMPARE, without which the CCCR ignores them. Values, for every event:
-//   ESCR = event select << 25 | mask << 9 | T0_OS|T1_OS (k) | T0_USR|T1_USR (u)
+// each of them also sets COMPARE, without which the CCCR ignores them. TAG0-TAG3, on the execution
+// tagging events only (kExecTagging), set that bit of the ESCR's tag value and tag enable. A string
+// with TAGn but no mask gets the event's default mask (libpfm4 counts TAGn as a mask and leaves the
+// event mask 0 then, which selects no uop to tag). Values, for every event:
+//   ESCR = event select << 25 | mask << 9 | tag value << 5 | TAG_ENABLE (any TAGn)
+//          | T0_OS|T1_OS (k) | T0_USR|T1_USR (u)
 //   CCCR = ENABLE | ESCR select << 13 | ACTIVE_THREAD = 11b | COMPARE/COMPLEMENT/EDGE/THRESHOLD
 // Both threads' OS/USR bits are set (count on either logical processor); on a part without
 // Hyper-Threading the driver clears the T1 bits, which are reserved there.
@@ -47,6 +51,7 @@ struct Request {
   bool os = true, usr = true;
   bool edge = false, complement = false;
   std::uint8_t threshold = 0;
+  std::uint8_t tag = 0;            // execution tagging: tag value bits (TAG0-TAG3); 0 = no tagging
   EncodeError error = EncodeError::none;
   std::size_t error_at = 0;   // offset of the offending field in the string
   std::size_t error_len = 0;
@@ -129,6 +134,9 @@ constexpr Request parse(const char* s) {
       if (bit >= 0) {
         r.mask = static_cast<std::uint16_t>(r.mask | (1u << bit));
         any_mask = true;
+      } else if (v == -1 && n == 4 && (kEvents[r.event].flags & kExecTagging) && detail::same(f, 3, "tag") &&
+                 f[3] >= '0' && f[3] <= '3') {
+        r.tag = static_cast<std::uint8_t>(r.tag | (1u << (f[3] - '0')));
       } else if (v == -2) {
         return fail(EncodeError::syntax, pos, n);
       } else if (detail::same(f, name_len, "thr")) {
@@ -171,6 +179,7 @@ constexpr u64 escr_value(const Request& r) {
   u64 v = (u64{e.event_select} << escr::EVENT_SELECT_SHIFT) | (u64{r.mask} << escr::EVENT_MASK_SHIFT);
   if (r.os) v |= escr::T0_OS | escr::T1_OS;
   if (r.usr) v |= escr::T0_USR | escr::T1_USR;
+  if (r.tag) v |= escr::TAG_ENABLE | (u64{r.tag} << escr::TAG_VALUE_SHIFT);
   return v;
 }
 // The CCCR value of a request, enabled (the driver keeps ENABLE clear until start()).

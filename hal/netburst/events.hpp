@@ -31,6 +31,9 @@ enum EventFlags : std::uint8_t {
   kDoubtful = 2,      // sources disagree: decided as the header says, unverified on silicon
   kModel3Plus = 4,    // models 3, 4 and 6 only
   kThreadShared = 8,  // counts for the whole package, whatever the T0/T1 bits say
+  kExecTagging = 16,  // an upstream event of execution tagging: its ESCR may tag the uops it counts
+                      // (tag value 8:5, tag enable 4; SDM 18.15.6.3), which execution_event then
+                      // counts at retirement. libpfm4 names the tag bits TAG0-TAG3 on these events
 };
 struct NbEvent {
   const char* name;           // the SDM's name
@@ -134,19 +137,19 @@ inline constexpr NbEvent kEvents[] = {
      "Bus sequence queue entries outstanding each cycle, by request type"},
     {"SSE_input_assist", 0x34, 1, {E::FIRM_ESCR0, E::FIRM_ESCR1}, NB_MASKS(kMAll), kThreadShared, 15,
      "SSE/SSE2 operations that needed an input assist"},
-    {"packed_SP_uop", 0x08, 1, {E::FIRM_ESCR0, E::FIRM_ESCR1}, NB_MASKS(kMAll), kThreadShared, 15,
+    {"packed_SP_uop", 0x08, 1, {E::FIRM_ESCR0, E::FIRM_ESCR1}, NB_MASKS(kMAll), kThreadShared | kExecTagging, 15,
      "Packed single-precision uops"},
-    {"packed_DP_uop", 0x0C, 1, {E::FIRM_ESCR0, E::FIRM_ESCR1}, NB_MASKS(kMAll), kThreadShared, 15,
+    {"packed_DP_uop", 0x0C, 1, {E::FIRM_ESCR0, E::FIRM_ESCR1}, NB_MASKS(kMAll), kThreadShared | kExecTagging, 15,
      "Packed double-precision uops"},
-    {"scalar_SP_uop", 0x0A, 1, {E::FIRM_ESCR0, E::FIRM_ESCR1}, NB_MASKS(kMAll), kThreadShared, 15,
+    {"scalar_SP_uop", 0x0A, 1, {E::FIRM_ESCR0, E::FIRM_ESCR1}, NB_MASKS(kMAll), kThreadShared | kExecTagging, 15,
      "Scalar single-precision uops"},
-    {"scalar_DP_uop", 0x0E, 1, {E::FIRM_ESCR0, E::FIRM_ESCR1}, NB_MASKS(kMAll), kThreadShared, 15,
+    {"scalar_DP_uop", 0x0E, 1, {E::FIRM_ESCR0, E::FIRM_ESCR1}, NB_MASKS(kMAll), kThreadShared | kExecTagging, 15,
      "Scalar double-precision uops"},
-    {"64bit_MMX_uop", 0x02, 1, {E::FIRM_ESCR0, E::FIRM_ESCR1}, NB_MASKS(kMAll), kThreadShared, 15,
+    {"64bit_MMX_uop", 0x02, 1, {E::FIRM_ESCR0, E::FIRM_ESCR1}, NB_MASKS(kMAll), kThreadShared | kExecTagging, 15,
      "MMX uops on 64-bit operands"},
-    {"128bit_MMX_uop", 0x1A, 1, {E::FIRM_ESCR0, E::FIRM_ESCR1}, NB_MASKS(kMAll), kThreadShared, 15,
+    {"128bit_MMX_uop", 0x1A, 1, {E::FIRM_ESCR0, E::FIRM_ESCR1}, NB_MASKS(kMAll), kThreadShared | kExecTagging, 15,
      "Integer SSE2 uops on 128-bit operands"},
-    {"x87_FP_uop", 0x04, 1, {E::FIRM_ESCR0, E::FIRM_ESCR1}, NB_MASKS(kMAll), kThreadShared, 15,
+    {"x87_FP_uop", 0x04, 1, {E::FIRM_ESCR0, E::FIRM_ESCR1}, NB_MASKS(kMAll), kThreadShared | kExecTagging, 15,
      "x87 floating-point uops"},
     {"x87_SIMD_moves_uop", 0x2E, 1, {E::FIRM_ESCR0, E::FIRM_ESCR1}, NB_MASKS(kMX87SimdMoves), kThreadShared, kNoDflt,
      "x87, MMX and SSE register load/store/move uops (name ALLP0 or ALLP2)"},
@@ -304,6 +307,7 @@ constexpr EventText text_of(const NbEvent& e) {
   append(t, n, "]");
   if (e.flags & kAtRetirement) append(t, n, " [at retirement]");
   if (e.flags & kModel3Plus) append(t, n, " [models 3, 4, 6]");
+  if (e.flags & kExecTagging) append(t, n, " [execution tagging: TAG0-TAG3]");
   if (e.flags & kDoubtful) append(t, n, " [doubtful: sources disagree, see hal/netburst/README.md]");
   return t;
 }

@@ -21,6 +21,8 @@
 //   unmasked; delivering it sets the LVT mask bit (NetBurst masks the PMI on each interrupt), so a
 //   handler must clear OVF and then unmask: unmasking while a counter still asserts latches another
 //   PMI, taken when the handler returns.
+// - Execution tagging: uops of an upstream event (kExecTagging) whose ESCR has TAG_ENABLE carry its
+//   tag value and all retire non-bogus: execution_event counts them with NBOGUSn for tag bit n.
 // - Quirks, as options: set_ovf_late (the PMI arrives before OVF is set: OVF lands one event
 //   later), set_write_needs_twice (erratum N15: a counter write takes only when the same value is
 //   written twice in a row).
@@ -65,6 +67,11 @@ class Model final : public model::Harness {
   // --- events -----------------------------------------------------------------------------
   // n events of row `row` carrying mask bits `mask`, in `mode`.
   void event(std::size_t row, std::uint16_t mask, std::uint64_t n = 1, Mode mode = Mode::os) {
+    // Execution tagging: an upstream ESCR with TAG_ENABLE marks the uops it selects with its tag
+    // value; here every tagged uop retires non-bogus, so execution_event sees it with NBOGUSn set
+    // for tag bit n (after this event's own counting).
+    const std::uint16_t tagged = tag_of(row, mask, mode);
+    const std::uint64_t uops = n;
     // In steps that end at the next wrap of any counter taking the event (so overflows, cascades
     // and interrupts land on the exact event), one at a time where a filter or FORCE_OVF acts.
     while (n) {
@@ -79,6 +86,7 @@ class Model final : public model::Harness {
       tick(row, mask, 1, mode, false, step);
       n -= step;
     }
+    if (tagged) event(kExecutionEvent, tagged, uops, mode);
   }
   // `clocks` clocks with `per_clock` events each (the compare/threshold/edge filters act per clock).
   void clocks(std::size_t row, std::uint16_t mask, std::uint32_t per_clock, std::uint64_t clocks, Mode mode = Mode::os) {
@@ -125,6 +133,24 @@ class Model final : public model::Harness {
     if (c & cccr::ENABLE) return true;
     return (c & cccr::CASCADE) && (cccr_[partner_of(n)] & cccr::OVF);
   }
+  // The tag value the event's ESCRs put on these uops (0: none tags them): an ESCR holding the
+  // event with TAG_ENABLE, a selected mask bit and the mode's OS/USR bit; no counter needed.
+  std::uint16_t tag_of(std::size_t row, std::uint16_t mask, Mode mode) const {
+    const NbEvent& ev = kEvents[row];
+    if (!(ev.flags & kExecTagging) || qemu_) return 0;
+    std::uint16_t tag = 0;
+    for (EscrId id : ev.escr) {
+      if (id == EscrId::none) continue;
+      const std::uint64_t v = escr_[static_cast<unsigned>(id)];
+      if (((v >> escr::EVENT_SELECT_SHIFT) & 0x3Fu) != ev.event_select || !(v & escr::TAG_ENABLE)) continue;
+      if (!(((v >> escr::EVENT_MASK_SHIFT) & 0xFFFFu) & mask)) continue;
+      if (!(v & (mode == Mode::os ? escr::T0_OS : escr::T0_USR))) continue;
+      tag = static_cast<std::uint16_t>(tag | ((v >> escr::TAG_VALUE_SHIFT) & 0xFu));
+    }
+    return tag;
+  }
+  static constexpr std::size_t kExecutionEvent = event_row("execution_event");
+
   bool matches(unsigned n, std::size_t row, std::uint16_t mask, Mode mode) const {
     const int e = selected_escr(n);
     if (e < 0) return false;

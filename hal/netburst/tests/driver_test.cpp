@@ -183,6 +183,26 @@ TEST_F(netburstDriver, ProbeReadsTheWayTheDriverWill) {
   model.set_cycles_per_access(0);
 }
 
+// Execution tagging end to end: the upstream event's ESCR tags with tag bit 1, execution_event
+// counts the tagged uops at retirement under NBOGUS1 only. A tag on another event is refused.
+TEST_F(netburstDriver, ExecutionTaggingCountsTaggedUopsAtRetirement) {
+  probed();
+  const std::size_t sp = event_row("packed_SP_uop");
+  ASSERT_EQ(D::configure(8, ev("packed_SP_uop:ALL:TAG1")), Status::ok);
+  ASSERT_EQ(D::configure(12, ev("execution_event:NBOGUS1")), Status::ok);
+  ASSERT_EQ(D::configure(14, ev("execution_event:NBOGUS0")), Status::ok);
+  EXPECT_EQ(model.escr(D::escr_of(8)) & 0x1F0u, (0x2u << 5) | 0x10u) << "tag value 0010b, tag enable";
+  D::start((1u << 8) | (1u << 12) | (1u << 14));
+  model.event(sp, 0x8000, 7);
+  EXPECT_EQ(D::read(8), 7u);
+  EXPECT_EQ(D::read(12), 7u) << "tagged uops retire under NBOGUS1";
+  EXPECT_EQ(D::read(14), 0u);
+  D::stop((1u << 8) | (1u << 12) | (1u << 14));
+  EventConfig bad = ev("instr_retired:NBOGUSNTAG");
+  bad.options |= 1u << kOptTagShift;
+  EXPECT_EQ(D::configure(13, bad), Status::bad_argument);
+}
+
 TEST_F(netburstDriver, ThresholdCompareComplementAndEdgeFilterPerClock) {
   probed();
   ASSERT_EQ(D::configure(12, ev("instr_retired:NBOGUSNTAG:thr=2")), Status::ok);

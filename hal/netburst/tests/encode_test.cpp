@@ -42,6 +42,19 @@ TEST(netburstEncode, CompareFiltersSetCompareToo) {
   EXPECT_EQ(cccr_value(parse("instr_retired:NBOGUSNTAG:thr=0")) & (1ull << 18), 0u) << "thr=0 filters nothing";
 }
 
+// Execution tagging (SDM 18.15.6.3; libpfm4's TAG0-TAG3 on the FIRM uop events): tag value at 8:5,
+// tag enable at 4, the event mask as usual (the default mask when none is named).
+TEST(netburstEncode, TagBitsSetTheTagValueAndTagEnable) {
+  const std::uint64_t base = (0x08ull << 25) | (0x8000ull << 9) | 0xF;  // packed_SP_uop:ALL, OS and USR
+  EXPECT_EQ(escr_value(parse("packed_SP_uop:ALL:TAG0:TAG2")), base | (0x5ull << 5) | (1ull << 4));
+  EXPECT_EQ(escr_value(parse("packed_SP_uop:tag3")), base | (0x8ull << 5) | (1ull << 4)) << "default mask ALL";
+  EXPECT_EQ(escr_value(parse("packed_SP_uop:ALL")) & 0x1F0u, 0u) << "no TAGn: no tagging";
+  EXPECT_EQ(cccr_value(parse("x87_FP_uop:ALL:TAG1")), cccr_value(parse("x87_FP_uop:ALL"))) << "tags are ESCR-only";
+  EXPECT_EQ(parse("instr_retired:NBOGUSNTAG:TAG0").error, EncodeError::unknown_mask) << "not a tagging event";
+  EXPECT_EQ(parse("packed_SP_uop:ALL:TAG4").error, EncodeError::unknown_mask);
+  EXPECT_EQ(parse("packed_SP_uop:ALL:TAG0=1").error, EncodeError::unknown_mask);
+}
+
 TEST(netburstEncode, EveryRowEncodesItsOwnSelectAndEveryMask) {
   for (std::size_t i = 0; i < kNumEvents; ++i) {
     const NbEvent& e = kEvents[i];
