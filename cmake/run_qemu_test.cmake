@@ -15,7 +15,11 @@ if(NOT DEFINED TIMEOUT)
   set(TIMEOUT 60)
 endif()
 
-set(cmd ${QEMU} ${QEMU_ARGS} -kernel ${ELF})
+# ELF_OPTION: how the runner takes the image (QEMU: -kernel; defined empty: as its first argument).
+if(NOT DEFINED ELF_OPTION)
+  set(ELF_OPTION -kernel)
+endif()
+set(cmd ${QEMU} ${QEMU_ARGS} ${ELF_OPTION} ${ELF})
 if(TIMEOUT_PROGRAM)
   list(PREPEND cmd ${TIMEOUT_PROGRAM} ${TIMEOUT})
 endif()

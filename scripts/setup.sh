@@ -14,7 +14,8 @@ PKGS=(
   # Never g++-multilib: it conflicts with every gcc-*-linux-gnu cross compiler.
   g++-mips-linux-gnu g++-powerpc-linux-gnu g++-i686-linux-gnu
   binutils-mips-linux-gnu binutils-powerpc-linux-gnu binutils-i686-linux-gnu
-  # emulators
+  # emulators; Unicorn for pmusim (tools/sim/)
+  libunicorn-dev
   qemu-system-arm qemu-system-mips qemu-system-ppc qemu-system-x86 qemu-user
 )
 

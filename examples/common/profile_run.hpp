@@ -164,7 +164,11 @@ int profile(const Setup& s) {
     out.dec(expect);
     out.put(" +- ");
     out.dec(tol);
-    out.line(" (under -icount shift=0)");
+    out.put(" (");
+    out.dec(s.per_instr_num);
+    out.put('/');
+    out.dec(s.per_instr_den);
+    out.line(" per instruction on this emulator)");
     checks.check(got + tol >= expect && got <= expect + tol, "known region within tolerance");
   } else {
     out.put("known region: ");

@@ -140,10 +140,23 @@ void timer_stop() {
   g_on_tick = nullptr;
 }
 
-bool has_apic() {
-  u32 a = 1, b, c = 0, d;
-  asm volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
-  return (d >> 9) & 1u;  // CPUID.01H:EDX.APIC
+namespace {
+struct CpuidRegs {
+  u32 a, b, c, d;
+};
+CpuidRegs cpuid(u32 leaf) {
+  CpuidRegs r{leaf, 0, 0, 0};
+  asm volatile("cpuid" : "+a"(r.a), "=b"(r.b), "+c"(r.c), "=d"(r.d));
+  return r;
+}
+}  // namespace
+
+bool has_apic() { return (cpuid(1).d >> 9) & 1u; }  // CPUID.01H:EDX.APIC
+
+bool under_pmusim() {
+  if (!(cpuid(1).c >> 31)) return false;  // CPUID.01H:ECX bit 31: running under a hypervisor
+  const CpuidRegs r = cpuid(0x40000000u);
+  return r.b == 0x6b756d70u && r.c == 0x6d707469u && r.d == 0x6d697375u;  // "pmuk" "itpm" "usim"
 }
 
 std::uintptr_t apic_base() {

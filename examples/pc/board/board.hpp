@@ -59,6 +59,11 @@ std::uintptr_t apic_base();
 inline constexpr std::uint8_t kPmiVector = 240;
 bool set_perf_handler(IrqHandler on_perf);
 
+// Whether this runs under pmusim (tools/sim/): CPUID.1:ECX bit 31 (a hypervisor) and the signature
+// "pmukitpmusim" in CPUID leaf 0x40000000. There the NetBurst PMU is the project's model and one
+// clock is one instruction (pmusim's stated cost model).
+bool under_pmusim();
+
 // EFLAGS.IF (sti / cli).
 void irq_enable();
 void irq_disable();

@@ -1,0 +1,52 @@
+# pmusim (tools/sim/): firmware on Unicorn with the project's PMU models attached. A host program,
+# so a cross preset builds it with the host compiler (the models are header-only) and its firmware
+# tests run the target's images under it.
+#
+#   pmu_add_sim_test(<test> FIRMWARE <name> PASS <regex> [FAIL <regex>] [EXPECT_EXIT <n>])
+#       runs <name>.elf under pmusim (60 s limit); judged like pmu_add_qemu_test. Not registered,
+#       with a note, where Unicorn's header or a host compiler is missing.
+find_path(PMU_UNICORN_INCLUDE unicorn/unicorn.h PATHS /usr/include NO_CMAKE_FIND_ROOT_PATH)
+set(PMU_SIM_SOURCES
+  ${PROJECT_SOURCE_DIR}/tools/sim/pmusim.cpp
+  ${PROJECT_SOURCE_DIR}/tools/sim/i386.cpp
+  ${PROJECT_SOURCE_DIR}/tools/sim/elf_image.cpp)
+
+if(PMU_UNICORN_INCLUDE AND NOT CMAKE_CROSSCOMPILING)
+  add_executable(pmusim ${PMU_SIM_SOURCES})
+  target_link_libraries(pmusim PRIVATE pmukit unicorn pmu_warnings)
+  set(PMU_SIM $<TARGET_FILE:pmusim>)
+elseif(PMU_UNICORN_INCLUDE)
+  find_program(PMU_HOST_CXX NAMES g++ c++ NO_CMAKE_FIND_ROOT_PATH)
+  if(PMU_HOST_CXX)
+    file(GLOB_RECURSE _sim_deps CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tools/sim/*.hpp
+         ${PROJECT_SOURCE_DIR}/hal/core/*.hpp ${PROJECT_SOURCE_DIR}/hal/netburst/*.hpp)
+    set(PMU_SIM ${CMAKE_BINARY_DIR}/pmusim)
+    add_custom_command(OUTPUT ${PMU_SIM}
+      COMMAND ${PMU_HOST_CXX} -std=c++20 -O2 -Wall -Wextra -Werror -I${PROJECT_SOURCE_DIR}
+              ${PMU_SIM_SOURCES} -lunicorn -o ${PMU_SIM}
+      DEPENDS ${PMU_SIM_SOURCES} ${_sim_deps}
+      COMMENT "pmusim with the host compiler" VERBATIM)
+    add_custom_target(pmusim_host ALL DEPENDS ${PMU_SIM})
+  endif()
+endif()
+
+function(pmu_add_sim_test test)
+  cmake_parse_arguments(T "" "FIRMWARE;PASS;FAIL;EXPECT_EXIT" "" ${ARGN})
+  if(NOT PMU_SIM OR NOT PMU_TIMEOUT)
+    message(STATUS "pmusim: Unicorn, a host compiler or timeout not found, test ${test} not registered")
+    return()
+  endif()
+  if(NOT DEFINED T_FAIL)
+    set(T_FAIL "PROFILE FAIL|CHECK FAIL")
+  endif()
+  if(NOT DEFINED T_EXPECT_EXIT)
+    set(T_EXPECT_EXIT 0)
+  endif()
+  add_test(NAME ${test}
+    COMMAND ${CMAKE_COMMAND}
+      -DQEMU=${PMU_SIM} -DQEMU_ARGS= -DELF_OPTION= -DTIMEOUT_PROGRAM=${PMU_TIMEOUT} -DTIMEOUT=60
+      -DELF=$<TARGET_FILE:${T_FIRMWARE}> "-DPASS=${T_PASS}" "-DFAIL=${T_FAIL}"
+      "-DEXPECT_EXIT=${T_EXPECT_EXIT}" "-DLOG=$<TARGET_FILE:${T_FIRMWARE}>.${test}.log"
+      -P ${PROJECT_SOURCE_DIR}/cmake/run_qemu_test.cmake)
+  set_tests_properties(${test} PROPERTIES TIMEOUT 90 LABELS "pmusim")
+endfunction()

@@ -1,0 +1,285 @@
+// pmusim's i386 machine: the PC board of examples/pc/ (COM1, isa-debug-exit, a local APIC page) on
+// Unicorn's x86 CPU in 32-bit protected mode, with the NetBurst model (hal/netburst/model.hpp)
+// behind rdmsr, wrmsr and rdpmc, and its PMI delivered through the IDT.
+//
+// The PMU instructions, decoded from the Intel SDM Vol. 2B (not from the project's buses):
+//   0F 32 rdmsr   EDX:EAX <- MSR[ECX]          0F 30 wrmsr   MSR[ECX] <- EDX:EAX
+//   0F 33 rdpmc   EDX:EAX <- counter ECX        0F A2 cpuid   leaf EAX (the machine's identity)
+// Every place in the executable segments where these bytes occur is a candidate; the per-
+// instruction hook acts only where an instruction really starts there. An access the model
+// refuses raises #GP (vector 13, error code 0) at the instruction, as wrmsr of a reserved bit does.
+//
+// Event sources, one stated cost model: every instruction is one clock. Each retired instruction
+// is one global_power_events:RUNNING clock and one instr_retired:NBOGUSNTAG (non-bogus, untagged);
+// no other event occurs (branches, caches, uop classes stay at zero).
+//
+// Interrupts: the model's PMI (LVT unmasked, OVF with OVF_PMI) is held until EFLAGS.IF is set,
+// then entered like hardware enters a 32-bit interrupt gate at CPL 0 (SDM Vol. 3A 6.12.1): EFLAGS,
+// CS and EIP pushed, IF and TF cleared, EIP from the IDT gate of the LVT's vector.
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+#include <unicorn/unicorn.h>
+
+#include "hal/core/location.hpp"
+#include "hal/netburst/events.hpp"
+#include "hal/netburst/model.hpp"
+#include "tools/sim/machine.hpp"
+
+namespace pmusim {
+namespace {
+
+namespace nb = pmu::netburst;
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+constexpr u64 kRamSize = 32u << 20;
+constexpr u64 kApicBase = 0xFEE00000u;
+constexpr u32 kApicLvtPerf = 0x340, kApicEoi = 0xB0;
+constexpr std::uint16_t kCom1 = 0x3f8, kDebugExit = 0xf4;
+// CPUID leaf 0x40000000: the hypervisor signature by which firmware can tell it runs here.
+constexpr char kSignature[13] = "pmukitpmusim";
+
+constexpr u32 key(pmu::BusKind k, u32 enc) { return (static_cast<u32>(k) << 24) | enc; }
+
+struct Machine {
+  uc_engine* uc = nullptr;
+  Console& console;
+  const Options& opt;
+  Result& result;
+  nb::Model model;
+  std::vector<std::uint8_t> candidate;  // 1 per byte of [lo, hi): PMU/CPUID bytes start here
+  u32 lo = 0, hi = 0;
+  bool pmi_pending = false;
+  // Clocks not yet given to the model, and how many may wait: fewer than any counter needs to
+  // wrap, so a batch never hides an overflow and the PMI lands on the same instruction as if the
+  // model had seen every clock one by one.
+  u64 pending = 0, horizon = 1;
+  std::size_t cycles_row = nb::event_row("global_power_events");
+  std::size_t instr_row = nb::event_row("instr_retired");
+
+  Machine(Console& c, const Options& o, Result& r) : console(c), opt(o), result(r) {}
+
+  u32 reg(int id) {
+    u32 v = 0;
+    uc_reg_read(uc, id, &v);
+    return v;
+  }
+  void set(int id, u32 v) { uc_reg_write(uc, id, &v); }
+  void push(u32 v) {
+    const u32 sp = reg(UC_X86_REG_ESP) - 4;
+    uc_mem_write(uc, sp, &v, 4);
+    set(UC_X86_REG_ESP, sp);
+  }
+  void stop(const std::string& why) {
+    if (result.error.empty()) result.error = why;
+    uc_emu_stop(uc);
+  }
+
+  // Enters the IDT gate of `vector` with EIP `ret` saved (and an error code where `with_error`).
+  void enter(unsigned vector, u32 ret, bool with_error) {
+    uc_x86_mmr idtr{};
+    uc_reg_read(uc, UC_X86_REG_IDTR, &idtr);
+    std::uint8_t gate[8];
+    if (vector * 8 + 7 > idtr.limit || uc_mem_read(uc, idtr.base + vector * 8, gate, 8) != UC_ERR_OK ||
+        !(gate[5] & 0x80)) {
+      stop("interrupt vector " + std::to_string(vector) + " has no present IDT gate");
+      return;
+    }
+    const u32 eflags = reg(UC_X86_REG_EFLAGS);
+    push(eflags);
+    push(reg(UC_X86_REG_CS));
+    push(ret);
+    if (with_error) push(0);
+    set(UC_X86_REG_EFLAGS, eflags & ~((1u << 9) | (1u << 8)));  // IF, TF
+    set(UC_X86_REG_EIP, u32{gate[0]} | u32{gate[1]} << 8 | u32{gate[6]} << 16 | u32{gate[7]} << 24);
+  }
+
+  void flush() {
+    if (pending) {
+      model.event(cycles_row, 1u << 0, pending);  // RUNNING
+      model.event(instr_row, 1u << 0, pending);   // NBOGUSNTAG
+      pending = 0;
+    }
+    horizon = u64{1} << 40;
+    for (unsigned n = 0; n < nb::kCounters; ++n) {
+      const u64 to_wrap = (nb::kCounterMask - model.counter(n)) + 1;
+      horizon = (model.cccr(n) & nb::cccr::FORCE_OVF) ? 1 : (to_wrap < horizon ? to_wrap : horizon);
+      if (horizon == 1) break;
+    }
+  }
+
+  // The model's answer to one access; false: it traps.
+  bool model_read(u32 k, u64& v) {
+    ++result.pmu_accesses;
+    return model.read(k, v) != pmu::MockResult::trap;
+  }
+  bool model_write(u32 k, u64 v) {
+    ++result.pmu_accesses;
+    return model.write(k, v) != pmu::MockResult::trap;
+  }
+
+  void cpuid() {
+    const u32 leaf = reg(UC_X86_REG_EAX);
+    u32 a = 0, b = 0, c = 0, d = 0;
+    auto text = [](const char* s) { return u32(s[0]) | u32(s[1]) << 8 | u32(s[2]) << 16 | u32(s[3]) << 24; };
+    if (leaf == 0) {
+      a = 1;
+      b = text("Genu"), d = text("ineI"), c = text("ntel");
+    } else if (leaf == 1) {
+      u64 v = 0;
+      model.read(pmu::Cpuid<1, 0>::key, v);  // family 0Fh and the model's model number
+      a = static_cast<u32>(v);
+      c = 1u << 31;                                     // a hypervisor: leaf 0x40000000 names it
+      d = (1u << 4) | (1u << 5) | (1u << 9);           // TSC, MSR, APIC
+    } else if (leaf == 0x40000000u) {
+      a = 0x40000000u;
+      b = text(kSignature), c = text(kSignature + 4), d = text(kSignature + 8);
+    }
+    set(UC_X86_REG_EAX, a);
+    set(UC_X86_REG_EBX, b);
+    set(UC_X86_REG_ECX, c);
+    set(UC_X86_REG_EDX, d);
+  }
+
+  // One PMU or CPUID instruction at `pc` (0F xx); false: it faulted (#GP entered).
+  void emulate(u32 pc, std::uint8_t op) {
+    const u32 ecx = reg(UC_X86_REG_ECX);
+    u64 v = 0;
+    bool ok = true;
+    switch (op) {
+      case 0x32:  // rdmsr
+        if (ecx == 0x1B) v = kApicBase | (1u << 11) | (1u << 8);  // IA32_APIC_BASE: enabled, BSP
+        else ok = opt.pmu ? model_read(key(pmu::BusKind::msr, ecx), v) : true;
+        break;
+      case 0x30:  // wrmsr
+        v = u64{reg(UC_X86_REG_EDX)} << 32 | reg(UC_X86_REG_EAX);
+        if (ecx != 0x1B) ok = opt.pmu ? model_write(key(pmu::BusKind::msr, ecx), v) : true;
+        break;
+      case 0x33:  // rdpmc
+        ok = opt.pmu && model_read(key(pmu::BusKind::pmc, ecx), v);
+        break;
+      case 0xA2:
+        cpuid();
+        set(UC_X86_REG_EIP, pc + 2);
+        return;
+    }
+    if (!ok) {
+      enter(op == 0x33 && !opt.pmu ? 6 : 13, pc, op != 0x33 || opt.pmu);
+      return;
+    }
+    if (op != 0x30) {
+      set(UC_X86_REG_EAX, static_cast<u32>(v));
+      set(UC_X86_REG_EDX, static_cast<u32>(v >> 32));
+    }
+    set(UC_X86_REG_EIP, pc + 2);
+  }
+
+  static void on_code(uc_engine*, u64 address, u32, void* self) {
+    auto& m = *static_cast<Machine*>(self);
+    const u32 pc = static_cast<u32>(address);
+    if (m.pmi_pending && (m.reg(UC_X86_REG_EFLAGS) & (1u << 9))) {
+      m.pmi_pending = false;
+      ++m.result.interrupts;
+      m.enter(static_cast<unsigned>(m.model.lvt() & 0xFFu), pc, false);
+      return;  // this instruction runs after the handler's iret
+    }
+    if (++m.result.instructions > m.opt.max_instructions) {
+      m.stop("instruction limit reached (" + std::to_string(m.opt.max_instructions) + ")");
+      return;
+    }
+    if (m.opt.pmu && ++m.pending >= m.horizon) m.flush();
+    if (pc >= m.lo && pc + 1 < m.hi && m.candidate[pc - m.lo]) {
+      m.flush();  // the access sees every clock before it
+      std::uint8_t b[2];
+      uc_mem_read(m.uc, pc, b, 2);
+      m.emulate(pc, b[1]);
+      m.flush();  // a write may have moved a counter closer to its wrap
+    }
+  }
+
+  static void on_pmi(void* self) { static_cast<Machine*>(self)->pmi_pending = true; }
+
+  static void on_out(uc_engine*, u32 port, int, u32 value, void* self) {
+    auto& m = *static_cast<Machine*>(self);
+    if (port == kCom1) m.console.put(static_cast<char>(value));
+    if (port == kDebugExit) {
+      m.result.exit_code = static_cast<int>(value & 0xFF);
+      uc_emu_stop(m.uc);
+    }
+  }
+  static u32 on_in(uc_engine*, u32 port, int, void*) {
+    if (port == kCom1 + 5) return 0x60;  // LSR: transmitter empty
+    return 0;
+  }
+  static u64 apic_read(uc_engine*, u64 offset, unsigned, void* self) {
+    auto& m = *static_cast<Machine*>(self);
+    m.flush();
+    u64 v = 0;
+    if (offset == kApicLvtPerf) m.model.read(key(pmu::BusKind::mmio, kApicLvtPerf), v);
+    return v;
+  }
+  static void apic_write(uc_engine*, u64 offset, unsigned, u64 value, void* self) {
+    auto& m = *static_cast<Machine*>(self);
+    m.flush();
+    if (offset == kApicLvtPerf) m.model.write(key(pmu::BusKind::mmio, kApicLvtPerf), value);
+    (void)kApicEoi;  // EOI and the spurious-vector register: nothing to model
+  }
+};
+
+}  // namespace
+
+Result run_i386(const ElfImage& image, const Options& options) {
+  Result result;
+  Console console(options);
+  Machine m(console, options, result);
+  if (uc_open(UC_ARCH_X86, UC_MODE_32, &m.uc) != UC_ERR_OK) {
+    result.error = "Unicorn has no i386 CPU";
+    return result;
+  }
+  uc_mem_map(m.uc, 0, kRamSize, UC_PROT_ALL);
+  uc_mmio_map(m.uc, kApicBase, 0x1000, &Machine::apic_read, &m, &Machine::apic_write, &m);
+  for (const Segment& s : image.segments) {
+    if (u64{s.paddr} + s.memsz > kRamSize) {
+      result.error = "a segment lies outside the machine's 32 MiB of RAM";
+      uc_close(m.uc);
+      return result;
+    }
+    uc_mem_write(m.uc, s.paddr, s.bytes.data(), s.bytes.size());
+    if (!s.exec || s.bytes.size() < 2) continue;
+    if (m.hi == 0 || s.paddr < m.lo) m.lo = s.paddr;
+    if (s.paddr + s.bytes.size() > m.hi) m.hi = static_cast<u32>(s.paddr + s.bytes.size());
+  }
+  m.candidate.assign(m.hi - m.lo, 0);
+  for (const Segment& s : image.segments) {
+    if (!s.exec) continue;
+    for (std::size_t i = 0; i + 1 < s.bytes.size(); ++i) {
+      const std::uint8_t b = s.bytes[i + 1];
+      if (s.bytes[i] == 0x0F && (b == 0x30 || b == 0x32 || b == 0x33 || b == 0xA2))
+        m.candidate[s.paddr + i - m.lo] = 1;
+    }
+  }
+  m.model.on_interrupt(&Machine::on_pmi, &m);
+  uc_hook code, out, in;
+  uc_hook_add(m.uc, &code, UC_HOOK_CODE, reinterpret_cast<void*>(&Machine::on_code), &m, 1, 0);
+  uc_hook_add(m.uc, &out, UC_HOOK_INSN, reinterpret_cast<void*>(&Machine::on_out), &m, 1, 0, UC_X86_INS_OUT);
+  uc_hook_add(m.uc, &in, UC_HOOK_INSN, reinterpret_cast<void*>(&Machine::on_in), &m, 1, 0, UC_X86_INS_IN);
+  const u32 sp = static_cast<u32>(kRamSize - 16);
+  m.set(UC_X86_REG_ESP, sp);
+  u64 pc = image.entry;
+  while (result.exit_code < 0 && result.error.empty()) {
+    const uc_err e = uc_emu_start(m.uc, pc, 0, 0, 0);
+    if (e != UC_ERR_OK) {
+      result.error = std::string("emulation stopped: ") + uc_strerror(e) + " at EIP 0x" +
+                     [&] { char b[16]; std::snprintf(b, sizeof b, "%08x", m.reg(UC_X86_REG_EIP)); return std::string(b); }();
+      break;
+    }
+    if (result.exit_code >= 0 || !result.error.empty()) break;
+    pc = m.reg(UC_X86_REG_EIP);  // stopped by a hook that changed EIP: go on from there
+  }
+  uc_close(m.uc);
+  return result;
+}
+
+}  // namespace pmusim
