@@ -128,7 +128,7 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
 
   // CPUID: GenuineIntel, family 0Fh; IA32_MISC_ENABLE bit 7 (read under fault::traps: a hypervisor may #GP it),
   // then every PMU register cleared (reset()) and one counter run briefly on global_power_events:
-  // it must advance. unsupported_core: not family 0Fh (no MSR touched). pmu_absent: bit 7 clear
+  // it must advance; every access from there on runs under fault::traps. unsupported_core: not family 0Fh (no MSR touched). pmu_absent: bit 7 clear
   // (QEMU), an access trapped, or the counter did not advance (MSRs that read 0).
   static ProbeResult probe() {
     const u32 eax = R::template read_raw<CPUID1_EAX>();
@@ -144,7 +144,8 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
     if (fault::traps([] { reset(); })) return {Status::pmu_absent, 0};
     bool advanced = false;
     constexpr Request cycles = checked("global_power_events:RUNNING");
-    if (configure(0, config_of(cycles)) == Status::ok) {
+    Status configured = Status::bad_argument;
+    if (!fault::traps([&] { configured = configure(0, config_of(cycles)); }) && configured == Status::ok) {
       std::uint64_t first = 0;
       if (!fault::traps([&] {
             start(1u);

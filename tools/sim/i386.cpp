@@ -7,7 +7,8 @@
 //   0F 33 rdpmc   EDX:EAX <- counter ECX        0F A2 cpuid   leaf EAX (the machine's identity)
 // Every place in the executable segments where these bytes occur is a candidate; the per-
 // instruction hook acts only where an instruction really starts there. An access the model
-// refuses raises #GP (vector 13, error code 0) at the instruction, as wrmsr of a reserved bit does.
+// refuses (a reserved bit, an MSR it does not have) raises #GP (vector 13, error code 0) at the
+// instruction, as on silicon.
 //
 // Event sources, one stated cost model: every instruction is one clock. Each retired instruction
 // is one global_power_events:RUNNING clock and one instr_retired:NBOGUSNTAG (non-bogus, untagged);
@@ -110,14 +111,15 @@ struct Machine {
     }
   }
 
-  // The model's answer to one access; false: it traps.
+  // The model's answer to one access; false: it faults. An MSR the model does not know faults too,
+  // as rdmsr/wrmsr of a nonexistent MSR raise #GP on silicon.
   bool model_read(u32 k, u64& v) {
     ++result.pmu_accesses;
-    return model.read(k, v) != pmu::MockResult::trap;
+    return model.read(k, v) == pmu::MockResult::handled;
   }
   bool model_write(u32 k, u64 v) {
     ++result.pmu_accesses;
-    return model.write(k, v) != pmu::MockResult::trap;
+    return model.write(k, v) == pmu::MockResult::handled;
   }
 
   void cpuid() {
