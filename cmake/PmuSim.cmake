@@ -6,10 +6,11 @@
 #       runs <name>.elf under pmusim (60 s limit); judged like pmu_add_qemu_test. Not registered,
 #       with a note, where Unicorn's header or a host compiler is missing.
 find_path(PMU_UNICORN_INCLUDE unicorn/unicorn.h PATHS /usr/include NO_CMAKE_FIND_ROOT_PATH)
-set(PMU_SIM_SOURCES
-  ${PROJECT_SOURCE_DIR}/tools/sim/pmusim.cpp
+set(PMU_SIM_LIB_SOURCES
+  ${PROJECT_SOURCE_DIR}/tools/sim/run.cpp
   ${PROJECT_SOURCE_DIR}/tools/sim/i386.cpp
   ${PROJECT_SOURCE_DIR}/tools/sim/elf_image.cpp)
+set(PMU_SIM_SOURCES ${PROJECT_SOURCE_DIR}/tools/sim/pmusim.cpp ${PMU_SIM_LIB_SOURCES})
 
 if(PMU_UNICORN_INCLUDE AND NOT CMAKE_CROSSCOMPILING)
   add_executable(pmusim ${PMU_SIM_SOURCES})

@@ -274,8 +274,12 @@ void print_usage(std::ostream& os) {
         "      The events and presets of each PMU.\n"
         "  encode [--pmu ID] EVENT-STRING [-o FILE]\n"
         "      The register values an event string programs (libpfm4 syntax; default PMU\n"
-        "      netburst: EVENT[:MASK...][:u][:k][:e][:cmpl][:thr=N], prints escr=, cccr=, the\n"
-        "      ESCR and CCCR chosen; other PMUs: EVENT, prints its event-select value).\n"
+        "      netburst: EVENT[:MASK...][:TAGn...][:u][:k][:e][:cmpl][:thr=N], prints escr=,\n"
+        "      cccr=, the ESCR and CCCR chosen; other PMUs: EVENT, prints its event-select value).\n"
+        "  sim FIRMWARE.elf [--pmu ID] [--insns N] [--log FILE] [--no-pmu] [--quiet]\n"
+        "      Runs a firmware ELF on Unicorn with the PMU's behavioural model attached\n"
+        "      (pmusim; i386 + netburst so far). Exit status: the firmware's; 3 when it\n"
+        "      never exited (limit, fault, unsupported ELF).\n"
         "\n"
         "exit status: 0 success, 1 bad input (dump, ELF, output file), 2 bad command line.\n";
 }

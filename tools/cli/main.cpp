@@ -6,6 +6,9 @@
 
 #include "tools/cli/args.hpp"
 #include "tools/cli/commands.hpp"
+#if PMUKIT_WITH_SIM
+#include "tools/sim/run.hpp"
+#endif
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
@@ -23,6 +26,13 @@ int main(int argc, char** argv) {
     if (args[0] == "decode") return pmukit::run_decode(rest);
     if (args[0] == "events") return pmukit::run_events(rest);
     if (args[0] == "encode") return pmukit::run_encode(rest);
+    if (args[0] == "sim") {
+#if PMUKIT_WITH_SIM
+      return pmusim::run_command(rest);
+#else
+      throw pmukit::UsageError("this pmukit was built without Unicorn (libunicorn-dev): no 'sim'");
+#endif
+    }
     throw pmukit::UsageError("unknown command '" + args[0] + "'");
   } catch (const pmukit::UsageError& e) {
     std::cerr << "pmukit: error: " << e.what() << " (see pmukit --help)\n";

@@ -528,6 +528,25 @@ TEST(CliEncode, NetburstPrintsEscrCccrAndTheRegistersChosen) {
   EXPECT_NE(k.out.find("counter=12"), std::string::npos);
 }
 
+#if PMUKIT_WITH_SIM
+// `pmukit sim` (pmusim): what it refuses before running anything. Firmware runs are the cross
+// presets' pmusim ctests (examples/pc/CMakeLists.txt).
+TEST(CliSim, RefusesWhatItCannotRun) {
+  const std::string i386 = std::string(PMUKIT_TEST_ELF_DIR) + "/i386.elf";
+  EXPECT_EQ(run_cli("sim").status, 2);
+  EXPECT_EQ(run_cli("sim " + i386 + " --insns 0").status, 2);
+  EXPECT_EQ(run_cli("sim " + i386 + " --pmu e500").status, 2) << "an i386 image runs with netburst";
+  const Result missing = run_cli("sim /no/such/firmware.elf");
+  EXPECT_EQ(missing.status, 3);
+  EXPECT_NE(missing.err.find("cannot open '/no/such/firmware.elf'"), std::string::npos) << missing.err;
+  const Result elf64 = run_cli("sim " + std::string(PMUKIT_CLI));
+  EXPECT_EQ(elf64.status, 3);
+  EXPECT_NE(elf64.err.find("is not ELF32"), std::string::npos) << elf64.err;
+  const Result limit = run_cli("sim " + i386 + " --insns 50 --quiet");
+  EXPECT_EQ(limit.status, 3) << "a program that never exits stops at the limit";
+}
+#endif
+
 TEST(CliEncode, BadEventStringsAreUsageErrors) {
   expect_error(run_cli("encode global_power_events:thr=16"), 2,
                "netburst: value out of range (thr is 0..15; u, k, e, cmpl are 0 or 1) at 'thr=16' in "

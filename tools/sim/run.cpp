@@ -1,0 +1,105 @@
+// pmusim: runs a firmware ELF on a CPU emulator (Unicorn) with the project's behavioural PMU model
+// attached, so the PMU counts and interrupts while the firmware executes (tools/sim/README.md).
+// The command line both `pmusim` and `pmukit sim` take:
+//   FIRMWARE.elf [--pmu ID] [--insns N] [--log FILE] [--no-pmu] [--quiet]
+// Exit status: the firmware's exit code; 2 for a usage error; 3 when the run stopped without an
+// exit (limit, an unhandled fault, an unsupported ELF), with the reason on stderr.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "tools/sim/elf_image.hpp"
+#include "tools/sim/machine.hpp"
+#include "tools/sim/run.hpp"
+
+namespace pmusim {
+
+Console::Console(const Options& o) : quiet_(o.quiet) {
+  if (!o.log.empty()) log_ = std::fopen(o.log.c_str(), "w");
+}
+Console::~Console() {
+  if (log_) std::fclose(log_);
+}
+void Console::put(char c) {
+  if (!quiet_) std::fputc(c, stdout);
+  if (log_) std::fputc(c, log_);
+}
+
+namespace {
+constexpr const char* kUsage = "usage: pmusim FIRMWARE.elf [--pmu ID] [--insns N] [--log FILE] [--no-pmu] [--quiet]\n";
+}  // namespace
+
+int run_command(const std::vector<std::string>& args) {
+  Options o;
+  std::string pmu;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--insns" && i + 1 < args.size()) {
+      char* end = nullptr;
+      o.max_instructions = std::strtoull(args[++i].c_str(), &end, 0);
+      if (!end || *end || o.max_instructions == 0) {
+        std::fprintf(stderr, "pmusim: --insns needs a positive number\n");
+        return 2;
+      }
+    } else if (a == "--log" && i + 1 < args.size()) {
+      o.log = args[++i];
+    } else if (a == "--pmu" && i + 1 < args.size()) {
+      pmu = args[++i];
+    } else if (a == "--no-pmu") {
+      o.pmu = false;
+    } else if (a == "--quiet") {
+      o.quiet = true;
+    } else if (!a.empty() && a[0] != '-' && o.elf.empty()) {
+      o.elf = a;
+    } else {
+      std::fputs(kUsage, stderr);
+      return 2;
+    }
+  }
+  if (o.elf.empty()) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  if (!o.log.empty()) {
+    std::FILE* f = std::fopen(o.log.c_str(), "w");
+    if (!f) {
+      std::fprintf(stderr, "pmusim: cannot write the log '%s'\n", o.log.c_str());
+      return 2;
+    }
+    std::fclose(f);
+  }
+  ElfImage image;
+  std::string error;
+  if (!load_elf(o.elf, image, error)) {
+    std::fprintf(stderr, "pmusim: %s\n", error.c_str());
+    return 3;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  Result r;
+  switch (image.machine) {
+    case 3:
+      if (!pmu.empty() && pmu != "netburst") {
+        std::fprintf(stderr, "pmusim: an i386 image runs with the netburst PMU, not '%s'\n", pmu.c_str());
+        return 2;
+      }
+      r = run_i386(image, o);
+      break;
+    default:
+      std::fprintf(stderr, "pmusim: e_machine %u: no machine for it yet (i386 only)\n", image.machine);
+      return 3;
+  }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::fflush(stdout);
+  std::fprintf(stderr, "pmusim: %llu instructions in %.2f s (%.1f M/s), %llu PMU accesses, %llu PMU interrupts\n",
+               static_cast<unsigned long long>(r.instructions), s, s > 0 ? r.instructions / s / 1e6 : 0.0,
+               static_cast<unsigned long long>(r.pmu_accesses), static_cast<unsigned long long>(r.interrupts));
+  if (!r.error.empty()) {
+    std::fprintf(stderr, "pmusim: %s\n", r.error.c_str());
+    return 3;
+  }
+  return r.exit_code;
+}
+
+}  // namespace pmusim
