@@ -16,6 +16,16 @@ using Pmu = pmu::xscale::Xsc2<pmu::Cp14Bus>;
 #include "hal/core/bus/pmr.hpp"
 #include "hal/e500/driver.hpp"
 using Pmu = pmu::e500::Driver<pmu::PmrBus>;
+#elif defined(__mips__) && defined(PMU_FOOTPRINT_RM7000)
+#include "hal/core/bus/cp0.hpp"
+#include "hal/rm7000/driver.hpp"
+using Pmu = pmu::rm7000::Driver<pmu::Cp0Bus>;
+#elif defined(__mips__)
+#include "hal/mips_cps/driver.hpp"
+using Pmu = pmu::mips_cps::Driver<pmu::mips_cps::HwBus>;
+#elif defined(__i386__)
+#include "hal/netburst/driver.hpp"
+using Pmu = pmu::netburst::Driver<pmu::netburst::HwBus>;
 #endif
 
 namespace {

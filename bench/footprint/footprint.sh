@@ -3,7 +3,6 @@
 # calibrated region, start/stop/read) and of counting + sampling (Sampler, 256-entry ring, ISR
 # entry). Compiled with the firmware flags (-O2, freestanding, -ffunction-sections); sizes are of
 # the object, so they include the driver and everything the profiler pulls in, nothing else.
-# Targets without a backend yet (mips-cps, rm7000, netburst) are listed as such.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -23,6 +22,7 @@ run() {  # target triple flags backend
 }
 run xscale arm-none-eabi-g++ "-mcpu=xscale -marm" "xscale::Xsc2<Cp14Bus>"
 run e500 powerpc-linux-gnu-g++ "-mcpu=8548 -msoft-float -fno-pic" "e500::Driver<PmrBus>"
-for t in mips-cps rm7000 netburst; do
-  printf '| %s | (no backend yet) | - | - | - | - |\n' "$t"
-done
+mips="-EB -mabi=32 -mno-abicalls -fno-pic -G0"
+run mips-cps mips-linux-gnu-g++ "-march=mips32r2 $mips" "mips_cps::Driver<HwBus>"
+run rm7000 mips-linux-gnu-g++ "-march=rm7000 $mips -DPMU_FOOTPRINT_RM7000" "rm7000::Driver<Cp0Bus>"
+run netburst i686-linux-gnu-g++ "-march=pentium4 -mno-sse -mno-mmx -fno-pic" "netburst::Driver<HwBus>"
