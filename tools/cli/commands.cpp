@@ -278,8 +278,8 @@ void print_usage(std::ostream& os) {
         "      cccr=, the ESCR and CCCR chosen; other PMUs: EVENT, prints its event-select value).\n"
         "  sim FIRMWARE.elf [--pmu ID] [--insns N] [--log FILE] [--no-pmu] [--quiet]\n"
         "      Runs a firmware ELF on Unicorn with the PMU's behavioural model attached\n"
-        "      (pmusim; i386 + netburst so far). Exit status: the firmware's; 3 when it\n"
-        "      never exited (limit, fault, unsupported ELF).\n"
+        "      (pmusim; i386 + netburst, MIPS IV + rm7000 so far). Exit status: the firmware's;\n"
+        "      3 when it never exited (limit, fault, unsupported ELF).\n"
         "\n"
         "exit status: 0 success, 1 bad input (dump, ELF, output file), 2 bad command line.\n";
 }

@@ -38,6 +38,7 @@ bool load_elf(const std::string& path, ElfImage& out, std::string& error) {
   out.big_endian = r.be;
   out.machine = static_cast<std::uint16_t>(r.u(18, 2));
   out.entry = r.u(24, 4);
+  out.flags = r.u(36, 4);
   const std::uint32_t phoff = r.u(28, 4), phentsize = r.u(42, 2), phnum = r.u(44, 2);
   if (phentsize < 32 || !r.ok(phoff, std::size_t{phentsize} * phnum)) {
     error = "'" + path + "': program headers out of the file";

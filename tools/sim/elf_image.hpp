@@ -17,6 +17,7 @@ struct ElfImage {
   std::uint16_t machine = 0;  // e_machine: 3 i386, 8 MIPS, 20 PowerPC, 40 ARM
   bool big_endian = false;
   std::uint32_t entry = 0;
+  std::uint32_t flags = 0;    // e_flags (MIPS: the ISA level in bits 31:28)
   std::vector<Segment> segments;
 };
 

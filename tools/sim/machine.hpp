@@ -39,5 +39,6 @@ class Console {
 };
 
 Result run_i386(const ElfImage& image, const Options& options);
+Result run_rm7000(const ElfImage& image, const Options& options);
 
 }  // namespace pmusim

@@ -86,8 +86,18 @@ int run_command(const std::vector<std::string>& args) {
       }
       r = run_i386(image, o);
       break;
+    case 8: {
+      // e_flags bits 31:28: the ISA level; MIPS IV (3) is RM7000 code (-march=rm7000).
+      const bool mips4 = (image.flags >> 28) == 3;
+      if (!image.big_endian || !mips4 || (!pmu.empty() && pmu != "rm7000")) {
+        std::fprintf(stderr, "pmusim: MIPS: only big-endian MIPS IV images with the rm7000 PMU so far\n");
+        return pmu.empty() || pmu == "rm7000" ? 3 : 2;
+      }
+      r = run_rm7000(image, o);
+      break;
+    }
     default:
-      std::fprintf(stderr, "pmusim: e_machine %u: no machine for it yet (i386 only)\n", image.machine);
+      std::fprintf(stderr, "pmusim: e_machine %u: no machine for it yet (i386, MIPS IV)\n", image.machine);
       return 3;
   }
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

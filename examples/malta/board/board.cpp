@@ -111,6 +111,7 @@ void exit(int code) {
 }
 
 u32 count() { return mfc0<kCount>(); }
+u32 revision() { return *reinterpret_cast<const volatile u32*>(0xBFC00010u); }  // kseg1, uncached
 u32 prid() { return mfc0<kPrid>(); }
 
 void timer_start(u32 period_ticks, IrqHandler on_tick) {

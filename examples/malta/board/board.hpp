@@ -59,6 +59,12 @@ void timer_stop();
 // whose PRId says RM7000: returns false elsewhere (on QEMU always), and IP13 is then never looked at.
 bool set_perf_handler(IrqHandler on_perf);
 
+// The Malta REVISION register (physical 0x1FC00010; QEMU reads 0x00000420 there, CoreLV). pmusim's
+// Malta (tools/sim/) reads "PMUS" (0x504D5553): there the RM7000 counter is the project's model and
+// one clock is one instruction.
+std::uint32_t revision();
+inline bool under_pmusim() { return revision() == 0x504D5553u; }
+
 // Status.IE.
 void irq_enable();
 void irq_disable();

@@ -1,0 +1,300 @@
+// pmusim's MIPS machine for RM7000 code (-march=rm7000, big-endian o32): the Malta board of
+// examples/malta/ (RAM at physical 0, the 16550 at 0x180003F8, UHI exit through sdbbp, the board
+// REVISION register) on Unicorn's MIPS32 CPU, with the RM7000 model (hal/rm7000/model.hpp)
+// behind CP0 $22/$25, control register 20 and the RM7000's Cause.IP13.
+//
+// The instructions, decoded from the MIPS IV and MIPS32 manuals (not from the project's buses), at
+// every word of the executable segments:
+//   COP0 (opcode 010000): MF rs=0 / MT rs=4 with rd, sel (bits 2:0); CF rs=2 / CT rs=6 with rd;
+//   ERET 0x42000018; SDBBP (SPECIAL2, funct 0x3F).
+// pmusim owns what Unicorn's MIPS32 CPU does not have or does not expose: PerfControl ($22),
+// PerfCount ($25) and Interrupt Control (control 20) go to the model; PRId ($15) is the model's
+// (an RM7000); Cause ($13) reads the model's IP13 and the exception code of pmusim's own interrupt
+// entry; EPC ($14) and ERET are pmusim's. Status ($12) and the rest run on Unicorn.
+// An intercepted instruction in a branch delay slot resumes at the branch's target.
+//
+// Events, one stated cost model: every instruction is one clock and one issued instruction
+// (events 0x00 CYCLES and 0x01 INSTR_ISSUED); the rest stay at zero. Clocks reach the model in
+// batches that end at PerfCount's next boundary (bit 31 setting, the wrap).
+//
+// Interrupts: the model's level (PerfCount bit 31 with IM13 set) is taken at the start of a
+// translation block (never in a delay slot) while Status.IE = 1 and EXL = ERL = 0: EPC = PC,
+// Cause.ExcCode = 0, Status.EXL = 1, PC = the general exception vector (0x80000180 with BEV = 0).
+#include <string>
+#include <vector>
+
+#include <unicorn/unicorn.h>
+
+#include "hal/core/location.hpp"
+#include "hal/rm7000/model.hpp"
+#include "tools/sim/machine.hpp"
+
+namespace pmusim {
+namespace {
+
+namespace rm = pmu::rm7000;
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+constexpr u64 kRamSize = 32u << 20;
+constexpr u64 kUartPage = 0x18000000u, kUart = 0x3F8;
+constexpr u64 kBoardPage = 0x1FC00000u, kRevision = 0x10;
+constexpr u32 kRevisionPmusim = 0x504D5553u;  // "PMUS": the REVISION register of pmusim's Malta
+constexpr u32 ST_IE = 1u << 0, ST_EXL = 1u << 1, ST_ERL = 1u << 2, ST_BEV = 1u << 22;
+constexpr u32 kEret = 0x42000018u;
+
+constexpr u32 cp0_key(u32 rd, u32 sel) { return (u32{static_cast<u32>(pmu::BusKind::cp0)} << 24) | (rd << 3) | sel; }
+constexpr u32 cp0_control_key(u32 rd) { return (u32{static_cast<u32>(pmu::BusKind::cp0)} << 24) | 0x100u | rd; }
+
+enum : std::uint8_t { kNone, kCop0, kEretOp, kSdbbp };
+
+struct Machine {
+  uc_engine* uc = nullptr;
+  Console& console;
+  const Options& opt;
+  Result& result;
+  rm::Model model;
+  std::vector<std::uint8_t> kind;  // per word of [lo, hi)
+  u32 lo = 0, hi = 0;
+  u32 epc = 0, exccode = 0;
+  u32 block = 0, last_pc = 0;
+  u64 pending = 0, horizon = 1;
+
+  Machine(Console& c, const Options& o, Result& r) : console(c), opt(o), result(r) {}
+
+  u32 reg(int id) {
+    u32 v = 0;
+    uc_reg_read(uc, id, &v);
+    return v;
+  }
+  void set(int id, u32 v) { uc_reg_write(uc, id, &v); }
+  u32 gpr(u32 n) { return n == 0 ? 0 : reg(UC_MIPS_REG_0 + static_cast<int>(n)); }
+  void set_gpr(u32 n, u32 v) {
+    if (n != 0) set(UC_MIPS_REG_0 + static_cast<int>(n), v);
+  }
+  u32 word(u32 va) {
+    std::uint8_t b[4] = {};
+    uc_mem_read(uc, va & 0x1FFFFFFFu, b, 4);
+    return u32{b[0]} << 24 | u32{b[1]} << 16 | u32{b[2]} << 8 | b[3];
+  }
+  void stop(const std::string& why) {
+    if (result.error.empty()) result.error = why;
+    uc_emu_stop(uc);
+  }
+
+  void flush() {
+    if (pending) {
+      model.event(0x00, pending, rm::Mode::kernel);  // CYCLES
+      model.event(0x01, pending, rm::Mode::kernel);  // INSTR_ISSUED
+      pending = 0;
+    }
+    const u64 v = model.perfcount();
+    horizon = v < 0x80000000u ? 0x80000000u - v : 0x100000000ull - v;
+  }
+
+  // Where execution goes after the intercepted instruction at pc: pc + 4, or, in the delay slot
+  // of the branch just executed, that branch's target when it is taken.
+  u32 next_after(u32 pc) {
+    if (last_pc != pc - 4) return pc + 4;
+    const u32 b = word(pc - 4), op = b >> 26, rs = (b >> 21) & 31, rt = (b >> 16) & 31;
+    const u32 rel = pc + (static_cast<u32>(static_cast<std::int16_t>(b & 0xFFFF)) << 2);
+    const auto s = [&](u32 r) { return static_cast<std::int32_t>(gpr(r)); };
+    switch (op) {
+      case 0:
+        if ((b & 0x3F) == 0x08 || (b & 0x3F) == 0x09) return gpr(rs);  // jr, jalr
+        return pc + 4;
+      case 2: case 3: return (pc & 0xF0000000u) | ((b & 0x03FFFFFFu) << 2);  // j, jal
+      case 4: case 0x14: return gpr(rs) == gpr(rt) ? rel : pc + 4;  // beq(l)
+      case 5: case 0x15: return gpr(rs) != gpr(rt) ? rel : pc + 4;  // bne(l)
+      case 6: case 0x16: return s(rs) <= 0 ? rel : pc + 4;          // blez(l)
+      case 7: case 0x17: return s(rs) > 0 ? rel : pc + 4;           // bgtz(l)
+      case 1: {                                                      // REGIMM
+        const u32 f = rt & 0x0F;
+        if (f > 3) return pc + 4;
+        const bool ge = (f & 1) != 0;  // bgez*, else bltz*
+        return (ge ? s(rs) >= 0 : s(rs) < 0) ? rel : pc + 4;
+      }
+      default: return pc + 4;
+    }
+  }
+
+  bool model_read(u32 k, u64& v) {
+    ++result.pmu_accesses;
+    return model.read(k, v) == pmu::MockResult::handled;
+  }
+  bool model_write(u32 k, u64 v) {
+    ++result.pmu_accesses;
+    return model.write(k, v) == pmu::MockResult::handled;
+  }
+
+  void cop0(u32 pc, u32 w) {
+    const u32 rs = (w >> 21) & 31, rt = (w >> 16) & 31, rd = (w >> 11) & 31, sel = w & 7;
+    u64 v = 0;
+    bool ok = true;
+    if (rs == 0) {  // mfc0
+      if (rd == 13) {
+        model.read(cp0_key(13, 0), v);
+        v |= exccode << 2;
+      } else if (rd == 14) {
+        v = epc;
+      } else {
+        ok = model_read(cp0_key(rd, sel), v);
+      }
+      if (ok) set_gpr(rt, static_cast<u32>(v));
+    } else if (rs == 4) {  // mtc0
+      if (rd == 14) epc = gpr(rt);
+      else if (rd != 13) ok = model_write(cp0_key(rd, sel), gpr(rt));  // Cause: IV/IP1:0, not modelled
+    } else if (rs == 2) {  // cfc0
+      ok = model_read(cp0_control_key(rd), v);
+      if (ok) set_gpr(rt, static_cast<u32>(v));
+    } else {  // ctc0
+      ok = model_write(cp0_control_key(rd), gpr(rt));
+    }
+    if (!ok) {
+      char b[96];
+      std::snprintf(b, sizeof b, "CP0 access 0x%08x at 0x%08x refused by the model (reserved instruction)", w, pc);
+      stop(b);  // no guest exception entry for faults yet: the firmware's probes do not need one
+      return;
+    }
+    set(UC_MIPS_REG_PC, next_after(pc));
+  }
+
+  void enter_interrupt(u32 pc) {
+    const u32 st = reg(UC_MIPS_REG_CP0_STATUS);
+    epc = pc;
+    exccode = 0;
+    set(UC_MIPS_REG_CP0_STATUS, st | ST_EXL);
+    set(UC_MIPS_REG_PC, (st & ST_BEV) ? 0xBFC00380u : 0x80000180u);
+    ++result.interrupts;
+  }
+
+  static void on_block(uc_engine*, u64 address, u32, void* self) {
+    static_cast<Machine*>(self)->block = static_cast<u32>(address);
+  }
+
+  static void on_code(uc_engine*, u64 address, u32, void* self) {
+    auto& m = *static_cast<Machine*>(self);
+    const u32 pc = static_cast<u32>(address);
+    if (pc == m.block && m.opt.pmu && m.model.cause() && (m.model.icr() & rm::Model::kIm13)) {
+      const u32 st = m.reg(UC_MIPS_REG_CP0_STATUS);
+      if ((st & ST_IE) && !(st & (ST_EXL | ST_ERL))) {
+        m.enter_interrupt(pc);
+        m.last_pc = 0;
+        return;
+      }
+    }
+    if (++m.result.instructions > m.opt.max_instructions) {
+      m.stop("instruction limit reached (" + std::to_string(m.opt.max_instructions) + ")");
+      return;
+    }
+    if (m.opt.pmu && ++m.pending >= m.horizon) m.flush();
+    const u32 phys = pc & 0x1FFFFFFFu;
+    if (phys >= m.lo && phys < m.hi && m.kind[(phys - m.lo) / 4] != kNone) {
+      m.flush();
+      const u32 w = m.word(pc);
+      switch (m.kind[(phys - m.lo) / 4]) {
+        case kCop0: m.cop0(pc, w); break;
+        case kEretOp: {
+          const u32 st = m.reg(UC_MIPS_REG_CP0_STATUS);
+          m.set(UC_MIPS_REG_CP0_STATUS, st & ~ST_EXL);
+          m.set(UC_MIPS_REG_PC, m.epc);
+          break;
+        }
+        case kSdbbp:  // UHI (MIPS UHI specification): operation in $25, arguments from $4
+          if (m.gpr(25) == 1) {
+            m.result.exit_code = static_cast<int>(m.gpr(4) & 0xFF);
+            uc_emu_stop(m.uc);
+          } else {
+            m.stop("UHI operation " + std::to_string(m.gpr(25)) + " not provided");
+          }
+          break;
+      }
+      m.flush();
+    }
+    m.last_pc = pc;
+  }
+
+  static u64 uart_read(uc_engine*, u64 offset, unsigned, void*) { return offset == kUart + 5 ? 0x60 : 0; }
+  static void uart_write(uc_engine*, u64 offset, unsigned, u64 value, void* self) {
+    if (offset == kUart) static_cast<Machine*>(self)->console.put(static_cast<char>(value));
+  }
+  static u64 board_read(uc_engine*, u64 offset, unsigned, void*) {
+    return offset == kRevision ? kRevisionPmusim : 0;
+  }
+  static void board_write(uc_engine*, u64, unsigned, u64, void*) {}
+  static bool on_intr(uc_engine*, u32 intno, void* self) {
+    auto& m = *static_cast<Machine*>(self);
+    char b[96];
+    std::snprintf(b, sizeof b, "MIPS exception %u at 0x%08x (pmusim enters only the PMU interrupt)", intno,
+                  m.reg(UC_MIPS_REG_PC));
+    m.stop(b);
+    return true;
+  }
+};
+
+}  // namespace
+
+Result run_rm7000(const ElfImage& image, const Options& options) {
+  Result result;
+  Console console(options);
+  Machine m(console, options, result);
+  if (uc_open(UC_ARCH_MIPS, static_cast<uc_mode>(UC_MODE_MIPS32 | UC_MODE_BIG_ENDIAN), &m.uc) != UC_ERR_OK) {
+    result.error = "Unicorn has no big-endian MIPS32 CPU";
+    return result;
+  }
+  uc_mem_map(m.uc, 0, kRamSize, UC_PROT_ALL);
+  uc_mmio_map(m.uc, kUartPage, 0x1000, &Machine::uart_read, &m, &Machine::uart_write, &m);
+  uc_mmio_map(m.uc, kBoardPage, 0x1000, &Machine::board_read, &m, &Machine::board_write, &m);
+  bool first = true;
+  for (const Segment& s : image.segments) {
+    const u32 phys = s.paddr & 0x1FFFFFFFu;  // kseg0/kseg1 are unmapped windows on physical memory
+    if (u64{phys} + s.memsz > kRamSize) {
+      result.error = "a segment lies outside the machine's 32 MiB of RAM";
+      uc_close(m.uc);
+      return result;
+    }
+    uc_mem_write(m.uc, phys, s.bytes.data(), s.bytes.size());
+    if (!s.exec) continue;
+    if (first || phys < m.lo) m.lo = phys;
+    if (first || phys + s.bytes.size() > m.hi) m.hi = static_cast<u32>(phys + s.bytes.size());
+    first = false;
+  }
+  m.kind.assign((m.hi - m.lo) / 4 + 1, kNone);
+  for (const Segment& s : image.segments) {
+    if (!s.exec) continue;
+    const u32 phys = s.paddr & 0x1FFFFFFFu;
+    for (std::size_t i = 0; i + 3 < s.bytes.size(); i += 4) {
+      const u32 w = u32{s.bytes[i]} << 24 | u32{s.bytes[i + 1]} << 16 | u32{s.bytes[i + 2]} << 8 | s.bytes[i + 3];
+      std::uint8_t k = kNone;
+      const u32 rs = (w >> 21) & 31, rd = (w >> 11) & 31;
+      if (w == kEret) k = kEretOp;
+      else if ((w & 0xFC00003Fu) == 0x7000003Fu) k = kSdbbp;
+      else if ((w >> 26) == 0x10 && (w & 0x7F8u) == 0 &&
+               (((rs == 0 || rs == 4) && (rd == 13 || rd == 14 || rd == 15 || rd == 22 || rd == 25)) ||
+                rs == 2 || rs == 6))
+        k = kCop0;
+      m.kind[(phys + i - m.lo) / 4] = k;
+    }
+  }
+  m.model.set_ie(false);  // pmusim takes the level itself (Status.IE/EXL/ERL)
+  uc_hook code, block, intr;
+  uc_hook_add(m.uc, &block, UC_HOOK_BLOCK, reinterpret_cast<void*>(&Machine::on_block), &m, 1, 0);
+  uc_hook_add(m.uc, &code, UC_HOOK_CODE, reinterpret_cast<void*>(&Machine::on_code), &m, 1, 0);
+  uc_hook_add(m.uc, &intr, UC_HOOK_INTR, reinterpret_cast<void*>(&Machine::on_intr), &m, 1, 0);
+  u64 pc = image.entry;
+  while (result.exit_code < 0 && result.error.empty()) {
+    const uc_err e = uc_emu_start(m.uc, pc, 0, 0, 0);
+    if (e != UC_ERR_OK) {
+      char b[96];
+      std::snprintf(b, sizeof b, "emulation stopped: %s at PC 0x%08x", uc_strerror(e), m.reg(UC_MIPS_REG_PC));
+      result.error = b;
+      break;
+    }
+    if (result.exit_code >= 0 || !result.error.empty()) break;
+    pc = m.reg(UC_MIPS_REG_PC);
+  }
+  uc_close(m.uc);
+  return result;
+}
+
+}  // namespace pmusim
