@@ -61,6 +61,15 @@ struct Setup {
   std::uint64_t tick_period_ns;  // timer sampling period, for the dump
 };
 
+// The same set-up under pmusim (tools/sim/), whose stated cost model is one clock per instruction:
+// the known region then has an exact expectation.
+constexpr Setup under_pmusim(Setup s) {
+  s.per_instr_num = 1;
+  s.per_instr_den = 1;
+  s.resolution = 0;
+  return s;
+}
+
 // Everything the profiler keeps for one backend, in static storage.
 template <prof::Backend B>
 struct Bench {

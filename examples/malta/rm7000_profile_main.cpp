@@ -30,14 +30,6 @@ constexpr examples::Setup kPmuSetup{
     .tolerance_permille = 1, .tolerance_abs = 0,
     .pmu_interrupt = true, .pmu_period = 10'000, .tick_period_ns = malta::kTickPeriodNs};
 constexpr examples::Setup kCountSetup = malta::count_setup("rm7000");
-// Under pmusim (tools/sim/): the same PMU path with its stated cost model of one clock per
-// instruction, so the known region has an expectation.
-constexpr examples::Setup kSimSetup{
-    .target = "rm7000", .unit = "cycles", .counter_hz = 0,
-    .known_iters = 10'000, .known_per_iter = 2, .known_extra = 6,
-    .per_instr_num = 1, .per_instr_den = 1, .resolution = 0,
-    .tolerance_permille = 1, .tolerance_abs = 0,
-    .pmu_interrupt = true, .pmu_period = 10'000, .tick_period_ns = malta::kTickPeriodNs};
 
 }  // namespace
 
@@ -82,7 +74,8 @@ int main() {
 
   const bool sim = board::under_pmusim();
   if (sim) out.line("pmusim: the RM7000 counter is the project's model; one clock per instruction");
-  const int failed = checks.failures + (present ? examples::profile<malta::Board, Pmu>(sim ? kSimSetup : kPmuSetup)
+  const examples::Setup pmu_setup = sim ? examples::under_pmusim(kPmuSetup) : kPmuSetup;
+  const int failed = checks.failures + (present ? examples::profile<malta::Board, Pmu>(pmu_setup)
                                                 : examples::profile<malta::Board, malta::CountBackend>(kCountSetup));
   out.line(failed == 0 ? "PROFILE PASS" : "PROFILE FAIL");
   board::exit(failed == 0 ? 0 : board::kExitFail);

@@ -70,14 +70,6 @@ constexpr examples::Setup kPmuSetup{
     .per_instr_num = 0, .per_instr_den = 0, .resolution = 0,
     .tolerance_permille = 1, .tolerance_abs = 0,
     .pmu_interrupt = true, .pmu_period = 100'000, .tick_period_ns = kTickPeriodNs};
-// Under pmusim (tools/sim/): the same PMU path, with its stated cost model of one clock per
-// instruction, so the known region has an expectation.
-constexpr examples::Setup kSimSetup{
-    .target = "netburst", .unit = "cycles", .counter_hz = 0,
-    .known_iters = 10'000, .known_per_iter = 2, .known_extra = 7,
-    .per_instr_num = 1, .per_instr_den = 1, .resolution = 0,
-    .tolerance_permille = 1, .tolerance_abs = 0,
-    .pmu_interrupt = true, .pmu_period = 100'000, .tick_period_ns = kTickPeriodNs};
 // QEMU's TSC under -icount shift=0: one tick per instruction.
 constexpr examples::Setup kTscSetup{
     .target = "netburst", .unit = "TSC ticks", .counter_hz = board::kQemuTscHz,
@@ -132,7 +124,8 @@ int main() {
   const bool sim = board::under_pmusim();
   if (sim) out.line("pmusim: the PMU is the project's model; one clock per instruction");
 
-  const int failed = checks.failures + (present ? examples::profile<Board, Pmu>(sim ? kSimSetup : kPmuSetup)
+  const examples::Setup pmu_setup = sim ? examples::under_pmusim(kPmuSetup) : kPmuSetup;
+  const int failed = checks.failures + (present ? examples::profile<Board, Pmu>(pmu_setup)
                                                 : examples::profile<Board, TscBackend>(kTscSetup));
   out.line(failed == 0 ? "PROFILE PASS" : "PROFILE FAIL");
   board::exit(failed == 0 ? 0 : board::kExitFail);

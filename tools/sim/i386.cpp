@@ -17,8 +17,7 @@
 // Interrupts: the model's PMI (LVT unmasked, OVF with OVF_PMI) is held until EFLAGS.IF is set,
 // then entered like hardware enters a 32-bit interrupt gate at CPL 0 (SDM Vol. 3A 6.12.1): EFLAGS,
 // CS and EIP pushed, IF and TF cleared, EIP from the IDT gate of the LVT's vector.
-#include <chrono>
-#include <cstring>
+#include <string>
 #include <vector>
 
 #include <unicorn/unicorn.h>
@@ -37,18 +36,14 @@ using u64 = std::uint64_t;
 
 constexpr u64 kRamSize = 32u << 20;
 constexpr u64 kApicBase = 0xFEE00000u;
-constexpr u32 kApicLvtPerf = 0x340, kApicEoi = 0xB0;
+constexpr u32 kApicLvtPerf = 0x340;  // EOI (0xB0) and the spurious-vector register: nothing to model
 constexpr std::uint16_t kCom1 = 0x3f8, kDebugExit = 0xf4;
 // CPUID leaf 0x40000000: the hypervisor signature by which firmware can tell it runs here.
 constexpr char kSignature[13] = "pmukitpmusim";
 
 constexpr u32 key(pmu::BusKind k, u32 enc) { return (static_cast<u32>(k) << 24) | enc; }
 
-struct Machine {
-  uc_engine* uc = nullptr;
-  Console& console;
-  const Options& opt;
-  Result& result;
+struct Machine : Cpu {
   nb::Model model;
   std::vector<std::uint8_t> candidate;  // 1 per byte of [lo, hi): PMU/CPUID bytes start here
   u32 lo = 0, hi = 0;
@@ -60,22 +55,12 @@ struct Machine {
   std::size_t cycles_row = nb::event_row("global_power_events");
   std::size_t instr_row = nb::event_row("instr_retired");
 
-  Machine(Console& c, const Options& o, Result& r) : console(c), opt(o), result(r) {}
+  using Cpu::Cpu;
 
-  u32 reg(int id) {
-    u32 v = 0;
-    uc_reg_read(uc, id, &v);
-    return v;
-  }
-  void set(int id, u32 v) { uc_reg_write(uc, id, &v); }
   void push(u32 v) {
     const u32 sp = reg(UC_X86_REG_ESP) - 4;
     uc_mem_write(uc, sp, &v, 4);
     set(UC_X86_REG_ESP, sp);
-  }
-  void stop(const std::string& why) {
-    if (result.error.empty()) result.error = why;
-    uc_emu_stop(uc);
   }
 
   // Enters the IDT gate of `vector` with EIP `ret` saved (and an error code where `with_error`).
@@ -111,17 +96,6 @@ struct Machine {
     }
   }
 
-  // The model's answer to one access; false: it faults. An MSR the model does not know faults too,
-  // as rdmsr/wrmsr of a nonexistent MSR raise #GP on silicon.
-  bool model_read(u32 k, u64& v) {
-    ++result.pmu_accesses;
-    return model.read(k, v) == pmu::MockResult::handled;
-  }
-  bool model_write(u32 k, u64 v) {
-    ++result.pmu_accesses;
-    return model.write(k, v) == pmu::MockResult::handled;
-  }
-
   void cpuid() {
     const u32 leaf = reg(UC_X86_REG_EAX);
     u32 a = 0, b = 0, c = 0, d = 0;
@@ -153,14 +127,14 @@ struct Machine {
     switch (op) {
       case 0x32:  // rdmsr
         if (ecx == 0x1B) v = kApicBase | (1u << 11) | (1u << 8);  // IA32_APIC_BASE: enabled, BSP
-        else ok = opt.pmu ? model_read(key(pmu::BusKind::msr, ecx), v) : true;
+        else ok = opt.pmu ? model_read(model, key(pmu::BusKind::msr, ecx), v) : true;  // unknown MSR: #GP
         break;
       case 0x30:  // wrmsr
         v = u64{reg(UC_X86_REG_EDX)} << 32 | reg(UC_X86_REG_EAX);
-        if (ecx != 0x1B) ok = opt.pmu ? model_write(key(pmu::BusKind::msr, ecx), v) : true;
+        if (ecx != 0x1B) ok = opt.pmu ? model_write(model, key(pmu::BusKind::msr, ecx), v) : true;
         break;
       case 0x33:  // rdpmc
-        ok = opt.pmu && model_read(key(pmu::BusKind::pmc, ecx), v);
+        ok = opt.pmu && model_read(model, key(pmu::BusKind::pmc, ecx), v);
         break;
       case 0xA2:
         cpuid();
@@ -226,7 +200,6 @@ struct Machine {
     auto& m = *static_cast<Machine*>(self);
     m.flush();
     if (offset == kApicLvtPerf) m.model.write(key(pmu::BusKind::mmio, kApicLvtPerf), value);
-    (void)kApicEoi;  // EOI and the spurious-vector register: nothing to model
   }
 };
 
@@ -237,6 +210,7 @@ Result run_i386(const ElfImage& image, const Options& options) {
   Console console(options);
   Machine m(console, options, result);
   if (uc_open(UC_ARCH_X86, UC_MODE_32, &m.uc) != UC_ERR_OK) {
+    m.uc = nullptr;
     result.error = "Unicorn has no i386 CPU";
     return result;
   }
@@ -245,7 +219,6 @@ Result run_i386(const ElfImage& image, const Options& options) {
   for (const Segment& s : image.segments) {
     if (u64{s.paddr} + s.memsz > kRamSize) {
       result.error = "a segment lies outside the machine's 32 MiB of RAM";
-      uc_close(m.uc);
       return result;
     }
     uc_mem_write(m.uc, s.paddr, s.bytes.data(), s.bytes.size());
@@ -269,18 +242,7 @@ Result run_i386(const ElfImage& image, const Options& options) {
   uc_hook_add(m.uc, &in, UC_HOOK_INSN, reinterpret_cast<void*>(&Machine::on_in), &m, 1, 0, UC_X86_INS_IN);
   const u32 sp = static_cast<u32>(kRamSize - 16);
   m.set(UC_X86_REG_ESP, sp);
-  u64 pc = image.entry;
-  while (result.exit_code < 0 && result.error.empty()) {
-    const uc_err e = uc_emu_start(m.uc, pc, 0, 0, 0);
-    if (e != UC_ERR_OK) {
-      result.error = std::string("emulation stopped: ") + uc_strerror(e) + " at EIP 0x" +
-                     [&] { char b[16]; std::snprintf(b, sizeof b, "%08x", m.reg(UC_X86_REG_EIP)); return std::string(b); }();
-      break;
-    }
-    if (result.exit_code >= 0 || !result.error.empty()) break;
-    pc = m.reg(UC_X86_REG_EIP);  // stopped by a hook that changed EIP: go on from there
-  }
-  uc_close(m.uc);
+  m.run(image.entry, UC_X86_REG_EIP);
   return result;
 }
 

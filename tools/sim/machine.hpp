@@ -4,6 +4,9 @@
 #include <cstdio>
 #include <string>
 
+#include <unicorn/unicorn.h>
+
+#include "hal/core/bus/mock.hpp"
 #include "tools/sim/elf_image.hpp"
 
 namespace pmusim {
@@ -36,6 +39,46 @@ class Console {
  private:
   bool quiet_;
   std::FILE* log_ = nullptr;
+};
+
+// What each machine builds on: the Unicorn engine, 32-bit register access, the stop reason, the
+// model's answer to a decoded access, and the loop that resumes after a hook moved the PC.
+class Cpu {
+ public:
+  Cpu(Console& c, const Options& o, Result& r) : console(c), opt(o), result(r) {}
+  ~Cpu() {
+    if (uc) uc_close(uc);
+  }
+  Cpu(const Cpu&) = delete;
+  Cpu& operator=(const Cpu&) = delete;
+
+  std::uint32_t reg(int id) {
+    std::uint32_t v = 0;
+    uc_reg_read(uc, id, &v);
+    return v;
+  }
+  void set(int id, std::uint32_t v) { uc_reg_write(uc, id, &v); }
+  void stop(const std::string& why) {
+    if (result.error.empty()) result.error = why;
+    uc_emu_stop(uc);
+  }
+  // One decoded PMU access; false: the model refuses it (a reserved bit, a register it has not).
+  bool model_read(pmu::MockDevice& m, std::uint32_t key, std::uint64_t& v) {
+    ++result.pmu_accesses;
+    return m.read(key, v) == pmu::MockResult::handled;
+  }
+  bool model_write(pmu::MockDevice& m, std::uint32_t key, std::uint64_t v) {
+    ++result.pmu_accesses;
+    return m.write(key, v) == pmu::MockResult::handled;
+  }
+  // Runs from `entry` until the firmware exits or a hook stops the run; a hook that changes the PC
+  // stops Unicorn, which resumes here from the new PC (read from `pc_reg`).
+  void run(std::uint64_t entry, int pc_reg);
+
+  uc_engine* uc = nullptr;
+  Console& console;
+  const Options& opt;
+  Result& result;
 };
 
 Result run_i386(const ElfImage& image, const Options& options);

@@ -48,11 +48,7 @@ constexpr u32 cp0_control_key(u32 rd) { return (u32{static_cast<u32>(pmu::BusKin
 
 enum : std::uint8_t { kNone, kCop0, kEretOp, kSdbbp };
 
-struct Machine {
-  uc_engine* uc = nullptr;
-  Console& console;
-  const Options& opt;
-  Result& result;
+struct Machine : Cpu {
   rm::Model model;
   std::vector<std::uint8_t> kind;  // per word of [lo, hi)
   u32 lo = 0, hi = 0;
@@ -60,14 +56,8 @@ struct Machine {
   u32 block = 0, last_pc = 0;
   u64 pending = 0, horizon = 1;
 
-  Machine(Console& c, const Options& o, Result& r) : console(c), opt(o), result(r) {}
+  using Cpu::Cpu;
 
-  u32 reg(int id) {
-    u32 v = 0;
-    uc_reg_read(uc, id, &v);
-    return v;
-  }
-  void set(int id, u32 v) { uc_reg_write(uc, id, &v); }
   u32 gpr(u32 n) { return n == 0 ? 0 : reg(UC_MIPS_REG_0 + static_cast<int>(n)); }
   void set_gpr(u32 n, u32 v) {
     if (n != 0) set(UC_MIPS_REG_0 + static_cast<int>(n), v);
@@ -77,11 +67,6 @@ struct Machine {
     uc_mem_read(uc, va & 0x1FFFFFFFu, b, 4);
     return u32{b[0]} << 24 | u32{b[1]} << 16 | u32{b[2]} << 8 | b[3];
   }
-  void stop(const std::string& why) {
-    if (result.error.empty()) result.error = why;
-    uc_emu_stop(uc);
-  }
-
   void flush() {
     if (pending) {
       model.event(0x00, pending, rm::Mode::kernel);  // CYCLES
@@ -118,15 +103,6 @@ struct Machine {
     }
   }
 
-  bool model_read(u32 k, u64& v) {
-    ++result.pmu_accesses;
-    return model.read(k, v) == pmu::MockResult::handled;
-  }
-  bool model_write(u32 k, u64 v) {
-    ++result.pmu_accesses;
-    return model.write(k, v) == pmu::MockResult::handled;
-  }
-
   void cop0(u32 pc, u32 w) {
     const u32 rs = (w >> 21) & 31, rt = (w >> 16) & 31, rd = (w >> 11) & 31, sel = w & 7;
     u64 v = 0;
@@ -138,17 +114,17 @@ struct Machine {
       } else if (rd == 14) {
         v = epc;
       } else {
-        ok = model_read(cp0_key(rd, sel), v);
+        ok = model_read(model, cp0_key(rd, sel), v);
       }
       if (ok) set_gpr(rt, static_cast<u32>(v));
     } else if (rs == 4) {  // mtc0
       if (rd == 14) epc = gpr(rt);
-      else if (rd != 13) ok = model_write(cp0_key(rd, sel), gpr(rt));  // Cause: IV/IP1:0, not modelled
+      else if (rd != 13) ok = model_write(model, cp0_key(rd, sel), gpr(rt));  // Cause: IV/IP1:0, not modelled
     } else if (rs == 2) {  // cfc0
-      ok = model_read(cp0_control_key(rd), v);
+      ok = model_read(model, cp0_control_key(rd), v);
       if (ok) set_gpr(rt, static_cast<u32>(v));
     } else {  // ctc0
-      ok = model_write(cp0_control_key(rd), gpr(rt));
+      ok = model_write(model, cp0_control_key(rd), gpr(rt));
     }
     if (!ok) {
       char b[96];
@@ -239,6 +215,7 @@ Result run_rm7000(const ElfImage& image, const Options& options) {
   Console console(options);
   Machine m(console, options, result);
   if (uc_open(UC_ARCH_MIPS, static_cast<uc_mode>(UC_MODE_MIPS32 | UC_MODE_BIG_ENDIAN), &m.uc) != UC_ERR_OK) {
+    m.uc = nullptr;
     result.error = "Unicorn has no big-endian MIPS32 CPU";
     return result;
   }
@@ -250,7 +227,6 @@ Result run_rm7000(const ElfImage& image, const Options& options) {
     const u32 phys = s.paddr & 0x1FFFFFFFu;  // kseg0/kseg1 are unmapped windows on physical memory
     if (u64{phys} + s.memsz > kRamSize) {
       result.error = "a segment lies outside the machine's 32 MiB of RAM";
-      uc_close(m.uc);
       return result;
     }
     uc_mem_write(m.uc, phys, s.bytes.data(), s.bytes.size());
@@ -281,19 +257,7 @@ Result run_rm7000(const ElfImage& image, const Options& options) {
   uc_hook_add(m.uc, &block, UC_HOOK_BLOCK, reinterpret_cast<void*>(&Machine::on_block), &m, 1, 0);
   uc_hook_add(m.uc, &code, UC_HOOK_CODE, reinterpret_cast<void*>(&Machine::on_code), &m, 1, 0);
   uc_hook_add(m.uc, &intr, UC_HOOK_INTR, reinterpret_cast<void*>(&Machine::on_intr), &m, 1, 0);
-  u64 pc = image.entry;
-  while (result.exit_code < 0 && result.error.empty()) {
-    const uc_err e = uc_emu_start(m.uc, pc, 0, 0, 0);
-    if (e != UC_ERR_OK) {
-      char b[96];
-      std::snprintf(b, sizeof b, "emulation stopped: %s at PC 0x%08x", uc_strerror(e), m.reg(UC_MIPS_REG_PC));
-      result.error = b;
-      break;
-    }
-    if (result.exit_code >= 0 || !result.error.empty()) break;
-    pc = m.reg(UC_MIPS_REG_PC);
-  }
-  uc_close(m.uc);
+  m.run(image.entry, UC_MIPS_REG_PC);
   return result;
 }
 

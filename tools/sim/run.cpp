@@ -27,6 +27,20 @@ void Console::put(char c) {
   if (log_) std::fputc(c, log_);
 }
 
+void Cpu::run(std::uint64_t entry, int pc_reg) {
+  std::uint64_t pc = entry;
+  while (result.exit_code < 0 && result.error.empty()) {
+    const uc_err e = uc_emu_start(uc, pc, 0, 0, 0);
+    if (e != UC_ERR_OK) {
+      char b[96];
+      std::snprintf(b, sizeof b, "emulation stopped: %s at PC 0x%08x", uc_strerror(e), reg(pc_reg));
+      result.error = b;
+      return;
+    }
+    pc = reg(pc_reg);
+  }
+}
+
 namespace {
 constexpr const char* kUsage = "usage: pmusim FIRMWARE.elf [--pmu ID] [--insns N] [--log FILE] [--no-pmu] [--quiet]\n";
 }  // namespace
