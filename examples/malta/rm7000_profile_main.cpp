@@ -7,8 +7,9 @@
 // probe's second line of defence: PerfCount never advances (pmu_absent). It also checks that the
 // Interrupt Control register's cfc0 is caught as a reserved instruction there. Then the shared
 // measurement (examples/common/profile_run.hpp) runs on the counter where it counts, else on CP0
-// Count (prof::ClockBackend) with Count/Compare timer sampling. Prints PROFILE PASS / PROFILE FAIL
-// and exits through UHI with the verdict.
+// Count (prof::ClockBackend) with Count/Compare timer sampling. Under pmusim (tools/sim/) PRId is an
+// RM7000's and the counter is the project's model: the PMU path runs, sampling from interrupt 13.
+// Prints PROFILE PASS / PROFILE FAIL and exits through UHI with the verdict.
 #include <cstdint>
 
 #include "board/board.hpp"

@@ -6,8 +6,9 @@
 // MSRs outside its own list read 0 and ignore writes. It also shows rdpmc raising #UD there,
 // caught as an expected fault. Then the shared measurement (examples/common/profile_run.hpp) runs
 // on the PMU where it counts (global_power_events, its PMI through the local APIC for sampling),
-// else on the time-stamp counter with PIT timer sampling. Prints PROFILE PASS / PROFILE FAIL and
-// exits through isa-debug-exit with the verdict.
+// else on the time-stamp counter with PIT timer sampling. Under pmusim (tools/sim/) the PMU is the
+// project's model and counts: the PMU path runs, with an exact expectation for the known region.
+// Prints PROFILE PASS / PROFILE FAIL and exits through isa-debug-exit with the verdict.
 #include <cstdint>
 
 #include "board/board.hpp"

@@ -43,7 +43,7 @@ using ApicBase = RuntimeBase<ApicTag>;  // the local APIC's MMIO base (set_apic_
 using HwBus = CompositeBus<MsrBus, PmcBus, CpuidBus, MmioBus<ApicBase>>;
 
 // How the driver reads a counter. rdpmc (the default): allowed at CPL 0 always and elsewhere while
-// CR4.PCE is set, and it is what Linux's P4 driver reads counters with. rdmsr of the counter's
+// CR4.PCE is set (SDM Vol. 2B, RDPMC). rdmsr of the counter's
 // MSR: for an environment that intercepts rdpmc but passes the MSRs through. Either way the probe
 // reads with it, so a path that faults makes the PMU absent rather than a later read wrong.
 enum class CounterRead : std::uint8_t { rdpmc, rdmsr };
@@ -126,10 +126,11 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
   // Detection and reset
   // ---------------------------------------------------------------------------------------
 
-  // CPUID: GenuineIntel, family 0Fh; IA32_MISC_ENABLE bit 7 (read under fault::traps: a hypervisor may #GP it),
-  // then every PMU register cleared (reset()) and one counter run briefly on global_power_events:
-  // it must advance; every access from there on runs under fault::traps. unsupported_core: not family 0Fh (no MSR touched). pmu_absent: bit 7 clear
-  // (QEMU), an access trapped, or the counter did not advance (MSRs that read 0).
+  // CPUID: GenuineIntel, family 0Fh; IA32_MISC_ENABLE bit 7; then every PMU register cleared
+  // (reset()) and one counter run briefly on global_power_events: it must advance. Every MSR and
+  // counter access runs under fault::traps (a hypervisor may #GP them). unsupported_core: not
+  // family 0Fh (no MSR touched). pmu_absent: bit 7 clear (QEMU), an access trapped, or the
+  // counter did not advance (MSRs that read 0).
   static ProbeResult probe() {
     const u32 eax = R::template read_raw<CPUID1_EAX>();
     id_.family = (eax >> 8) & 0xFu;

@@ -10,7 +10,7 @@
 // each of them also sets COMPARE, without which the CCCR ignores them. TAG0-TAG3, on the execution
 // tagging events only (kExecTagging), set that bit of the ESCR's tag value and tag enable. A string
 // with TAGn but no mask gets the event's default mask (libpfm4 counts TAGn as a mask and leaves the
-// event mask 0 then, which selects no uop to tag). Values, for every event:
+// event mask 0 then). Values, for every event:
 //   ESCR = event select << 25 | mask << 9 | tag value << 5 | TAG_ENABLE (any TAGn)
 //          | T0_OS|T1_OS (k) | T0_USR|T1_USR (u)
 //   CCCR = ENABLE | ESCR select << 13 | ACTIVE_THREAD = 11b | COMPARE/COMPLEMENT/EDGE/THRESHOLD
