@@ -337,27 +337,38 @@ class Profiler {
     }
   }
 
-  // Linked pair, never folded on its low side, read high-low-high and retried if high moved.
+  // Linked pair, never folded on its low side. Chain: read high-low-high, retried if high moved.
+  // Cascade: low, high, then the low counter's overflow condition again, retried if it changed.
   // Chain (e500 CRM 7.6.1, the seed's loop): high counts low's rollovers to zero, so the value is
   // high * 2^32 + low. Cascade (Intel SDM 18.15.5.6): counting "begins on one counter then
   // continues on the second counter after the first counter overflows" and "the contents of the
   // two counters can be added together": the low counter's 2^40 at its overflow + high (before the
   // overflow: low + high, high being 0).
   std::uint64_t read_linked(const Slot& lo, const Slot& hi) const {
-    const unsigned lo_bits = register_bits(B::width(lo.slot));
-    for (unsigned i = 0;; ++i) {
-      const std::uint64_t h1 = read_extended(hi);
-      const std::uint64_t l = B::kLink == LinkKind::chain ? B::read(lo.slot) & low_mask(lo_bits)
-                                                          : read_extended(lo);
-      const std::uint64_t h2 = read_extended(hi);
-      // Cascade: once the low counter has overflowed, its count is 2^width and the high counter
-      // holds everything after (the low one may count on and wrap, as NetBurst's does).
+    if constexpr (B::kLink == LinkKind::chain) {
+      const unsigned lo_bits = register_bits(B::width(lo.slot));
+      for (unsigned i = 0;; ++i) {
+        const std::uint64_t h1 = read_extended(hi);
+        const std::uint64_t l = B::read(lo.slot) & low_mask(lo_bits);
+        const std::uint64_t h2 = read_extended(hi);
+        const std::uint64_t value = (h1 << lo_bits) + l;
+        if (h1 == h2) return value;  // no carry into the high counter between the reads
+        if (i + 1 >= kReadTries) return gave_up(value);
+      }
+    } else {
+      // Cascade: before the low counter's overflow the high one is 0 and stopped; after it, the
+      // low counter's count is 2^width and the high one counts every event (so two reads of it
+      // rarely agree on a running core). The read is consistent when the low counter's overflow
+      // condition is the same before and after the high counter's read.
       const std::uint64_t lo_span = std::uint64_t{1} << B::width(lo.slot);
-      const std::uint64_t value = B::kLink == LinkKind::chain ? (h1 << lo_bits) + l
-                                  : l >= lo_span           ? lo_span + h1
-                                                           : l + h1;
-      if (h1 == h2) return value;
-      if (i + 1 >= kReadTries) return gave_up(value);
+      for (unsigned i = 0;; ++i) {
+        const std::uint64_t l = read_extended(lo);
+        const std::uint64_t h = read_extended(hi);
+        const bool over = l >= lo_span;
+        const std::uint64_t value = over ? lo_span + h : l + h;
+        if (over == ((B::overflow_status() & bit(lo.slot)) != 0)) return value;
+        if (i + 1 >= kReadTries) return gave_up(value);
+      }
     }
   }
   std::uint64_t gave_up(std::uint64_t value) const {

@@ -2,8 +2,9 @@
 // model on executing code. It checks what no emulator can show:
 //  1. A running cascade (IQ counters 12 -> 14, instr_retired) read through the profiler while the
 //     low counter rolls over 2^40: for 48 start offsets the rollover lands at a different
-//     instruction of the read sequence (high, low, high), and every value must be larger than the
-//     one before and no more than one loop pass's worth of instructions larger.
+//     instruction of the read sequence (low, high, the low counter's overflow condition), and every value must be larger than the
+//     one before and no more than one loop pass's worth of instructions larger, and no read may
+//     give up (kReadTries passes without a consistent set).
 //  2. The decoder catches a wrong encoding: the same driver on a bus whose wrmsr swaps EDX and EAX
 //     (a plausible inline-asm slip) must not find a working PMU, while the real bus does.
 // Prints SELFTEST PASS / SELFTEST FAIL and exits with the verdict.
@@ -99,11 +100,15 @@ int main() {
   checks.check(profiler.probe().status == pmu::Status::ok, "probe finds the model's PMU");
 
   unsigned good = 0;
+  const std::uint32_t giveups = profiler.read_giveups();
   for (std::uint32_t before = 1; before <= 48; ++before) good += cascade_run(before, out);
   out.put("cascade: ");
   out.dec(good);
   out.line(" of 48 runs read monotonic values across the low counter's rollover");
   checks.check(good == 48, "cascade reads stay consistent while the low counter rolls over");
+  // The high counter moves on every instruction after the rollover: a read that waits for two
+  // equal high values retries until it gives up (what this test first found).
+  checks.check(profiler.read_giveups() == giveups, "no cascade read gave up");
 
   const pmu::ProbeResult wrong = WrongPmu::probe();
   out.put("wrong wrmsr encoding (EDX and EAX swapped): probe ");

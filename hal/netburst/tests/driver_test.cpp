@@ -284,6 +284,38 @@ TEST_F(netburstDriver, ARunningCascadeReadsConsistentlyWithAnEventAtEveryStep) {
   p.clear();
 }
 
+// Once the low counter has overflowed, the high one counts every event: with the event occurring on
+// every access (cycles, as on a running core), no two reads of the high counter agree. A cascade
+// read must still settle on its first pass, not retry until it gives up (pmusim showed the
+// profiler doing that on executing firmware).
+TEST_F(netburstDriver, ACascadeCountingOnEveryAccessReadsWithoutGivingUp) {
+  probed();
+  static prof::Profiler<D> p;
+  p.clear();
+  const std::uint64_t span = std::uint64_t{1} << 40;
+  prof::Counter lo, hi;
+  ASSERT_EQ(p.add_on(0, ev("global_power_events:RUNNING"), lo), Status::ok);
+  ASSERT_EQ(p.add_on(2, ev("global_power_events:RUNNING"), hi), Status::ok);
+  ASSERT_EQ(p.link(lo, hi), Status::ok);
+  p.start();
+  D::stop(1u << 0);
+  D::write(0, span - 20);
+  D::start(1u << 0);
+  model.set_cycles_per_access(1);
+  std::uint64_t prev = 0;
+  for (int i = 0; i < 12; ++i) {
+    const std::uint64_t v = p.read(hi);
+    EXPECT_GT(v, prev) << i;
+    EXPECT_LT(v, span + 2000) << i;
+    prev = v;
+  }
+  model.set_cycles_per_access(0);
+  EXPECT_GT(prev, span) << "the high counter took over";
+  EXPECT_EQ(p.read_giveups(), 0u) << "a cascade read gave up";
+  p.stop();
+  p.clear();
+}
+
 TEST_F(netburstDriver, ClearingTheLowCountersOvfHaltsTheHighOne) {
   probed();
   ASSERT_EQ(D::configure(0, ev("global_power_events")), Status::ok);
