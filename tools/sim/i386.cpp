@@ -41,12 +41,11 @@ constexpr std::uint16_t kCom1 = 0x3f8, kDebugExit = 0xf4;
 // CPUID leaf 0x40000000: the hypervisor signature by which firmware can tell it runs here.
 constexpr char kSignature[13] = "pmukitpmusim";
 
-constexpr u32 key(pmu::BusKind k, u32 enc) { return (static_cast<u32>(k) << 24) | enc; }
+constexpr u32 key(pmu::BusKind k, u32 enc) { return pmu::detail::make_key(k, enc); }  // the models' keys
 
 struct Machine : Cpu {
   nb::Model model;
-  std::vector<std::uint8_t> candidate;  // 1 per byte of [lo, hi): PMU/CPUID bytes start here
-  u32 lo = 0, hi = 0;
+  std::vector<std::uint8_t> candidate;  // 1 per byte of [code_lo, code_hi): PMU/CPUID bytes start here
   bool pmi_pending = false;
   // Clocks not yet given to the model, and how many may wait: fewer than any counter needs to
   // wrap, so a batch never hides an overflow and the PMI lands on the same instruction as if the
@@ -166,7 +165,7 @@ struct Machine : Cpu {
       return;
     }
     if (m.opt.pmu && ++m.pending >= m.horizon) m.flush();
-    if (pc >= m.lo && pc + 1 < m.hi && m.candidate[pc - m.lo]) {
+    if (pc >= m.code_lo && pc + 1 < m.code_hi && m.candidate[pc - m.code_lo]) {
       m.flush();  // the access sees every clock before it
       std::uint8_t b[2];
       uc_mem_read(m.uc, pc, b, 2);
@@ -209,32 +208,16 @@ Result run_i386(const ElfImage& image, const Options& options) {
   Result result;
   Console console(options);
   Machine m(console, options, result);
-  if (uc_open(UC_ARCH_X86, UC_MODE_32, &m.uc) != UC_ERR_OK) {
-    m.uc = nullptr;
-    result.error = "Unicorn has no i386 CPU";
-    return result;
-  }
-  uc_mem_map(m.uc, 0, kRamSize, UC_PROT_ALL);
+  if (!m.open(UC_ARCH_X86, UC_MODE_32, "i386") || !m.load(image, kRamSize, ~0u)) return result;
   uc_mmio_map(m.uc, kApicBase, 0x1000, &Machine::apic_read, &m, &Machine::apic_write, &m);
-  for (const Segment& s : image.segments) {
-    if (u64{s.paddr} + s.memsz > kRamSize) {
-      result.error = "a segment lies outside the machine's 32 MiB of RAM";
-      return result;
-    }
-    uc_mem_write(m.uc, s.paddr, s.bytes.data(), s.bytes.size());
-    if (!s.exec || s.bytes.size() < 2) continue;
-    if (m.hi == 0 || s.paddr < m.lo) m.lo = s.paddr;
-    if (s.paddr + s.bytes.size() > m.hi) m.hi = static_cast<u32>(s.paddr + s.bytes.size());
-  }
-  m.candidate.assign(m.hi - m.lo, 0);
-  for (const Segment& s : image.segments) {
-    if (!s.exec) continue;
+  m.candidate.assign(m.code_hi - m.code_lo, 0);
+  m.each_code_segment(image, [&](u32 at, const Segment& s) {
     for (std::size_t i = 0; i + 1 < s.bytes.size(); ++i) {
       const std::uint8_t b = s.bytes[i + 1];
       if (s.bytes[i] == 0x0F && (b == 0x30 || b == 0x32 || b == 0x33 || b == 0xA2))
-        m.candidate[s.paddr + i - m.lo] = 1;
+        m.candidate[at + i - m.code_lo] = 1;
     }
-  }
+  });
   m.model.on_interrupt(&Machine::on_pmi, &m);
   uc_hook code, out, in;
   uc_hook_add(m.uc, &code, UC_HOOK_CODE, reinterpret_cast<void*>(&Machine::on_code), &m, 1, 0);

@@ -71,14 +71,30 @@ class Cpu {
     ++result.pmu_accesses;
     return m.write(key, v) == pmu::MockResult::handled;
   }
+  // Opens Unicorn's CPU (`what` names it in the error); false with result.error set.
+  bool open(uc_arch arch, uc_mode mode, const char* what);
+  // Maps `ram` bytes of RAM at physical 0 and copies every segment there, at its address &
+  // `phys_mask` (MIPS: kseg0/kseg1 are windows on physical memory); false with result.error set
+  // when one does not fit. [code_lo, code_hi) then spans the executable segments' bytes.
+  bool load(const ElfImage& image, std::uint64_t ram, std::uint32_t phys_mask);
+  // f(physical address, segment) for each executable segment: where the decoder looks.
+  template <class F>
+  void each_code_segment(const ElfImage& image, F&& f) const {
+    for (const Segment& s : image.segments)
+      if (s.exec && !s.bytes.empty()) f(s.paddr & phys_mask_, s);
+  }
   // Runs from `entry` until the firmware exits or a hook stops the run; a hook that changes the PC
   // stops Unicorn, which resumes here from the new PC (read from `pc_reg`).
   void run(std::uint64_t entry, int pc_reg);
 
+  std::uint32_t code_lo = 0, code_hi = 0;
   uc_engine* uc = nullptr;
   Console& console;
   const Options& opt;
   Result& result;
+
+ private:
+  std::uint32_t phys_mask_ = ~0u;
 };
 
 Result run_i386(const ElfImage& image, const Options& options);

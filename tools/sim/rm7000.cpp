@@ -43,15 +43,15 @@ constexpr u32 kRevisionPmusim = 0x504D5553u;  // "PMUS": the REVISION register o
 constexpr u32 ST_IE = 1u << 0, ST_EXL = 1u << 1, ST_ERL = 1u << 2, ST_BEV = 1u << 22;
 constexpr u32 kEret = 0x42000018u;
 
-constexpr u32 cp0_key(u32 rd, u32 sel) { return (u32{static_cast<u32>(pmu::BusKind::cp0)} << 24) | (rd << 3) | sel; }
-constexpr u32 cp0_control_key(u32 rd) { return (u32{static_cast<u32>(pmu::BusKind::cp0)} << 24) | 0x100u | rd; }
+// The models' keys for CP0 registers (hal/core/location.hpp: Cp0 and Cp0Control).
+constexpr u32 cp0_key(u32 rd, u32 sel) { return pmu::detail::make_key(pmu::BusKind::cp0, (rd << 3) | sel); }
+constexpr u32 cp0_control_key(u32 rd) { return pmu::detail::make_key(pmu::BusKind::cp0, 0x100u | rd); }
 
 enum : std::uint8_t { kNone, kCop0, kEretOp, kSdbbp };
 
 struct Machine : Cpu {
   rm::Model model;
-  std::vector<std::uint8_t> kind;  // per word of [lo, hi)
-  u32 lo = 0, hi = 0;
+  std::vector<std::uint8_t> kind;  // per word of [code_lo, code_hi)
   u32 epc = 0, exccode = 0;
   u32 block = 0, last_pc = 0;
   u64 pending = 0, horizon = 1;
@@ -165,10 +165,10 @@ struct Machine : Cpu {
     }
     if (m.opt.pmu && ++m.pending >= m.horizon) m.flush();
     const u32 phys = pc & 0x1FFFFFFFu;
-    if (phys >= m.lo && phys < m.hi && m.kind[(phys - m.lo) / 4] != kNone) {
+    if (phys >= m.code_lo && phys < m.code_hi && m.kind[(phys - m.code_lo) / 4] != kNone) {
       m.flush();
       const u32 w = m.word(pc);
-      switch (m.kind[(phys - m.lo) / 4]) {
+      switch (m.kind[(phys - m.code_lo) / 4]) {
         case kCop0: m.cop0(pc, w); break;
         case kEretOp: {
           const u32 st = m.reg(UC_MIPS_REG_CP0_STATUS);
@@ -214,31 +214,13 @@ Result run_rm7000(const ElfImage& image, const Options& options) {
   Result result;
   Console console(options);
   Machine m(console, options, result);
-  if (uc_open(UC_ARCH_MIPS, static_cast<uc_mode>(UC_MODE_MIPS32 | UC_MODE_BIG_ENDIAN), &m.uc) != UC_ERR_OK) {
-    m.uc = nullptr;
-    result.error = "Unicorn has no big-endian MIPS32 CPU";
+  if (!m.open(UC_ARCH_MIPS, static_cast<uc_mode>(UC_MODE_MIPS32 | UC_MODE_BIG_ENDIAN), "big-endian MIPS32") ||
+      !m.load(image, kRamSize, 0x1FFFFFFFu))
     return result;
-  }
-  uc_mem_map(m.uc, 0, kRamSize, UC_PROT_ALL);
   uc_mmio_map(m.uc, kUartPage, 0x1000, &Machine::uart_read, &m, &Machine::uart_write, &m);
   uc_mmio_map(m.uc, kBoardPage, 0x1000, &Machine::board_read, &m, &Machine::board_write, &m);
-  bool first = true;
-  for (const Segment& s : image.segments) {
-    const u32 phys = s.paddr & 0x1FFFFFFFu;  // kseg0/kseg1 are unmapped windows on physical memory
-    if (u64{phys} + s.memsz > kRamSize) {
-      result.error = "a segment lies outside the machine's 32 MiB of RAM";
-      return result;
-    }
-    uc_mem_write(m.uc, phys, s.bytes.data(), s.bytes.size());
-    if (!s.exec) continue;
-    if (first || phys < m.lo) m.lo = phys;
-    if (first || phys + s.bytes.size() > m.hi) m.hi = static_cast<u32>(phys + s.bytes.size());
-    first = false;
-  }
-  m.kind.assign((m.hi - m.lo) / 4 + 1, kNone);
-  for (const Segment& s : image.segments) {
-    if (!s.exec) continue;
-    const u32 phys = s.paddr & 0x1FFFFFFFu;
+  m.kind.assign((m.code_hi - m.code_lo) / 4 + 1, kNone);
+  m.each_code_segment(image, [&](u32 at, const Segment& s) {
     for (std::size_t i = 0; i + 3 < s.bytes.size(); i += 4) {
       const u32 w = u32{s.bytes[i]} << 24 | u32{s.bytes[i + 1]} << 16 | u32{s.bytes[i + 2]} << 8 | s.bytes[i + 3];
       std::uint8_t k = kNone;
@@ -249,9 +231,9 @@ Result run_rm7000(const ElfImage& image, const Options& options) {
                (((rs == 0 || rs == 4) && (rd == 13 || rd == 14 || rd == 15 || rd == 22 || rd == 25)) ||
                 rs == 2 || rs == 6))
         k = kCop0;
-      m.kind[(phys + i - m.lo) / 4] = k;
+      m.kind[(at + i - m.code_lo) / 4] = k;
     }
-  }
+  });
   m.model.set_ie(false);  // pmusim takes the level itself (Status.IE/EXL/ERL)
   uc_hook code, block, intr;
   uc_hook_add(m.uc, &block, UC_HOOK_BLOCK, reinterpret_cast<void*>(&Machine::on_block), &m, 1, 0);

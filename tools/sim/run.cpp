@@ -27,6 +27,33 @@ void Console::put(char c) {
   if (log_) std::fputc(c, log_);
 }
 
+bool Cpu::open(uc_arch arch, uc_mode mode, const char* what) {
+  if (uc_open(arch, mode, &uc) == UC_ERR_OK) return true;
+  uc = nullptr;
+  result.error = std::string("Unicorn has no ") + what + " CPU";
+  return false;
+}
+
+bool Cpu::load(const ElfImage& image, std::uint64_t ram, std::uint32_t phys_mask) {
+  phys_mask_ = phys_mask;
+  uc_mem_map(uc, 0, ram, UC_PROT_ALL);
+  for (const Segment& s : image.segments) {
+    if (std::uint64_t{s.paddr & phys_mask} + s.memsz > ram) {
+      result.error = "a segment lies outside the machine's " + std::to_string(ram >> 20) + " MiB of RAM";
+      return false;
+    }
+    uc_mem_write(uc, s.paddr & phys_mask, s.bytes.data(), s.bytes.size());
+  }
+  bool first = true;
+  each_code_segment(image, [&](std::uint32_t at, const Segment& s) {
+    const auto end = static_cast<std::uint32_t>(at + s.bytes.size());
+    if (first || at < code_lo) code_lo = at;
+    if (first || end > code_hi) code_hi = end;
+    first = false;
+  });
+  return true;
+}
+
 void Cpu::run(std::uint64_t entry, int pc_reg) {
   std::uint64_t pc = entry;
   while (result.exit_code < 0 && result.error.empty()) {

@@ -5,10 +5,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "hal/core/bus/msr.hpp"
 // The one definition of pmu_fault_catch() for every PC firmware image (hal/core/fault.hpp).
 #include "hal/core/fault_catch.hpp"
-#include "hal/core/bus/msr.hpp"
-#include "hal/core/bus/msr.hpp"
 
 extern "C" const std::uint32_t pc_vector_table[];
 extern "C" char __stack_bottom[], __stack_top[];
@@ -160,9 +159,8 @@ bool under_pmusim() {
 }
 
 std::uintptr_t apic_base() {
-  u32 lo, hi;
-  asm volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(0x1bu));
-  return lo & 0xfffff000u;  // below 4 GiB: this firmware runs without paging
+  using IA32_APIC_BASE = pmu::Msr<0x1b>;
+  return pmu::MsrBus::read<IA32_APIC_BASE, std::uint64_t>() & 0xfffff000u;  // below 4 GiB: no paging here
 }
 
 bool set_perf_handler(IrqHandler on_perf) {
