@@ -60,19 +60,36 @@ function(pmu_add_qemu_test test)
     message(STATUS "${board}: QEMU or timeout not found, test ${test} not registered")
     return()
   endif()
-  if(NOT DEFINED T_FAIL)
-    set(T_FAIL "PROFILE FAIL|CHECK FAIL")
-  endif()
   if(exit_status AND NOT DEFINED T_EXPECT_EXIT)
     set(T_EXPECT_EXIT 0)
   endif()
   list(APPEND args ${T_QEMU_ARGS})
-  string(REPLACE ";" "\\;" args "${args}")
+  set(fail)
+  if(DEFINED T_FAIL)
+    set(fail FAIL "${T_FAIL}")
+  endif()
+  pmu_firmware_test(${test} RUNNER ${PMU_QEMU_${board}} ARGS ${args} ELF_OPTION -kernel
+    FIRMWARE ${T_FIRMWARE} PASS "${T_PASS}" ${fail} EXPECT_EXIT "${T_EXPECT_EXIT}"
+    DEBUG_EXIT "${debug_exit}" LABELS qemu ${board})
+endfunction()
+
+# The one way a firmware image is run and judged (cmake/run_qemu_test.cmake), for QEMU and pmusim:
+#   pmu_firmware_test(<test> RUNNER <program> [ARGS <args>...] [ELF_OPTION <option>]
+#                     FIRMWARE <name> PASS <regex> [FAIL <regex>] [EXPECT_EXIT <n>] [DEBUG_EXIT <bool>]
+#                     LABELS <labels>)
+# FAIL defaults to "PROFILE FAIL|CHECK FAIL"; no ELF_OPTION: the image is the runner's first argument.
+function(pmu_firmware_test test)
+  cmake_parse_arguments(T "" "RUNNER;ELF_OPTION;FIRMWARE;PASS;FAIL;EXPECT_EXIT;DEBUG_EXIT" "ARGS;LABELS" ${ARGN})
+  if(NOT DEFINED T_FAIL)
+    set(T_FAIL "PROFILE FAIL|CHECK FAIL")
+  endif()
+  string(REPLACE ";" "\\;" args "${T_ARGS}")
   add_test(NAME ${test}
     COMMAND ${CMAKE_COMMAND}
-      -DQEMU=${PMU_QEMU_${board}} "-DQEMU_ARGS=${args}" -DTIMEOUT_PROGRAM=${PMU_TIMEOUT} -DTIMEOUT=60
+      -DQEMU=${T_RUNNER} "-DQEMU_ARGS=${args}" "-DELF_OPTION=${T_ELF_OPTION}"
+      -DTIMEOUT_PROGRAM=${PMU_TIMEOUT} -DTIMEOUT=60
       -DELF=$<TARGET_FILE:${T_FIRMWARE}> "-DPASS=${T_PASS}" "-DFAIL=${T_FAIL}"
-      "-DEXPECT_EXIT=${T_EXPECT_EXIT}" "-DDEBUG_EXIT=${debug_exit}" "-DLOG=$<TARGET_FILE:${T_FIRMWARE}>.${test}.log"
+      "-DEXPECT_EXIT=${T_EXPECT_EXIT}" "-DDEBUG_EXIT=${T_DEBUG_EXIT}" "-DLOG=$<TARGET_FILE:${T_FIRMWARE}>.${test}.log"
       -P ${PROJECT_SOURCE_DIR}/cmake/run_qemu_test.cmake)
-  set_tests_properties(${test} PROPERTIES TIMEOUT 90 LABELS "qemu;${board}")
+  set_tests_properties(${test} PROPERTIES TIMEOUT 90 LABELS "${T_LABELS}")
 endfunction()

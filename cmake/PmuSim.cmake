@@ -39,17 +39,13 @@ function(pmu_add_sim_test test)
     message(STATUS "pmusim: Unicorn, a host compiler or timeout not found, test ${test} not registered")
     return()
   endif()
-  if(NOT DEFINED T_FAIL)
-    set(T_FAIL "PROFILE FAIL|CHECK FAIL")
-  endif()
   if(NOT DEFINED T_EXPECT_EXIT)
     set(T_EXPECT_EXIT 0)
   endif()
-  add_test(NAME ${test}
-    COMMAND ${CMAKE_COMMAND}
-      -DQEMU=${PMU_SIM} -DQEMU_ARGS= -DELF_OPTION= -DTIMEOUT_PROGRAM=${PMU_TIMEOUT} -DTIMEOUT=60
-      -DELF=$<TARGET_FILE:${T_FIRMWARE}> "-DPASS=${T_PASS}" "-DFAIL=${T_FAIL}"
-      "-DEXPECT_EXIT=${T_EXPECT_EXIT}" "-DLOG=$<TARGET_FILE:${T_FIRMWARE}>.${test}.log"
-      -P ${PROJECT_SOURCE_DIR}/cmake/run_qemu_test.cmake)
-  set_tests_properties(${test} PROPERTIES TIMEOUT 90 LABELS "pmusim")
+  set(fail)
+  if(DEFINED T_FAIL)
+    set(fail FAIL "${T_FAIL}")
+  endif()
+  pmu_firmware_test(${test} RUNNER ${PMU_SIM} FIRMWARE ${T_FIRMWARE} PASS "${T_PASS}" ${fail}
+    EXPECT_EXIT "${T_EXPECT_EXIT}" LABELS pmusim)
 endfunction()
