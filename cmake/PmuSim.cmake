@@ -10,6 +10,7 @@ set(PMU_SIM_LIB_SOURCES
   ${PROJECT_SOURCE_DIR}/tools/sim/run.cpp
   ${PROJECT_SOURCE_DIR}/tools/sim/i386.cpp
   ${PROJECT_SOURCE_DIR}/tools/sim/rm7000.cpp
+  ${PROJECT_SOURCE_DIR}/tools/sim/xscale.cpp
   ${PROJECT_SOURCE_DIR}/tools/sim/elf_image.cpp)
 set(PMU_SIM_SOURCES ${PROJECT_SOURCE_DIR}/tools/sim/pmusim.cpp ${PMU_SIM_LIB_SOURCES})
 
@@ -21,8 +22,7 @@ elseif(PMU_UNICORN_INCLUDE)
   find_program(PMU_HOST_CXX NAMES g++ c++ NO_CMAKE_FIND_ROOT_PATH)
   if(PMU_HOST_CXX)
     file(GLOB_RECURSE _sim_deps CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tools/sim/*.hpp
-         ${PROJECT_SOURCE_DIR}/hal/core/*.hpp ${PROJECT_SOURCE_DIR}/hal/netburst/*.hpp
-         ${PROJECT_SOURCE_DIR}/hal/rm7000/*.hpp)
+         ${PROJECT_SOURCE_DIR}/hal/*.hpp)
     set(PMU_SIM ${CMAKE_BINARY_DIR}/pmusim)
     add_custom_command(OUTPUT ${PMU_SIM}
       COMMAND ${PMU_HOST_CXX} -std=c++20 -O2 -Wall -Wextra -Werror -I${PROJECT_SOURCE_DIR}

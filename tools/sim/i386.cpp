@@ -45,7 +45,6 @@ constexpr u32 key(pmu::BusKind k, u32 enc) { return pmu::detail::make_key(k, enc
 
 struct Machine : Cpu {
   nb::Model model;
-  std::vector<std::uint8_t> candidate;  // 1 per byte of [code_lo, code_hi): PMU/CPUID bytes start here
   bool pmi_pending = false;
   // Clocks not yet given to the model, and how many may wait: fewer than any counter needs to
   // wrap, so a batch never hides an overflow and the PMI lands on the same instruction as if the
@@ -165,7 +164,7 @@ struct Machine : Cpu {
       return;
     }
     if (m.opt.pmu && ++m.pending >= m.horizon) m.flush();
-    if (pc >= m.code_lo && pc + 1 < m.code_hi && m.candidate[pc - m.code_lo]) {
+    if (m.code.tag(pc)) {  // PMU/CPUID bytes start here
       m.flush();  // the access sees every clock before it
       std::uint8_t b[2];
       uc_mem_read(m.uc, pc, b, 2);
@@ -208,14 +207,15 @@ Result run_i386(const ElfImage& image, const Options& options) {
   Result result;
   Console console(options);
   Machine m(console, options, result);
-  if (!m.open(UC_ARCH_X86, UC_MODE_32, "i386") || !m.load(image, kRamSize, ~0u)) return result;
+  if (!m.open(UC_ARCH_X86, UC_MODE_32, "i386")) return result;
+  m.map_ram(0, kRamSize);
+  if (!m.load(image, ~0u, 1)) return result;
   uc_mmio_map(m.uc, kApicBase, 0x1000, &Machine::apic_read, &m, &Machine::apic_write, &m);
-  m.candidate.assign(m.code_hi - m.code_lo, 0);
   m.each_code_segment(image, [&](u32 at, const Segment& s) {
     for (std::size_t i = 0; i + 1 < s.bytes.size(); ++i) {
       const std::uint8_t b = s.bytes[i + 1];
       if (s.bytes[i] == 0x0F && (b == 0x30 || b == 0x32 || b == 0x33 || b == 0xA2))
-        m.candidate[at + i - m.code_lo] = 1;
+        m.code.set(static_cast<u32>(at + i), 1);
     }
   });
   m.model.on_interrupt(&Machine::on_pmi, &m);

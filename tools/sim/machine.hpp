@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include <unicorn/unicorn.h>
 
@@ -41,6 +42,44 @@ class Console {
   std::FILE* log_ = nullptr;
 };
 
+// A tag per instruction slot (`grain` bytes: 1 on x86, 4 on the fixed-width ISAs) of each
+// executable segment: what the decoder found there. One table per segment, so segments far apart
+// (the XScale vectors at 0, the image at 0xa0008000) cost only their own size.
+class CodeMap {
+ public:
+  void add(std::uint32_t lo, std::size_t bytes, unsigned grain) {
+    spans_.push_back({lo, static_cast<std::uint32_t>(bytes), grain, std::vector<std::uint8_t>(bytes / grain + 1)});
+    last_ = &spans_.front();
+  }
+  // The tag at physical address `a`; 0 outside every executable segment.
+  std::uint8_t tag(std::uint32_t a) {
+    if (a - last_->lo >= last_->size) {
+      const Span* s = find(a);
+      if (!s) return 0;
+      last_ = s;
+    }
+    return last_->tag[(a - last_->lo) / last_->grain];
+  }
+  void set(std::uint32_t a, std::uint8_t t) {
+    if (Span* s = const_cast<Span*>(find(a))) s->tag[(a - s->lo) / s->grain] = t;
+  }
+
+ private:
+  struct Span {
+    std::uint32_t lo, size;
+    unsigned grain;
+    std::vector<std::uint8_t> tag;
+  };
+  const Span* find(std::uint32_t a) const {
+    for (const Span& s : spans_)
+      if (a - s.lo < s.size) return &s;
+    return nullptr;
+  }
+  std::vector<Span> spans_;
+  const Span* last_ = &kEmpty;
+  static inline const Span kEmpty{0, 0, 1, {}};
+};
+
 // What each machine builds on: the Unicorn engine, 32-bit register access, the stop reason, the
 // model's answer to a decoded access, and the loop that resumes after a hook moved the PC.
 class Cpu {
@@ -73,10 +112,12 @@ class Cpu {
   }
   // Opens Unicorn's CPU (`what` names it in the error); false with result.error set.
   bool open(uc_arch arch, uc_mode mode, const char* what);
-  // Maps `ram` bytes of RAM at physical 0 and copies every segment there, at its address &
-  // `phys_mask` (MIPS: kseg0/kseg1 are windows on physical memory); false with result.error set
-  // when one does not fit. [code_lo, code_hi) then spans the executable segments' bytes.
-  bool load(const ElfImage& image, std::uint64_t ram, std::uint32_t phys_mask);
+  // Maps `bytes` of RAM at physical `base` (call once per region, before load()).
+  void map_ram(std::uint32_t base, std::uint64_t bytes);
+  // Copies every segment to its address & `phys_mask` (MIPS: kseg0/kseg1 are windows on physical
+  // memory); false with result.error set when one does not lie inside a mapped RAM region. `code`
+  // then has a table of `grain`-byte slots for each executable segment.
+  bool load(const ElfImage& image, std::uint32_t phys_mask, unsigned grain);
   // f(physical address, segment) for each executable segment: where the decoder looks.
   template <class F>
   void each_code_segment(const ElfImage& image, F&& f) const {
@@ -87,7 +128,7 @@ class Cpu {
   // stops Unicorn, which resumes here from the new PC (read from `pc_reg`).
   void run(std::uint64_t entry, int pc_reg);
 
-  std::uint32_t code_lo = 0, code_hi = 0;
+  CodeMap code;
   uc_engine* uc = nullptr;
   Console& console;
   const Options& opt;
@@ -95,9 +136,15 @@ class Cpu {
 
  private:
   std::uint32_t phys_mask_ = ~0u;
+  struct Region {
+    std::uint32_t base;
+    std::uint64_t bytes;
+  };
+  std::vector<Region> ram_;
 };
 
 Result run_i386(const ElfImage& image, const Options& options);
 Result run_rm7000(const ElfImage& image, const Options& options);
+Result run_xscale(const ElfImage& image, const Options& options);
 
 }  // namespace pmusim

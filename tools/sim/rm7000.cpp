@@ -51,7 +51,6 @@ enum : std::uint8_t { kNone, kCop0, kEretOp, kSdbbp };
 
 struct Machine : Cpu {
   rm::Model model;
-  std::vector<std::uint8_t> kind;  // per word of [code_lo, code_hi)
   u32 epc = 0, exccode = 0;
   u32 block = 0, last_pc = 0;
   u64 pending = 0, horizon = 1;
@@ -165,10 +164,10 @@ struct Machine : Cpu {
     }
     if (m.opt.pmu && ++m.pending >= m.horizon) m.flush();
     const u32 phys = pc & 0x1FFFFFFFu;
-    if (phys >= m.code_lo && phys < m.code_hi && m.kind[(phys - m.code_lo) / 4] != kNone) {
+    if (const std::uint8_t kind = m.code.tag(phys)) {
       m.flush();
       const u32 w = m.word(pc);
-      switch (m.kind[(phys - m.code_lo) / 4]) {
+      switch (kind) {
         case kCop0: m.cop0(pc, w); break;
         case kEretOp: {
           const u32 st = m.reg(UC_MIPS_REG_CP0_STATUS);
@@ -214,12 +213,12 @@ Result run_rm7000(const ElfImage& image, const Options& options) {
   Result result;
   Console console(options);
   Machine m(console, options, result);
-  if (!m.open(UC_ARCH_MIPS, static_cast<uc_mode>(UC_MODE_MIPS32 | UC_MODE_BIG_ENDIAN), "big-endian MIPS32") ||
-      !m.load(image, kRamSize, 0x1FFFFFFFu))
+  if (!m.open(UC_ARCH_MIPS, static_cast<uc_mode>(UC_MODE_MIPS32 | UC_MODE_BIG_ENDIAN), "big-endian MIPS32"))
     return result;
+  m.map_ram(0, kRamSize);
+  if (!m.load(image, 0x1FFFFFFFu, 4)) return result;
   uc_mmio_map(m.uc, kUartPage, 0x1000, &Machine::uart_read, &m, &Machine::uart_write, &m);
   uc_mmio_map(m.uc, kBoardPage, 0x1000, &Machine::board_read, &m, &Machine::board_write, &m);
-  m.kind.assign((m.code_hi - m.code_lo) / 4 + 1, kNone);
   m.each_code_segment(image, [&](u32 at, const Segment& s) {
     for (std::size_t i = 0; i + 3 < s.bytes.size(); i += 4) {
       const u32 w = u32{s.bytes[i]} << 24 | u32{s.bytes[i + 1]} << 16 | u32{s.bytes[i + 2]} << 8 | s.bytes[i + 3];
@@ -231,7 +230,7 @@ Result run_rm7000(const ElfImage& image, const Options& options) {
                (((rs == 0 || rs == 4) && (rd == 13 || rd == 14 || rd == 15 || rd == 22 || rd == 25)) ||
                 rs == 2 || rs == 6))
         k = kCop0;
-      m.kind[(at + i - m.code_lo) / 4] = k;
+      if (k != kNone) m.code.set(static_cast<u32>(at + i), k);
     }
   });
   m.model.set_ie(false);  // pmusim takes the level itself (Status.IE/EXL/ERL)

@@ -34,23 +34,27 @@ bool Cpu::open(uc_arch arch, uc_mode mode, const char* what) {
   return false;
 }
 
-bool Cpu::load(const ElfImage& image, std::uint64_t ram, std::uint32_t phys_mask) {
+void Cpu::map_ram(std::uint32_t base, std::uint64_t bytes) {
+  uc_mem_map(uc, base, bytes, UC_PROT_ALL);
+  ram_.push_back({base, bytes});
+}
+
+bool Cpu::load(const ElfImage& image, std::uint32_t phys_mask, unsigned grain) {
   phys_mask_ = phys_mask;
-  uc_mem_map(uc, 0, ram, UC_PROT_ALL);
   for (const Segment& s : image.segments) {
-    if (std::uint64_t{s.paddr & phys_mask} + s.memsz > ram) {
-      result.error = "a segment lies outside the machine's " + std::to_string(ram >> 20) + " MiB of RAM";
+    const std::uint64_t at = s.paddr & phys_mask;
+    bool inside = false;
+    for (const Region& r : ram_) inside |= at >= r.base && at + s.memsz <= r.base + r.bytes;
+    if (!inside) {
+      char b[96];
+      std::snprintf(b, sizeof b, "a segment at 0x%08x (%u bytes) lies outside the machine's RAM",
+                    static_cast<unsigned>(at), static_cast<unsigned>(s.memsz));
+      result.error = b;
       return false;
     }
-    uc_mem_write(uc, s.paddr & phys_mask, s.bytes.data(), s.bytes.size());
+    uc_mem_write(uc, at, s.bytes.data(), s.bytes.size());
   }
-  bool first = true;
-  each_code_segment(image, [&](std::uint32_t at, const Segment& s) {
-    const auto end = static_cast<std::uint32_t>(at + s.bytes.size());
-    if (first || at < code_lo) code_lo = at;
-    if (first || end > code_hi) code_hi = end;
-    first = false;
-  });
+  each_code_segment(image, [&](std::uint32_t at, const Segment& s) { code.add(at, s.bytes.size(), grain); });
   return true;
 }
 
@@ -137,8 +141,15 @@ int run_command(const std::vector<std::string>& args) {
       r = run_rm7000(image, o);
       break;
     }
+    case 40:
+      if (image.big_endian || (!pmu.empty() && pmu != "xscale")) {
+        std::fprintf(stderr, "pmusim: ARM: only little-endian images with the xscale PMU\n");
+        return pmu.empty() || pmu == "xscale" ? 3 : 2;
+      }
+      r = run_xscale(image, o);
+      break;
     default:
-      std::fprintf(stderr, "pmusim: e_machine %u: no machine for it yet (i386, MIPS IV)\n", image.machine);
+      std::fprintf(stderr, "pmusim: e_machine %u: no machine for it yet (i386, MIPS IV, ARM)\n", image.machine);
       return 3;
   }
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

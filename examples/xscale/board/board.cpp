@@ -11,7 +11,9 @@
 // - Interrupt controller: PXA255 Developer's Manual 4.2.2: ICIP 0x40D00000 (Table 4-33), ICMR
 //   0x40D00004 (4.2.2.1, reset 0 = all masked), ICLR 0x40D00008 (4.2.2.2, 0 = IRQ). First-level source
 //   bit 26 is "OS timer equals match register 0" (the same bit since the SA-1100, manual 9.2.1.1).
-//   The PXA27x adds ICMR2/ICLR2 at +0xA0/+0xA4 for sources 32-39.
+//   The PXA27x adds ICMR2/ICLR2 at +0xA0/+0xA4 for sources 32-39. Source 12 is the PXA27x core PMU
+//   (the PXA27x manual's source table was not at hand: Linux arch/arm/mach-pxa irqs.h IRQ_PMU and
+//   Microsoft Zelig's PXA27x InterruptController IRQ_INDEX_PMU both give 12).
 #include "board/board.hpp"
 
 #include <cstdint>
@@ -50,16 +52,19 @@ constexpr std::uintptr_t OIER = 0x40A0001C;   // interrupt enable
 constexpr std::uint32_t OSSR_M0 = 1u << 0, OIER_E0 = 1u << 0;
 
 // ---- Interrupt controller (PXA255 manual 4.2; PXA27x adds the *2 registers for sources 32-39) ------
+constexpr std::uintptr_t ICIP = 0x40D00000;   // pending IRQs: pending, unmasked, routed to IRQ
 constexpr std::uintptr_t ICMR = 0x40D00004;   // mask: 1 = source may interrupt (4.2.2.1)
 constexpr std::uintptr_t ICLR = 0x40D00008;   // level: 0 = IRQ, 1 = FIQ (4.2.2.2)
 constexpr std::uintptr_t ICMR2 = 0x40D000A0;
 constexpr std::uintptr_t ICLR2 = 0x40D000A4;
 constexpr std::uint32_t kIrqOst0 = 1u << 26;  // primary source 26: OS timer matched OSMR0
+constexpr std::uint32_t kIrqPmu = 1u << 12;   // primary source 12: the core PMU (PXA27x)
 
 // Timer state shared with the IRQ handler.
 TickFn volatile g_on_tick = nullptr;
 volatile std::uint32_t g_period = 0;
 volatile std::uint32_t g_ticks = 0;
+TickFn volatile g_on_pmu = nullptr;
 
 void uart_init() {
   constexpr std::uint32_t divisor = kUartClockHz / (16 * kBaud);  // 8
@@ -142,13 +147,32 @@ void timer_stop() {
 
 std::uint32_t timer_ticks() { return g_ticks; }
 
+bool pmu_irq_start(TickFn on_pmu) {
+  if (on_pmu == nullptr) return false;
+  CriticalSection cs;
+  g_on_pmu = on_pmu;
+  wr(ICLR, rd(ICLR) & ~kIrqPmu);
+  wr(ICMR, rd(ICMR) | kIrqPmu);
+  return true;
+}
+
+void pmu_irq_stop() {
+  CriticalSection cs;
+  wr(ICMR, rd(ICMR) & ~kIrqPmu);
+  g_on_pmu = nullptr;
+}
+
 }  // namespace board
 
 // ---- Called from vectors.S ---------------------------------------------------------------------------
 
 extern "C" void board_irq_dispatch(std::uint32_t pc, std::uint32_t lr) {
   using namespace board;
-  if ((rd(OSSR) & OSSR_M0) == 0) return;  // only OSMR0 is ever unmasked
+  if ((rd(OSSR) & OSSR_M0) == 0) {  // not the timer: the PMU is the only other source ever unmasked
+    if ((rd(ICIP) & kIrqPmu) != 0)
+      if (const TickFn f = g_on_pmu) f(pc, lr);
+    return;
+  }
   // Next match one period after the last one, so ticks do not drift with interrupt latency. A match
   // fires on equality only: if the counter is already past (or about to pass) the new value, re-base
   // from now rather than wait a full wrap.

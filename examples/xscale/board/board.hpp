@@ -90,12 +90,22 @@ void timer_stop();
 // Ticks delivered since the last timer_start().
 std::uint32_t timer_ticks();
 
+// ---- PMU interrupt -----------------------------------------------------------------------------------
+
+// Calls on_pmu(pc, lr) (the TickFn conventions above) on each IRQ from the core PMU, interrupt
+// controller primary source 12 on the PXA27x, routed to IRQ. Unmasks that source only; the PMU's own
+// INTEN decides which overflows raise it, and the callback must clear the PMU's flags. Does not
+// touch the CPSR. Returns false (and does nothing) if on_pmu is null. No emulator raises it but
+// pmusim (tools/sim/): QEMU's PXA270 PMU never interrupts.
+bool pmu_irq_start(TickFn on_pmu);
+void pmu_irq_stop();
+
 // Instructions one timer interrupt executes outside the callback, from the IRQ vector fetch to the
 // return into the interrupted code: 15 in the entry stub (vectors.S: vector, 13 to the call, the
-// return) plus 29 in board_irq_dispatch as GCC 12 -O2 compiles it (it tail-calls the callback). A
+// return) plus 33 in board_irq_dispatch as GCC 12 -O2 compiles it (it tail-calls the callback). A
 // callback of k instructions makes one interrupt cost kIrqPathInstructions + k. Measured under QEMU
-// -icount shift=0 with CCNT and confirmed with an instruction trace (-singlestep -d exec); the
-// self-test fails if the figure goes stale. A sampling profiler can subtract it from counts.
-inline constexpr std::uint32_t kIrqPathInstructions = 44;
+// -icount shift=0 with CCNT (44 before the PMU source was added to the dispatcher, then confirmed
+// with an instruction trace, -singlestep -d exec); the self-test fails if the figure goes stale. A sampling profiler can subtract it from counts.
+inline constexpr std::uint32_t kIrqPathInstructions = 48;
 
 }  // namespace board

@@ -36,7 +36,7 @@ __vectors:
  *        the interrupted mode (taken from SPSR; USR is read through SYS, which shares its bank) with
  *        interrupts still masked, copies LR, and switches back.
  * Saves only what AAPCS lets the C++ side clobber. 15 instructions counting the vector and the
- * return; with board_irq_dispatch, 44 outside the callback (board.hpp, kIrqPathInstructions). */
+ * return; with board_irq_dispatch, 48 outside the callback (board.hpp, kIrqPathInstructions). */
     .global board_irq_entry
     .type   board_irq_entry, %function
 board_irq_entry:
