@@ -11,6 +11,7 @@ set(PMU_SIM_LIB_SOURCES
   ${PROJECT_SOURCE_DIR}/tools/sim/i386.cpp
   ${PROJECT_SOURCE_DIR}/tools/sim/rm7000.cpp
   ${PROJECT_SOURCE_DIR}/tools/sim/xscale.cpp
+  ${PROJECT_SOURCE_DIR}/tools/sim/e500.cpp
   ${PROJECT_SOURCE_DIR}/tools/sim/elf_image.cpp)
 set(PMU_SIM_SOURCES ${PROJECT_SOURCE_DIR}/tools/sim/pmusim.cpp ${PMU_SIM_LIB_SOURCES})
 

@@ -4,7 +4,7 @@
 # and printed as a ratio (these machines are noisy: compare the ratio, not the rates). Without the
 # model the probe fails and the firmware takes its fallback path, so the two runs execute different
 # code; the rates are per instruction either way.
-#   bench/pmusim/run.sh        (after the netburst and rm7000 presets are built)
+#   bench/pmusim/run.sh        (after the cross presets are built; a missing one is skipped)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rate() {  # prints "instructions seconds" from pmusim's summary line
@@ -12,7 +12,9 @@ rate() {  # prints "instructions seconds" from pmusim's summary line
 }
 ran=0
 for pair in "netburst build/netburst/pmusim build/netburst/examples/pc/netburst_profile.elf" \
-            "rm7000 build/rm7000/pmusim build/rm7000/examples/malta/rm7000_profile.elf"; do
+            "rm7000 build/rm7000/pmusim build/rm7000/examples/malta/rm7000_profile.elf" \
+            "xscale build/xscale/pmusim build/xscale/examples/xscale/xscale_profile.elf" \
+            "e500 build/e500/pmusim build/e500/examples/e500/e500_profile.elf"; do
   read -r name sim fw <<<"$pair"
   if [ ! -x "$sim" ] || [ ! -f "$fw" ]; then
     echo "bench/pmusim: $name: build the $name preset first ($sim, $fw)" >&2

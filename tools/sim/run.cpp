@@ -148,8 +148,16 @@ int run_command(const std::vector<std::string>& args) {
       }
       r = run_xscale(image, o);
       break;
+    case 20:
+      if (!image.big_endian || (!pmu.empty() && pmu != "e500")) {
+        std::fprintf(stderr, "pmusim: PowerPC: only big-endian images with the e500 PMU\n");
+        return pmu.empty() || pmu == "e500" ? 3 : 2;
+      }
+      r = run_e500(image, o);
+      break;
     default:
-      std::fprintf(stderr, "pmusim: e_machine %u: no machine for it yet (i386, MIPS IV, ARM)\n", image.machine);
+      std::fprintf(stderr, "pmusim: e_machine %u: no machine for it yet (i386, MIPS IV, ARM, PowerPC)\n",
+                   image.machine);
       return 3;
   }
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -26,6 +26,8 @@ constexpr std::uint8_t ULSR_TEMT = 0x40;       // transmitter empty (shift regis
 // Global utilities: reset control register; HRESET_REQ asks for a hard reset of the device.
 constexpr std::uint32_t kGutsRstcr = kCcsrBase + 0xE00B0;
 constexpr std::uint32_t RSTCR_HRESET_REQ = 0x2;
+constexpr std::uint32_t kGutsSvr = kCcsrBase + 0xE00A4;  // system version register
+constexpr std::uint32_t kSvrPmusim = 0x504D5553u;         // "PMUS"
 
 volatile std::uint8_t& uart(std::uint32_t reg) {
   return *reinterpret_cast<volatile std::uint8_t*>(kUart0 + reg);
@@ -142,6 +144,8 @@ void decrementer_stop() {
   e500::mtspr<e500::TSR>(e500::TSR_DIS);
   g_on_tick = nullptr;
 }
+
+bool under_pmusim() { return *reinterpret_cast<const volatile std::uint32_t*>(kGutsSvr) == kSvrPmusim; }
 
 void set_perfmon_handler(IrqHandler on_perfmon) {
   CriticalSection cs;

@@ -74,6 +74,10 @@ void decrementer_stop();
 // instruction). Without a handler, a performance monitor interrupt is fatal.
 void set_perfmon_handler(IrqHandler on_perfmon);
 
+// True under pmusim (tools/sim/), whose board answers the global utilities' system version
+// register (SVR, CCSR + 0xE00A4) with "PMUS"; QEMU answers the core's SVR.
+bool under_pmusim();
+
 // MSR[EE]: gates external input, decrementer, fixed-interval timer and performance monitor interrupts.
 inline void ee_enable() { e500::wrteei_1(); }
 inline void ee_disable() { e500::wrteei_0(); }
