@@ -9,7 +9,7 @@ find_path(PMU_UNICORN_INCLUDE unicorn/unicorn.h PATHS /usr/include NO_CMAKE_FIND
 set(PMU_SIM_LIB_SOURCES
   ${PROJECT_SOURCE_DIR}/tools/sim/run.cpp
   ${PROJECT_SOURCE_DIR}/tools/sim/i386.cpp
-  ${PROJECT_SOURCE_DIR}/tools/sim/rm7000.cpp
+  ${PROJECT_SOURCE_DIR}/tools/sim/mips.cpp
   ${PROJECT_SOURCE_DIR}/tools/sim/xscale.cpp
   ${PROJECT_SOURCE_DIR}/tools/sim/e500.cpp
   ${PROJECT_SOURCE_DIR}/tools/sim/elf_image.cpp)

@@ -9,7 +9,9 @@
 // profile_run.hpp) runs on the CM counters where they count (CM cycles), else on CP0 Count with
 // Count/Compare timer sampling. Prints the GCR offsets the driver may touch, for the test that
 // compares them with QEMU's `-d unimp` log. Prints PROFILE PASS / PROFILE FAIL and exits through
-// UHI with the verdict.
+// UHI with the verdict. Under pmusim (tools/sim/) the CM is the project's model (CM2.5, counting
+// one CM cycle per instruction) and its Malta wires CM_PCInt: the counters measure the regions and
+// their overflow interrupt drives the sampler.
 #include <cstdint>
 
 #include "board/board.hpp"
@@ -31,6 +33,11 @@ constexpr examples::Setup kCmSetup{
     .tolerance_permille = 1, .tolerance_abs = 0,
     .pmu_interrupt = false, .pmu_period = 0, .tick_period_ns = malta::kTickPeriodNs};
 constexpr examples::Setup kCountSetup = malta::count_setup("mips-cps");
+
+// The Malta adaptor, with CM_PCInt as the PMU interrupt where the board wires it.
+struct CpsBoard : malta::Board {
+  static bool pmu_interrupt(void (*irq)(std::uint32_t, std::uint32_t)) { return board::set_cm_pcint_handler(irq); }
+};
 
 void print_discovery(const examples::Console& out) {
   const cm::Discovery& d = Cm::discovery();
@@ -89,13 +96,23 @@ int main() {
   const bool claimed = Cm::claim() == pmu::Status::ok && Cm::owner() == 0;
   out.line(claimed ? "claim: VP 0 owns the CM counters" : "claim: refused");
   checks.check(claimed && Cm::release() == pmu::Status::ok && Cm::owner() == -1, "claim and release");
-  out.line(Cm::pcint_wired() ? "CM_PCInt: wired" : "CM_PCInt: not wired on this board (no GIC source for it)");
+  const bool sim = board::under_pmusim();
+  if (sim) Cm::set_pcint_source(board::kCmPcintSource);
+  out.line(Cm::pcint_wired() ? "CM_PCInt: wired (hardware interrupt 4)"
+                             : "CM_PCInt: not wired on this board (no GIC source for it)");
 
   const bool present = probe.status == pmu::Status::ok && Cm::claim() == pmu::Status::ok;
-  out.line(present ? "CM counters: present -> CM cycles for regions, the timer for sampling"
-                   : "CM counters: absent -> CP0 Count for cycle regions, Count/Compare timer for sampling");
+  if (present)
+    out.line(Cm::pcint_wired() ? "CM counters: present -> CM cycles for regions, CM_PCInt for sampling"
+                               : "CM counters: present -> CM cycles for regions, the timer for sampling");
+  else
+    out.line("CM counters: absent -> CP0 Count for cycle regions, Count/Compare timer for sampling");
+  if (sim) out.line("pmusim: the CM counters are the project's model; one CM cycle per instruction");
 
-  const int failed = checks.failures + (present ? examples::profile<malta::Board, Cm>(kCmSetup)
+  examples::Setup cm_setup = sim ? examples::under_pmusim(kCmSetup) : kCmSetup;
+  cm_setup.pmu_interrupt = Cm::pcint_wired();
+  cm_setup.pmu_period = 10'000;
+  const int failed = checks.failures + (present ? examples::profile<CpsBoard, Cm>(cm_setup)
                                                 : examples::profile<malta::Board, malta::CountBackend>(kCountSetup));
   out.line(failed == 0 ? "PROFILE PASS" : "PROFILE FAIL");
   board::exit(failed == 0 ? 0 : board::kExitFail);

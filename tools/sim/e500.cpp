@@ -9,7 +9,7 @@
 // PMRN and SPRN are split fields: instruction bits 16-20 hold the number's low five bits, bits
 // 11-15 its high five. rfi is 0x4C000064.
 // pmusim owns what Unicorn's PowerPC CPU does not expose: SRR0, SRR1 and ESR (mfspr/mtspr 26, 27,
-// 62) and rfi, so that it can enter interrupts. IVPR (63) and IVOR6/IVOR35 (406, 531) run on Unicorn,
+// 62) and rfi, so that it can enter interrupts, and the time base and decrementer (below). IVPR (63) and IVOR6/IVOR35 (406, 531) run on Unicorn,
 // and pmusim notes the value written. An access the model refuses (a PMR it does not have, a
 // supervisor PMR from user mode) raises a program interrupt (IVOR6) with ESR[PIL] or ESR[PPR],
 // SRR0 at the instruction, as on the CRM's e500 (5.7.7).
@@ -57,6 +57,15 @@ constexpr u32 MSR_SPE = 1u << 25, MSR_WE = 1u << 18, MSR_EE = 1u << 15, MSR_PR =
 constexpr u32 kMsrClearedOnInterrupt = MSR_SPE | MSR_WE | MSR_EE | MSR_PR | MSR_FP | MSR_FE0 | MSR_FE1 | MSR_IS | MSR_DS;
 constexpr u32 ESR_PIL = 1u << 27, ESR_PPR = 1u << 26;  // illegal, privileged (CRM 5.7.7)
 constexpr u32 SPR_SRR0 = 26, SPR_SRR1 = 27, SPR_ESR = 62, SPR_IVPR = 63, SPR_IVOR6 = 406, SPR_IVOR35 = 531;
+// The time base and decrementer (Book E): Unicorn 2.0.1's e500 has no timer state and crashes on
+// them, so pmusim owns them. Reads 268/269 (TBL/TBU, also through mftb), writes 284/285.
+constexpr u32 SPR_TBL_R = 268, SPR_TBU_R = 269, SPR_TBL_W = 284, SPR_TBU_W = 285;
+constexpr u32 SPR_DEC = 22, SPR_DECAR = 54, SPR_TSR = 336, SPR_TCR = 340;
+
+bool owned_spr(u32 n) {
+  return n == SPR_SRR0 || n == SPR_SRR1 || n == SPR_ESR || n == SPR_TBL_R || n == SPR_TBU_R || n == SPR_TBL_W ||
+         n == SPR_TBU_W || n == SPR_DEC || n == SPR_DECAR || n == SPR_TSR || n == SPR_TCR;
+}
 
 // What the decoder found at a word.
 enum : std::uint8_t {
@@ -81,9 +90,10 @@ std::uint8_t classify(u32 w) {
   }
   switch (xo) {
     case 334: case 462: return kPmr;
+    case 371: return kSprOwned;  // mftb
     case 339: case 467: {
       const u32 spr = split_field(w);
-      if (spr == SPR_SRR0 || spr == SPR_SRR1 || spr == SPR_ESR) return kSprOwned;
+      if (owned_spr(spr)) return kSprOwned;
       return (xo == 467 && (spr == SPR_IVPR || spr == SPR_IVOR6 || spr == SPR_IVOR35)) ? kSprNoted : 0;
     }
     case 146: return kMtmsr;
@@ -98,6 +108,8 @@ std::uint8_t classify(u32 w) {
 struct Machine : Cpu {
   e5::Model model;
   u32 srr0 = 0, srr1 = 0, esr = 0, ivpr = 0, ivor6 = 0, ivor35 = 0;
+  u32 dec = 0, decar = 0, tsr = 0, tcr = 0;
+  u64 tb_base = 0;  // the time base = tb_base + 2 ticks per 5 instructions
   bool pmi_wanted = false;  // a condition with PMIE: check MSR[EE] each instruction
   bool lcr_dlab = false;
   std::string line;         // the console's current line: the board prints "EXIT <code>" last
@@ -174,11 +186,44 @@ struct Machine : Cpu {
     else program(pc, user ? ESR_PPR : ESR_PIL);
   }
 
+  // The time base ticks 2 per 5 instructions: QEMU's mpc8544ds rate (400 MHz) under -icount
+  // shift=0, so the board's figures hold here too. The decrementer keeps its registers and never
+  // counts or interrupts.
+  u64 timebase() const { return tb_base + result.instructions * 2 / 5; }
   void spr(u32 pc, u32 w) {
-    const u32 n = split_field(w), r = (w >> 21) & 31;
-    u32& s = n == SPR_SRR0 ? srr0 : n == SPR_SRR1 ? srr1 : esr;
-    if (((w >> 1) & 0x3FF) == 339) set_gpr(r, s);
-    else s = gpr(r);
+    const u32 n = split_field(w), r = (w >> 21) & 31, xo = (w >> 1) & 0x3FF;
+    if (xo == 339 || xo == 371) {  // mfspr, mftb
+      const u64 tb = timebase();
+      u32 v = 0;
+      switch (n) {
+        case SPR_SRR0: v = srr0; break;
+        case SPR_SRR1: v = srr1; break;
+        case SPR_ESR: v = esr; break;
+        case SPR_TBL_R: v = static_cast<u32>(tb); break;
+        case SPR_TBU_R: v = static_cast<u32>(tb >> 32); break;
+        case SPR_DEC: v = dec; break;
+        case SPR_DECAR: v = decar; break;
+        case SPR_TSR: v = tsr; break;
+        case SPR_TCR: v = tcr; break;
+        default: break;  // TBL/TBU's write numbers read nothing
+      }
+      set_gpr(r, v);
+    } else {
+      const u32 v = gpr(r);
+      const u64 tb = timebase();
+      switch (n) {
+        case SPR_SRR0: srr0 = v; break;
+        case SPR_SRR1: srr1 = v; break;
+        case SPR_ESR: esr = v; break;
+        case SPR_TBL_W: tb_base += (v - static_cast<u32>(tb)); break;
+        case SPR_TBU_W: tb_base += (u64{v} << 32) - (tb & 0xFFFFFFFF00000000ull); break;
+        case SPR_DEC: dec = v; break;
+        case SPR_DECAR: decar = v; break;
+        case SPR_TSR: tsr &= ~v; break;  // write 1 to clear
+        case SPR_TCR: tcr = v; break;
+        default: break;
+      }
+    }
     set(UC_PPC_REG_PC, pc + 4);
   }
 

@@ -145,6 +145,7 @@ class Cpu {
 
 Result run_i386(const ElfImage& image, const Options& options);
 Result run_rm7000(const ElfImage& image, const Options& options);
+Result run_mips_cm(const ElfImage& image, const Options& options);
 Result run_xscale(const ElfImage& image, const Options& options);
 Result run_e500(const ElfImage& image, const Options& options);
 

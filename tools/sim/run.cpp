@@ -132,13 +132,17 @@ int run_command(const std::vector<std::string>& args) {
       r = run_i386(image, o);
       break;
     case 8: {
-      // e_flags bits 31:28: the ISA level; MIPS IV (3) is RM7000 code (-march=rm7000).
-      const bool mips4 = (image.flags >> 28) == 3;
-      if (!image.big_endian || !mips4 || (!pmu.empty() && pmu != "rm7000")) {
-        std::fprintf(stderr, "pmusim: MIPS: only big-endian MIPS IV images with the rm7000 PMU so far\n");
-        return pmu.empty() || pmu == "rm7000" ? 3 : 2;
+      // e_flags bits 31:28: the ISA level; MIPS IV (3) is RM7000 code (-march=rm7000), MIPS32r2
+      // (7) is CPS code with the Coherence Manager.
+      const std::uint32_t isa = image.flags >> 28;
+      const bool rm7000 = isa == 3 && (pmu.empty() || pmu == "rm7000");
+      const bool cm = isa == 7 && (pmu.empty() || pmu == "mips-cm");
+      if (!image.big_endian || (!rm7000 && !cm)) {
+        std::fprintf(stderr, "pmusim: MIPS: big-endian MIPS IV images with the rm7000 PMU, or MIPS32r2 images "
+                             "with the mips-cm PMU\n");
+        return pmu.empty() || pmu == "rm7000" || pmu == "mips-cm" ? 3 : 2;
       }
-      r = run_rm7000(image, o);
+      r = rm7000 ? run_rm7000(image, o) : run_mips_cm(image, o);
       break;
     }
     case 40:

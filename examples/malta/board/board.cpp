@@ -29,6 +29,7 @@ constexpr unsigned kCount = 9, kCompare = 11, kStatus = 12, kCause = 13, kPrid =
 constexpr u32 ST_IE = 0x1, ST_IM7 = 0x8000;
 constexpr u32 CAUSE_BD = 0x80000000u;
 constexpr u32 CAUSE_IP7 = 0x8000u;
+constexpr u32 ST_IM6 = 0x4000u, CAUSE_IP6 = 0x4000u;  // hardware interrupt 4: CM_PCInt under pmusim
 
 // Interrupt Control IM13 (RM7000 CP0 control register 20): a set IP13 is our interrupt only while
 // it is unmasked (a timer interrupt may find PerfCount bit 31 set while the counter is polled).
@@ -51,6 +52,7 @@ volatile std::uint8_t& uart(u32 reg) { return *reinterpret_cast<volatile std::ui
 
 IrqHandler g_on_tick = nullptr;
 IrqHandler g_on_perf = nullptr;
+IrqHandler g_on_pcint = nullptr;
 u32 g_period = 0;
 
 const char* exception_name(u32 code) {
@@ -136,6 +138,14 @@ bool set_perf_handler(IrqHandler on_perf) {
   return true;
 }
 
+bool set_cm_pcint_handler(IrqHandler on_pcint) {
+  if (!under_pmusim()) return false;
+  CriticalSection cs;
+  g_on_pcint = on_pcint;
+  mtc0<kStatus>((mfc0<kStatus>() & ~ST_IM6) | (on_pcint ? ST_IM6 : 0u));
+  return true;
+}
+
 void irq_enable() { mtc0<kStatus>(mfc0<kStatus>() | ST_IE); }
 void irq_disable() { mtc0<kStatus>(mfc0<kStatus>() & ~ST_IE); }
 bool irq_enabled() { return (mfc0<kStatus>() & ST_IE) != 0; }
@@ -192,6 +202,10 @@ extern "C" void malta_exception_c(std::uint32_t cause, board::Frame* f) {
     }
     if (pmu::rm7000::cause_ip13.extract(cause) && g_on_perf && perf_unmasked()) {
       g_on_perf(f->epc, f->ra);
+      handled = true;
+    }
+    if ((pending & CAUSE_IP6) && g_on_pcint) {
+      g_on_pcint(f->epc, f->ra);
       handled = true;
     }
     if (!handled) unexpected(cause, *f, "no handler for the pending interrupt");

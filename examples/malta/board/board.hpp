@@ -59,6 +59,13 @@ void timer_stop();
 // whose PRId says RM7000: returns false elsewhere (on QEMU always), and IP13 is then never looked at.
 bool set_perf_handler(IrqHandler on_perf);
 
+// The Coherence Manager's CM_PCInt, where this board has it wired: pmusim's Malta (tools/sim/) wires
+// it to hardware interrupt 4 (Cause.IP6, Status.IM6); QEMU's Malta has no wiring for it. Returns
+// false (and routes nothing) where it is not wired. The handler must clear the CM's overflow bits
+// (the level drops with them) or it is taken again at once.
+bool set_cm_pcint_handler(IrqHandler on_pcint);
+inline constexpr int kCmPcintSource = 4;  // hardware interrupt 4, for Driver::set_pcint_source
+
 // The Malta REVISION register (physical 0x1FC00010; QEMU reads 0x00000420 there, CoreLV). pmusim's
 // Malta (tools/sim/) reads "PMUS" (0x504D5553): there the RM7000 counter is the project's model and
 // one clock is one instruction.

@@ -1,31 +1,41 @@
-// pmusim's MIPS machine for RM7000 code (-march=rm7000, big-endian o32): the Malta board of
-// examples/malta/ (RAM at physical 0, the 16550 at 0x180003F8, UHI exit through sdbbp, the board
-// REVISION register) on Unicorn's MIPS32 CPU, with the RM7000 model (hal/rm7000/model.hpp)
-// behind CP0 $22/$25, control register 20 and the RM7000's Cause.IP13.
+// pmusim's MIPS machine: the Malta board of examples/malta/ (RAM at physical 0, the 16550 at
+// 0x180003F8, UHI exit through sdbbp, the board REVISION register) on Unicorn's MIPS32 CPU, with
+// one of two PMUs:
+//  - RM7000 code (-march=rm7000, big-endian o32): the RM7000 model (hal/rm7000/model.hpp) behind
+//    CP0 $22/$25, control register 20 and the RM7000's Cause.IP13;
+//  - MIPS32r2 CPS code: the Coherence Manager model (hal/mips_cps/model.hpp) behind the GCR block
+//    at physical 0x1FBF8000 (QEMU's Malta address), Config3.CMGCR and CMGCRBase, with CM_PCInt wired
+//    to hardware interrupt 4 (Cause.IP6): pmusim's Malta has no GIC, so this is its wiring.
 //
 // The instructions, decoded from the MIPS IV and MIPS32 manuals (not from the project's buses), at
 // every word of the executable segments:
 //   COP0 (opcode 010000): MF rs=0 / MT rs=4 with rd, sel (bits 2:0); CF rs=2 / CT rs=6 with rd;
 //   ERET 0x42000018; SDBBP (SPECIAL2, funct 0x3F).
-// pmusim owns what Unicorn's MIPS32 CPU does not have or does not expose: PerfControl ($22),
-// PerfCount ($25) and Interrupt Control (control 20) go to the model; PRId ($15) is the model's
-// (an RM7000); Cause ($13) reads the model's IP13 and the exception code of pmusim's own interrupt
-// entry; EPC ($14) and ERET are pmusim's. Status ($12) and the rest run on Unicorn.
-// An intercepted instruction in a branch delay slot resumes at the branch's target.
+// pmusim owns what Unicorn's MIPS32 CPU does not have or does not expose: Cause ($13) reads the
+// PMU's interrupt bit and the exception code of pmusim's own interrupt entry; EPC ($14) and ERET
+// are pmusim's. RM7000: PerfControl ($22), PerfCount ($25) and Interrupt Control (control 20) go to
+// the model and PRId ($15) is the model's (an RM7000). CM: Config3 ($16 sel 3) is Unicorn's with
+// CMGCR from the model, CMGCRBase ($15 sel 3) is the model's, and the GCR block is the model's.
+// Status ($12) and the rest run on Unicorn. An intercepted instruction in a branch delay slot
+// resumes at the branch's target.
 //
-// Events, one stated cost model: every instruction is one clock and one issued instruction
-// (events 0x00 CYCLES and 0x01 INSTR_ISSUED); the rest stay at zero. Clocks reach the model in
-// batches that end at PerfCount's next boundary (bit 31 setting, the wrap).
+// Events, one stated cost model: every instruction is one clock. RM7000: events 0x00 CYCLES and
+// 0x01 INSTR_ISSUED; the rest stay at zero. CM: one CM clock (PC_CYCLE); the CM's request and
+// data events need a memory system pmusim does not model and stay at zero. Clocks reach the model
+// in batches that end at its counters' next boundary (RM7000: bit 31 setting or the wrap; CM: the
+// wrap).
 //
-// Interrupts: the model's level (PerfCount bit 31 with IM13 set) is taken at the start of a
-// translation block (never in a delay slot) while Status.IE = 1 and EXL = ERL = 0: EPC = PC,
-// Cause.ExcCode = 0, Status.EXL = 1, PC = the general exception vector (0x80000180 with BEV = 0).
+// Interrupts: the PMU's level (RM7000: PerfCount bit 31 with IM13; CM: CM_PCInt with Status.IM6)
+// is taken at the start of a translation block (never in a delay slot) while Status.IE = 1 and
+// EXL = ERL = 0: EPC = PC, Cause.ExcCode = 0, Status.EXL = 1, PC = the general exception vector
+// (0x80000180 with BEV = 0).
 #include <string>
 #include <vector>
 
 #include <unicorn/unicorn.h>
 
 #include "hal/core/location.hpp"
+#include "hal/mips_cps/model.hpp"
 #include "hal/rm7000/model.hpp"
 #include "tools/sim/machine.hpp"
 
@@ -33,6 +43,7 @@ namespace pmusim {
 namespace {
 
 namespace rm = pmu::rm7000;
+namespace cps = pmu::mips_cps;
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
@@ -41,6 +52,8 @@ constexpr u64 kUartPage = 0x18000000u, kUart = 0x3F8;
 constexpr u64 kBoardPage = 0x1FC00000u, kRevision = 0x10;
 constexpr u32 kRevisionPmusim = 0x504D5553u;  // "PMUS": the REVISION register of pmusim's Malta
 constexpr u32 ST_IE = 1u << 0, ST_EXL = 1u << 1, ST_ERL = 1u << 2, ST_BEV = 1u << 22;
+constexpr u32 ST_IM6 = 1u << 14, CAUSE_IP6 = 1u << 14;  // hardware interrupt 4: CM_PCInt here
+constexpr u64 kGcrPhys = 0x1FBF8000u, kGcrBytes = 0x8000;  // global, core-local, core-other, debug
 constexpr u32 kEret = 0x42000018u;
 
 // The models' keys for CP0 registers (hal/core/location.hpp: Cp0 and Cp0Control).
@@ -49,8 +62,12 @@ constexpr u32 cp0_control_key(u32 rd) { return pmu::detail::make_key(pmu::BusKin
 
 enum : std::uint8_t { kNone, kCop0, kEretOp, kSdbbp };
 
+enum class Pmu { rm7000, cm };
+
 struct Machine : Cpu {
+  Pmu pmu = Pmu::rm7000;
   rm::Model model;
+  cps::Model cm;
   u32 epc = 0, exccode = 0;
   u32 block = 0, last_pc = 0;
   u64 pending = 0, horizon = 1;
@@ -67,6 +84,14 @@ struct Machine : Cpu {
     return u32{b[0]} << 24 | u32{b[1]} << 16 | u32{b[2]} << 8 | b[3];
   }
   void flush() {
+    if (pmu == Pmu::cm) {
+      if (pending) cm.cycles(pending);  // PC_CYCLE
+      pending = 0;
+      horizon = 1ull << 32;
+      for (unsigned slot = 0; slot < 3; ++slot)
+        if ((1ull << 32) - cm.counter(slot) < horizon) horizon = (1ull << 32) - cm.counter(slot);
+      return;
+    }
     if (pending) {
       model.event(0x00, pending, rm::Mode::kernel);  // CYCLES
       model.event(0x01, pending, rm::Mode::kernel);  // INSTR_ISSUED
@@ -74,6 +99,18 @@ struct Machine : Cpu {
     }
     const u64 v = model.perfcount();
     horizon = v < 0x80000000u ? 0x80000000u - v : 0x100000000ull - v;
+  }
+  // The PMU's interrupt request as Cause shows it (before Status masks it).
+  u32 cause_ip() {
+    if (pmu == Pmu::cm) return cm.pcint() ? CAUSE_IP6 : 0;
+    u64 v = 0;
+    model.read(cp0_key(13, 0), v);
+    return static_cast<u32>(v);
+  }
+  // Is the PMU's interrupt requested and unmasked by its own enable (not Status.IE)?
+  bool level(u32 status) {
+    if (pmu == Pmu::cm) return cm.pcint() && (status & ST_IM6);
+    return model.cause() && (model.icr() & rm::Model::kIm13);
   }
 
   // Where execution goes after the intercepted instruction at pc: pc + 4, or, in the delay slot
@@ -108,17 +145,21 @@ struct Machine : Cpu {
     bool ok = true;
     if (rs == 0) {  // mfc0
       if (rd == 13) {
-        model.read(cp0_key(13, 0), v);
-        v |= exccode << 2;
+        v = cause_ip() | exccode << 2;
       } else if (rd == 14) {
         v = epc;
+      } else if (pmu == Pmu::cm) {  // Config3 (Unicorn's, CMGCR from the model), CMGCRBase or EBase
+        ok = model_read(cm, cp0_key(rd, sel), v);
+        if (rd == 16) v = (reg(UC_MIPS_REG_CP0_CONFIG3) & ~cps::Model::kConfig3Cmgcr) | (v & cps::Model::kConfig3Cmgcr);
       } else {
         ok = model_read(model, cp0_key(rd, sel), v);
       }
       if (ok) set_gpr(rt, static_cast<u32>(v));
     } else if (rs == 4) {  // mtc0
       if (rd == 14) epc = gpr(rt);
-      else if (rd != 13) ok = model_write(model, cp0_key(rd, sel), gpr(rt));  // Cause: IV/IP1:0, not modelled
+      else if (rd == 13) ok = true;  // Cause: IV/IP1:0, not modelled
+      else if (pmu == Pmu::cm) ok = rd == 16 || rd == 15;  // read-only registers: writes ignored
+      else ok = model_write(model, cp0_key(rd, sel), gpr(rt));
     } else if (rs == 2) {  // cfc0
       ok = model_read(model, cp0_control_key(rd), v);
       if (ok) set_gpr(rt, static_cast<u32>(v));
@@ -150,9 +191,9 @@ struct Machine : Cpu {
   static void on_code(uc_engine*, u64 address, u32, void* self) {
     auto& m = *static_cast<Machine*>(self);
     const u32 pc = static_cast<u32>(address);
-    if (pc == m.block && m.opt.pmu && m.model.cause() && (m.model.icr() & rm::Model::kIm13)) {
+    if (pc == m.block && m.opt.pmu && (m.pmu == Pmu::cm ? m.cm.pcint() : m.model.cause())) {
       const u32 st = m.reg(UC_MIPS_REG_CP0_STATUS);
-      if ((st & ST_IE) && !(st & (ST_EXL | ST_ERL))) {
+      if (m.level(st) && (st & ST_IE) && !(st & (ST_EXL | ST_ERL))) {
         m.enter_interrupt(pc);
         m.last_pc = 0;
         return;
@@ -193,6 +234,19 @@ struct Machine : Cpu {
   static void uart_write(uc_engine*, u64 offset, unsigned, u64 value, void* self) {
     if (offset == kUart) static_cast<Machine*>(self)->console.put(static_cast<char>(value));
   }
+  static u64 gcr_read(uc_engine*, u64 offset, unsigned, void* self) {
+    auto& m = *static_cast<Machine*>(self);
+    m.flush();
+    u64 v = 0;
+    if (!m.model_read(m.cm, pmu::detail::make_key(pmu::BusKind::mmio, static_cast<u32>(offset)), v)) v = 0;
+    return v;  // a GCR the model does not have reads 0
+  }
+  static void gcr_write(uc_engine*, u64 offset, unsigned, u64 value, void* self) {
+    auto& m = *static_cast<Machine*>(self);
+    m.flush();
+    m.model_write(m.cm, pmu::detail::make_key(pmu::BusKind::mmio, static_cast<u32>(offset)), value);
+    m.flush();
+  }
   static u64 board_read(uc_engine*, u64 offset, unsigned, void*) {
     return offset == kRevision ? kRevisionPmusim : 0;
   }
@@ -209,27 +263,39 @@ struct Machine : Cpu {
 
 }  // namespace
 
-Result run_rm7000(const ElfImage& image, const Options& options) {
+namespace {
+
+// The CP0 accesses pmusim intercepts for each PMU (MF/MT rd with sel in bits 2:0, CF/CT rd).
+bool intercepted_cop0(Pmu pmu, u32 w) {
+  if ((w >> 26) != 0x10 || (w & 0x7F8u) != 0) return false;
+  const u32 rs = (w >> 21) & 31, rd = (w >> 11) & 31, sel = w & 7;
+  const bool mf = rs == 0, mt = rs == 4;
+  if (pmu == Pmu::cm)
+    return ((mf || mt) && (rd == 13 || rd == 14) && sel == 0) || (mf && (rd == 15 || rd == 16) && sel == 3) ||
+           (mf && rd == 15 && sel == 1);  // EBase: the model's (CPUNum 0; Unicorn numbers its CPU 1)
+  return ((mf || mt) && (rd == 13 || rd == 14 || rd == 15 || rd == 22 || rd == 25)) || rs == 2 || rs == 6;
+}
+
+Result run_mips(const ElfImage& image, const Options& options, Pmu pmu) {
   Result result;
   Console console(options);
   Machine m(console, options, result);
+  m.pmu = pmu;
   if (!m.open(UC_ARCH_MIPS, static_cast<uc_mode>(UC_MODE_MIPS32 | UC_MODE_BIG_ENDIAN), "big-endian MIPS32"))
     return result;
+  if (pmu == Pmu::cm) uc_ctl_set_cpu_model(m.uc, UC_CPU_MIPS32_P5600);
   m.map_ram(0, kRamSize);
   if (!m.load(image, 0x1FFFFFFFu, 4)) return result;
   uc_mmio_map(m.uc, kUartPage, 0x1000, &Machine::uart_read, &m, &Machine::uart_write, &m);
   uc_mmio_map(m.uc, kBoardPage, 0x1000, &Machine::board_read, &m, &Machine::board_write, &m);
+  if (pmu == Pmu::cm) uc_mmio_map(m.uc, kGcrPhys, kGcrBytes, &Machine::gcr_read, &m, &Machine::gcr_write, &m);
   m.each_code_segment(image, [&](u32 at, const Segment& s) {
     for (std::size_t i = 0; i + 3 < s.bytes.size(); i += 4) {
       const u32 w = u32{s.bytes[i]} << 24 | u32{s.bytes[i + 1]} << 16 | u32{s.bytes[i + 2]} << 8 | s.bytes[i + 3];
       std::uint8_t k = kNone;
-      const u32 rs = (w >> 21) & 31, rd = (w >> 11) & 31;
       if (w == kEret) k = kEretOp;
       else if ((w & 0xFC00003Fu) == 0x7000003Fu) k = kSdbbp;
-      else if ((w >> 26) == 0x10 && (w & 0x7F8u) == 0 &&
-               (((rs == 0 || rs == 4) && (rd == 13 || rd == 14 || rd == 15 || rd == 22 || rd == 25)) ||
-                rs == 2 || rs == 6))
-        k = kCop0;
+      else if (intercepted_cop0(pmu, w)) k = kCop0;
       if (k != kNone) m.code.set(static_cast<u32>(at + i), k);
     }
   });
@@ -238,8 +304,14 @@ Result run_rm7000(const ElfImage& image, const Options& options) {
   uc_hook_add(m.uc, &block, UC_HOOK_BLOCK, reinterpret_cast<void*>(&Machine::on_block), &m, 1, 0);
   uc_hook_add(m.uc, &code, UC_HOOK_CODE, reinterpret_cast<void*>(&Machine::on_code), &m, 1, 0);
   uc_hook_add(m.uc, &intr, UC_HOOK_INTR, reinterpret_cast<void*>(&Machine::on_intr), &m, 1, 0);
+  m.flush();
   m.run(image.entry, UC_MIPS_REG_PC);
   return result;
 }
+
+}  // namespace
+
+Result run_rm7000(const ElfImage& image, const Options& options) { return run_mips(image, options, Pmu::rm7000); }
+Result run_mips_cm(const ElfImage& image, const Options& options) { return run_mips(image, options, Pmu::cm); }
 
 }  // namespace pmusim
