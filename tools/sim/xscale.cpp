@@ -98,7 +98,7 @@ struct Machine : Cpu {
   // fewer than any counter needs to wrap.
   u64 pending = 0, branches = 0, accesses = 0, pc_changes = 0, horizon = 1;
   u32 last_pc = 0;
-  std::uint8_t last_tag = 0;
+  std::uint8_t last_tag = 0xFF;  // 0xFF: the last PC move was not software's (entry, an exception)
 
   using Cpu::Cpu;
 
