@@ -275,7 +275,9 @@ struct Machine : Cpu {
         return;
       case kRfiOp:
         m.flush();
-        m.set(UC_PPC_REG_MSR, m.srr1);
+        // Unicorn runs e500 code in real mode and aborts the host process when MSR[IS] or MSR[DS]
+        // is set: translation is off here, so they are dropped.
+        m.set(UC_PPC_REG_MSR, m.srr1 & ~(MSR_IS | MSR_DS));
         m.set(UC_PPC_REG_PC, m.srr0);
         m.last_branch = false;
         m.flush();  // MSR[EE] may be set again: a pending interrupt is taken next
