@@ -1,10 +1,8 @@
 // Firmware that only makes sense under pmusim (tools/sim/), where the NetBurst PMU is the project's
 // model on executing code. It checks what no emulator can show:
 //  1. A running cascade (IQ counters 12 -> 14, instr_retired) read through the profiler while the
-//     low counter rolls over 2^40: for 48 start offsets the rollover lands at a different
-//     instruction of the read sequence (low, high, the low counter's overflow condition), and every value must be larger than the
-//     one before and no more than one loop pass's worth of instructions larger, and no read may
-//     give up (kReadTries passes without a consistent set).
+//     low counter rolls over 2^40 (examples/common/linked_rollover.hpp); the rollover lands on each
+//     step of the read sequence (low, high, the low counter's overflow condition).
 //  2. The decoder catches a wrong encoding: the same driver on a bus whose wrmsr swaps EDX and EAX
 //     (a plausible inline-asm slip) must not find a working PMU, while the real bus does.
 // Prints SELFTEST PASS / SELFTEST FAIL and exits with the verdict.
@@ -12,6 +10,7 @@
 
 #include "board/board.hpp"
 #include "examples/common/checks.hpp"
+#include "examples/common/linked_rollover.hpp"
 #include "hal/core/bus/composite.hpp"
 #include "hal/core/bus/cpuid.hpp"
 #include "hal/core/bus/mmio.hpp"
@@ -43,48 +42,6 @@ using WrongPmu = nb::Driver<pmu::CompositeBus<SwappedWrmsrBus, pmu::PmcBus, pmu:
 
 prof::Profiler<Pmu> profiler;
 
-// One cascade run with the low counter `before` events short of its wrap; false on any bad value.
-bool cascade_run(std::uint32_t before, const examples::Console& out) {
-  constexpr std::uint64_t kSpan = std::uint64_t{1} << 40;
-  constexpr std::uint64_t kPassBound = 20'000;  // instructions one read and the loop may take
-  profiler.clear();
-  prof::Counter lo, hi;
-  const pmu::EventConfig ev = nb::config_of(nb::checked("instr_retired:NBOGUSNTAG"));
-  if (profiler.add_on(12, ev, lo) != pmu::Status::ok || profiler.add_on(14, ev, hi) != pmu::Status::ok ||
-      profiler.link(lo, hi) != pmu::Status::ok) {
-    out.line("cascade: could not set up counters 12 -> 14");
-    return false;
-  }
-  profiler.start();
-  Pmu::stop(1u << 12);
-  Pmu::write(12, kSpan - before);
-  Pmu::start(1u << 12);
-  std::uint64_t prev = profiler.read(hi);
-  bool ok = true;
-  for (int i = 0; i < 16 && ok; ++i) {
-    const std::uint64_t v = profiler.read(hi);
-    if (i == 0 && before == 1) {
-      out.put("cascade: one profiler read of a linked pair, loop included: ");
-      out.dec(v - prev);
-      out.line(" instructions");
-    }
-    if (v <= prev || v - prev > kPassBound) {
-      out.put("cascade: read ");
-      out.dec(v);
-      out.put(" after ");
-      out.dec(prev);
-      out.put(" (low counter started ");
-      out.dec(before);
-      out.line(" events before its wrap)");
-      ok = false;
-    }
-    prev = v;
-  }
-  ok = ok && prev > kSpan && Pmu::read(14) > 0;  // the high counter took over
-  profiler.stop();
-  return ok;
-}
-
 }  // namespace
 
 int main() {
@@ -99,16 +56,9 @@ int main() {
   }
   checks.check(profiler.probe().status == pmu::Status::ok, "probe finds the model's PMU");
 
-  unsigned good = 0;
-  const std::uint32_t giveups = profiler.read_giveups();
-  for (std::uint32_t before = 1; before <= 48; ++before) good += cascade_run(before, out);
-  out.put("cascade: ");
-  out.dec(good);
-  out.line(" of 48 runs read monotonic values across the low counter's rollover");
-  checks.check(good == 48, "cascade reads stay consistent while the low counter rolls over");
-  // The high counter moves on every instruction after the rollover: a read that waits for two
-  // equal high values retries until it gives up (what this test first found).
-  checks.check(profiler.read_giveups() == giveups, "no cascade read gave up");
+  examples::check_linked_rollover(
+      profiler, {"cascade", 12, 14, nb::config_of(nb::checked("instr_retired:NBOGUSNTAG")), std::uint64_t{1} << 40},
+      checks);
 
   const pmu::ProbeResult wrong = WrongPmu::probe();
   out.put("wrong wrmsr encoding (EDX and EAX swapped): probe ");
