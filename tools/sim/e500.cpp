@@ -289,7 +289,7 @@ struct Machine : Cpu {
     auto& m = *static_cast<Machine*>(self);
     char b[112];
     std::snprintf(b, sizeof b, "PowerPC exception %u at 0x%08x (pmusim enters the PMU and program interrupts only)",
-                  intno, m.reg(UC_PPC_REG_PC));
+                  intno, m.last_pc);  // Unicorn's PC is already past the instruction
     m.stop(b);
     return true;
   }

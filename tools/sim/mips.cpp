@@ -255,7 +255,7 @@ struct Machine : Cpu {
     auto& m = *static_cast<Machine*>(self);
     char b[96];
     std::snprintf(b, sizeof b, "MIPS exception %u at 0x%08x (pmusim enters only the PMU interrupt)", intno,
-                  m.reg(UC_MIPS_REG_PC));
+                  m.last_pc);  // Unicorn's PC reads 0 after an exception it swallowed
     m.stop(b);
     return true;
   }
