@@ -4,6 +4,9 @@
 // since most assemblers put the destination first and MIPS puts the GPR first) must not find a
 // working counter: its writes land in CP0 register 2 (EntryLo0) from GPR 22/25, so PerfControl is
 // never programmed, on pmusim as on silicon. The real bus must still find the counter.
+// It also checks the events pmusim derives from its decode of the executed code: a loop of known
+// shape (known_loop: loads, stores, branches taken and not) is counted for two trip
+// counts, and the difference must be exactly the loop's per-trip events times the extra trips.
 // Prints SELFTEST PASS / SELFTEST FAIL and exits with the verdict.
 #include <cstdint>
 
@@ -39,6 +42,57 @@ struct SwappedMtc0Bus {
 };
 using WrongPmu = rm::Driver<SwappedMtc0Bus>;
 
+std::uint32_t cell[2];
+
+// `trips` passes of: lw, sw, a branch never taken (to the loop's end), a branch always taken to
+// the word after its delay slot (taken, although execution goes on where it would anyway), the
+// decrement and the loop branch (taken on every pass but the last); each with a nop in its slot.
+[[gnu::noinline]] void known_loop(std::uint32_t trips) {
+  asm volatile(
+      ".set push\n\t.set noreorder\n"
+      "1:\tlw $8, 0(%1)\n\tsw $8, 4(%1)\n"
+      "\tbltz $0, 2f\n\tnop\n"
+      "\tbeq $0, $0, 3f\n\tnop\n"
+      "3:\taddiu %0, %0, -1\n\tbnez %0, 1b\n\tnop\n2:\t.set pop"
+      : "+r"(trips)
+      : "r"(cell)
+      : "$8", "memory");
+}
+
+// The event's count over known_loop(trips).
+std::uint32_t count(std::uint32_t code, std::uint32_t trips) {
+  Pmu::reset();
+  if (Pmu::configure(0, {code}) != pmu::Status::ok) return ~0u;
+  Pmu::start(1);
+  known_loop(trips);
+  Pmu::stop(1);
+  return static_cast<std::uint32_t>(Pmu::read(0));
+}
+
+// PerfCount read by an mfc0 in the delay slot of a branch, taken or not (taken: the word after the
+// slot must be skipped; not taken: it must run). pmusim intercepts the mfc0 and must resume where
+// the branch sends execution. Returns the marks of the words that ran (1: after a taken branch,
+// 2: after a not-taken one; 2 is the right answer) and the two reads.
+std::uint32_t delay_slot_reads(std::uint32_t& first, std::uint32_t& second) {
+  std::uint32_t marks = 0;
+  asm volatile(
+      ".set push\n\t.set noreorder\n"
+      "\tbeq $0, $0, 1f\n\tmfc0 %1, $25\n\tori %0, %0, 1\n"
+      "1:\tbne $0, $0, 2f\n\tmfc0 %2, $25\n\tori %0, %0, 2\n"
+      "2:\t.set pop"
+      : "+r"(marks), "=&r"(first), "=&r"(second));
+  return marks;
+}
+
+struct Expect {
+  const char* name;
+  std::uint32_t code, per_trip;
+};
+// Per extra trip: 9 instructions, 1 load, 1 store, 3 branches issued, 2 taken.
+constexpr Expect kExpect[] = {{"INSTR_ISSUED", 0x01, 9}, {"LOADS_ISSUED", 0x04, 1}, {"STORES_ISSUED", 0x05, 1},
+                              {"BRANCHES_ISSUED", 0x12, 3}, {"BRANCHES_TAKEN", 0x11, 2},
+                              {"DCACHE_MISSES", 0x0C, 0}};
+
 }  // namespace
 
 int main() {
@@ -52,6 +106,34 @@ int main() {
     board::exit(board::kExitFail);
   }
   checks.check(Pmu::probe().status == pmu::Status::ok, "probe finds the model's counter");
+
+  Pmu::reset();
+  (void)Pmu::configure(0, {0x01});
+  Pmu::start(1);
+  std::uint32_t first = 0, second = 0;
+  const std::uint32_t marks = delay_slot_reads(first, second);
+  Pmu::stop(1);
+  out.put("PerfCount read in delay slots: ");
+  out.dec(first);
+  out.put(", ");
+  out.dec(second);
+  out.put("; words run after the branches: ");
+  out.dec(marks);
+  out.put('\n');
+  checks.check(marks == 2, "a taken branch skips past its delay slot, a not-taken one falls through");
+  checks.check(first != 0 && second == first + 2, "the second read counts two more instructions: its branch and itself");
+
+  constexpr std::uint32_t kFew = 10, kMany = 1010;
+  for (const Expect& e : kExpect) {
+    const std::uint32_t few = count(e.code, kFew), many = count(e.code, kMany);
+    out.put(e.name);
+    out.put(": ");
+    out.dec(many - few);
+    out.put(" per 1000 extra trips, expected ");
+    out.dec(e.per_trip * (kMany - kFew));
+    out.put('\n');
+    checks.check(few != ~0u && many - few == e.per_trip * (kMany - kFew), "event count from the executed code");
+  }
 
   const pmu::ProbeResult wrong = WrongPmu::probe();
   out.put("wrong mtc0 encoding (rt and rd swapped): probe ");

@@ -16,11 +16,16 @@
 // are pmusim's. RM7000: PerfControl ($22), PerfCount ($25) and Interrupt Control (control 20) go to
 // the model and PRId ($15) is the model's (an RM7000). CM: Config3 ($16 sel 3) is Unicorn's with
 // CMGCR from the model, CMGCRBase ($15 sel 3) is the model's, and the GCR block is the model's.
-// Status ($12) and the rest run on Unicorn. An intercepted instruction in a branch delay slot
-// resumes at the branch's target.
+// Status ($12) and the rest run on Unicorn. A branch whose delay slot holds an intercepted
+// instruction is executed by pmusim, slot included (link, likely and target rules).
 //
 // Events, one stated cost model: every instruction is one clock. RM7000: events 0x00 CYCLES and
-// 0x01 INSTR_ISSUED; the rest stay at zero. CM: one CM clock (PC_CYCLE); the CM's request and
+// 0x01 INSTR_ISSUED; from the same decode (MIPS IV opcode map), 0x04 LOADS_ISSUED (LB..LD, LWL/LWR,
+// LDL/LDR, LL/LLD, LWC1/LDC1, LWXC1/LDXC1), 0x05 STORES_ISSUED (SB..SD, SWL/SWR, SDL/SDR, SC/SCD,
+// SWC1/SDC1, SWXC1/SDXC1), 0x12 BRANCHES_ISSUED (every branch and jump, likely forms and BC1
+// included) and 0x11 BRANCHES_TAKEN (those after whose delay slot execution does not continue at
+// the branch + 8; jumps always). Everything counts in kernel mode (the firmware's), issue = execute
+// (a single-issue, in-order view: no dual issue, no cache or TLB); the rest stay at zero. CM: one CM clock (PC_CYCLE); the CM's request and
 // data events need a memory system pmusim does not model and stay at zero. Clocks reach the model
 // in batches that end at its counters' next boundary (RM7000: bit 31 setting or the wrap; CM: the
 // wrap).
@@ -55,12 +60,47 @@ constexpr u32 ST_IE = 1u << 0, ST_EXL = 1u << 1, ST_ERL = 1u << 2, ST_BEV = 1u <
 constexpr u32 ST_IM6 = 1u << 14, CAUSE_IP6 = 1u << 14;  // hardware interrupt 4: CM_PCInt here
 constexpr u64 kGcrPhys = 0x1FBF8000u, kGcrBytes = 0x8000;  // global, core-local, core-other, debug
 constexpr u32 kEret = 0x42000018u;
+constexpr u32 kNoBranch = 1;  // never an instruction address
 
 // The models' keys for CP0 registers (hal/core/location.hpp: Cp0 and Cp0Control).
 constexpr u32 cp0_key(u32 rd, u32 sel) { return pmu::detail::make_key(pmu::BusKind::cp0, (rd << 3) | sel); }
 constexpr u32 cp0_control_key(u32 rd) { return pmu::detail::make_key(pmu::BusKind::cp0, 0x100u | rd); }
 
-enum : std::uint8_t { kNone, kCop0, kEretOp, kSdbbp };
+// A word's tag: what the decoder intercepts (kKind bits), and the event classes it belongs to.
+// kJump: always taken (J, JAL, JR, JALR). kToNext: a branch to the word after its delay slot, where
+// the flow cannot tell taken from not taken.
+enum : std::uint8_t {
+  kNone, kCop0, kEretOp, kSdbbp, kKind = 3,
+  kLoad = 4, kStore = 8, kBranch = 16, kJump = 32, kToNext = 64
+};
+
+// The RM7000 event classes of a MIPS IV instruction word (MIPS IV ISA, opcode and function maps).
+std::uint8_t mips4_class(std::uint32_t w) {
+  const std::uint32_t op = w >> 26, rs = (w >> 21) & 31, rt = (w >> 16) & 31, fn = w & 0x3F;
+  switch (op) {
+    case 0x00: return (fn == 0x08 || fn == 0x09) ? kBranch | kJump : kNone;  // JR, JALR
+    case 0x02: case 0x03: return kBranch | kJump;                             // J, JAL
+    case 0x01:                                                                 // BLTZ..BGEZALL
+      if (!(rt <= 0x03 || (rt >= 0x10 && rt <= 0x13))) return kNone;
+      [[fallthrough]];
+    case 0x04: case 0x05: case 0x06: case 0x07:                               // BEQ..BGTZ
+    case 0x14: case 0x15: case 0x16: case 0x17:                               // BEQL..BGTZL
+      return (w & 0xFFFF) == 1 ? kBranch | kToNext : kBranch;
+    case 0x11:                                                                 // BC1
+      if (rs != 0x08) return kNone;
+      return (w & 0xFFFF) == 1 ? kBranch | kToNext : kBranch;
+    case 0x13: return fn <= 0x01 ? kLoad : (fn == 0x08 || fn == 0x09) ? kStore : kNone;  // COP1X
+    case 0x1A: case 0x1B: return kLoad;                                     // LDL, LDR
+    default: break;
+  }
+  if ((op >= 0x20 && op <= 0x27) || op == 0x30 || op == 0x31 || op == 0x32 || op == 0x34 || op == 0x35 ||
+      op == 0x36 || op == 0x37)
+    return kLoad;  // LB..LWU, LL, LWC1, LWC2, LLD, LDC1, LDC2, LD
+  if ((op >= 0x28 && op <= 0x2E) || op == 0x38 || op == 0x39 || op == 0x3A || op == 0x3C || op == 0x3D ||
+      op == 0x3E || op == 0x3F)
+    return kStore;  // SB..SWR, SC, SWC1, SWC2, SCD, SDC1, SDC2, SD
+  return kNone;
+}
 
 enum class Pmu { rm7000, cm };
 
@@ -71,6 +111,8 @@ struct Machine : Cpu {
   u32 epc = 0, exccode = 0;
   u32 block = 0, last_pc = 0;
   u64 pending = 0, horizon = 1;
+  u64 loads = 0, stores = 0, branches = 0, taken = 0;  // RM7000 events not yet given to the model
+  u32 branch_pc = kNoBranch;  // a branch whose outcome shows once execution leaves its delay slot
 
   using Cpu::Cpu;
 
@@ -86,7 +128,7 @@ struct Machine : Cpu {
   void flush() {
     if (pmu == Pmu::cm) {
       if (pending) cm.cycles(pending);  // PC_CYCLE
-      pending = 0;
+      pending = loads = stores = branches = taken = 0;
       horizon = 1ull << 32;
       for (unsigned slot = 0; slot < 3; ++slot)
         if ((1ull << 32) - cm.counter(slot) < horizon) horizon = (1ull << 32) - cm.counter(slot);
@@ -95,7 +137,11 @@ struct Machine : Cpu {
     if (pending) {
       model.event(0x00, pending, rm::Mode::kernel);  // CYCLES
       model.event(0x01, pending, rm::Mode::kernel);  // INSTR_ISSUED
-      pending = 0;
+      if (loads) model.event(0x04, loads, rm::Mode::kernel);       // LOADS_ISSUED
+      if (stores) model.event(0x05, stores, rm::Mode::kernel);     // STORES_ISSUED
+      if (branches) model.event(0x12, branches, rm::Mode::kernel); // BRANCHES_ISSUED
+      if (taken) model.event(0x11, taken, rm::Mode::kernel);       // BRANCHES_TAKEN
+      pending = loads = stores = branches = taken = 0;
     }
     const u64 v = model.perfcount();
     horizon = v < 0x80000000u ? 0x80000000u - v : 0x100000000ull - v;
@@ -113,30 +159,63 @@ struct Machine : Cpu {
     return model.cause() && (model.icr() & rm::Model::kIm13);
   }
 
-  // Where execution goes after the intercepted instruction at pc: pc + 4, or, in the delay slot
-  // of the branch just executed, that branch's target when it is taken.
-  u32 next_after(u32 pc) {
-    if (last_pc != pc - 4) return pc + 4;
-    const u32 b = word(pc - 4), op = b >> 26, rs = (b >> 21) & 31, rt = (b >> 16) & 31;
-    const u32 rel = pc + (static_cast<u32>(static_cast<std::int16_t>(b & 0xFFFF)) << 2);
+  // The branch or jump at pc, before it executes: whether it is taken and where execution goes
+  // after its delay slot. false for BC1, whose FP condition Unicorn does not expose.
+  bool resolve_branch(u32 pc, bool& taken, u32& next) {
+    const u32 b = word(pc), op = b >> 26, rs = (b >> 21) & 31, rt = (b >> 16) & 31;
+    const u32 rel = pc + 4 + (static_cast<u32>(static_cast<std::int16_t>(b & 0xFFFF)) << 2);
     const auto s = [&](u32 r) { return static_cast<std::int32_t>(gpr(r)); };
+    next = rel;
     switch (op) {
-      case 0:
-        if ((b & 0x3F) == 0x08 || (b & 0x3F) == 0x09) return gpr(rs);  // jr, jalr
-        return pc + 4;
-      case 2: case 3: return (pc & 0xF0000000u) | ((b & 0x03FFFFFFu) << 2);  // j, jal
-      case 4: case 0x14: return gpr(rs) == gpr(rt) ? rel : pc + 4;  // beq(l)
-      case 5: case 0x15: return gpr(rs) != gpr(rt) ? rel : pc + 4;  // bne(l)
-      case 6: case 0x16: return s(rs) <= 0 ? rel : pc + 4;          // blez(l)
-      case 7: case 0x17: return s(rs) > 0 ? rel : pc + 4;           // bgtz(l)
-      case 1: {                                                      // REGIMM
-        const u32 f = rt & 0x0F;
-        if (f > 3) return pc + 4;
-        const bool ge = (f & 1) != 0;  // bgez*, else bltz*
-        return (ge ? s(rs) >= 0 : s(rs) < 0) ? rel : pc + 4;
-      }
-      default: return pc + 4;
+      case 0: taken = true; next = gpr(rs); return true;                                    // jr, jalr
+      case 2: case 3: taken = true; next = ((pc + 4) & 0xF0000000u) | ((b & 0x03FFFFFFu) << 2); return true;
+      case 4: case 0x14: taken = gpr(rs) == gpr(rt); break;  // beq(l)
+      case 5: case 0x15: taken = gpr(rs) != gpr(rt); break;  // bne(l)
+      case 6: case 0x16: taken = s(rs) <= 0; break;          // blez(l)
+      case 7: case 0x17: taken = s(rs) > 0; break;           // bgtz(l)
+      case 1: taken = (rt & 1) ? s(rs) >= 0 : s(rs) < 0; break;  // bltz, bgez (l, al, all)
+      default: return false;                                  // bc1
     }
+    if (!taken) next = pc + 8;
+    return true;
+  }
+
+  // The branch just seen, counted: a jump is taken; a branch to the word after its slot is resolved
+  // from its registers; any other shows its outcome once execution leaves its delay slot.
+  void count_branch(u32 pc, std::uint8_t tag) {
+    ++branches;
+    bool t = false;
+    u32 next = 0;
+    if (tag & kJump) ++taken;
+    else if (!(tag & kToNext)) branch_pc = pc;
+    else if (resolve_branch(pc, t, next)) taken += t;
+    else branch_pc = pc;  // BC1 to pc + 8: counted as not taken (the FP condition is not exposed)
+  }
+
+  // The branch at pc whose delay slot holds an instruction pmusim intercepts: pmusim executes both
+  // (Unicorn would run the slot's own instruction once more after the hook), with the branch's link
+  // and likely rules (MIPS IV: a likely branch not taken nullifies its slot).
+  void branch_with_slot(u32 pc) {
+    u32 branch_next = 0;
+    bool branch_taken = false;
+    if (!resolve_branch(pc, branch_taken, branch_next)) {
+      stop("a PMU instruction in the delay slot of an FP branch: pmusim cannot resolve that branch");
+      return;
+    }
+    const u32 b = word(pc), op = b >> 26, rt = (b >> 16) & 31;
+    if (op == 3 || (op == 1 && (rt & 0x10))) set_gpr(31, pc + 8);       // jal, bltzal..bgezall
+    else if (op == 0 && (b & 0x3F) == 0x09) set_gpr((b >> 11) & 31, pc + 8);  // jalr
+    const bool likely = (op >= 0x14 && op <= 0x17) || (op == 1 && (rt & 0x02));
+    if (likely && !branch_taken) {
+      set(UC_MIPS_REG_PC, pc + 8);
+      return;
+    }
+    ++result.instructions;
+    if (opt.pmu) ++pending;
+    flush();  // the access sees every event before it
+    cop0(pc + 4, word(pc + 4));
+    flush();
+    set(UC_MIPS_REG_PC, branch_next);
   }
 
   void cop0(u32 pc, u32 w) {
@@ -172,7 +251,6 @@ struct Machine : Cpu {
       stop(b);  // no guest exception entry for faults yet: the firmware's probes do not need one
       return;
     }
-    set(UC_MIPS_REG_PC, next_after(pc));
   }
 
   void enter_interrupt(u32 pc) {
@@ -191,6 +269,10 @@ struct Machine : Cpu {
   static void on_code(uc_engine*, u64 address, u32, void* self) {
     auto& m = *static_cast<Machine*>(self);
     const u32 pc = static_cast<u32>(address);
+    if (m.branch_pc != kNoBranch && pc != m.branch_pc + 4) {  // past the delay slot (or a likely skip)
+      m.taken += pc != m.branch_pc + 8;
+      m.branch_pc = kNoBranch;
+    }
     if (pc == m.block && m.opt.pmu && (m.pmu == Pmu::cm ? m.cm.pcint() : m.model.cause())) {
       const u32 st = m.reg(UC_MIPS_REG_CP0_STATUS);
       if (m.level(st) && (st & ST_IE) && !(st & (ST_EXL | ST_ERL))) {
@@ -203,13 +285,26 @@ struct Machine : Cpu {
       m.stop("instruction limit reached (" + std::to_string(m.opt.max_instructions) + ")");
       return;
     }
-    if (m.opt.pmu && ++m.pending >= m.horizon) m.flush();
-    const u32 phys = pc & 0x1FFFFFFFu;
-    if (const std::uint8_t kind = m.code.tag(phys)) {
+    const std::uint8_t tag = m.code.tag(pc & 0x1FFFFFFFu);
+    if (m.opt.pmu) {
+      if (tag & kBranch) m.count_branch(pc, tag);
+      m.loads += (tag & kLoad) != 0;
+      m.stores += (tag & kStore) != 0;
+      if (++m.pending >= m.horizon) m.flush();
+    }
+    if ((tag & kBranch) && (m.code.tag((pc + 4) & 0x1FFFFFFFu) & kKind) == kCop0) {
+      m.branch_with_slot(pc);
+      m.last_pc = pc;
+      return;
+    }
+    if (const std::uint8_t kind = tag & kKind) {
       m.flush();
       const u32 w = m.word(pc);
       switch (kind) {
-        case kCop0: m.cop0(pc, w); break;
+        case kCop0:
+          m.cop0(pc, w);
+          m.set(UC_MIPS_REG_PC, pc + 4);
+          break;
         case kEretOp: {
           const u32 st = m.reg(UC_MIPS_REG_CP0_STATUS);
           m.set(UC_MIPS_REG_CP0_STATUS, st & ~ST_EXL);
@@ -292,10 +387,10 @@ Result run_mips(const ElfImage& image, const Options& options, Pmu pmu) {
   m.each_code_segment(image, [&](u32 at, const Segment& s) {
     for (std::size_t i = 0; i + 3 < s.bytes.size(); i += 4) {
       const u32 w = u32{s.bytes[i]} << 24 | u32{s.bytes[i + 1]} << 16 | u32{s.bytes[i + 2]} << 8 | s.bytes[i + 3];
-      std::uint8_t k = kNone;
-      if (w == kEret) k = kEretOp;
-      else if ((w & 0xFC00003Fu) == 0x7000003Fu) k = kSdbbp;
-      else if (intercepted_cop0(pmu, w)) k = kCop0;
+      std::uint8_t k = mips4_class(w);  // branches for both cores: MIPS32 keeps MIPS IV's encodings
+      if (w == kEret) k |= kEretOp;
+      else if ((w & 0xFC00003Fu) == 0x7000003Fu) k |= kSdbbp;
+      else if (intercepted_cop0(pmu, w)) k |= kCop0;
       if (k != kNone) m.code.set(static_cast<u32>(at + i), k);
     }
   });
