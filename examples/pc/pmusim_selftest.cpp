@@ -3,7 +3,9 @@
 //  1. A running cascade (IQ counters 12 -> 14, instr_retired) read through the profiler while the
 //     low counter rolls over 2^40 (examples/common/linked_rollover.hpp); the rollover lands on each
 //     step of the read sequence (low, high, the low counter's overflow condition).
-//  2. The decoder catches a wrong encoding: the same driver on a bus whose wrmsr swaps EDX and EAX
+//  2. The events pmusim derives from the executed code: a loop of known shape (known_loop) counted
+//     for two trip counts; the difference must be exactly its per-trip events times the extra trips.
+//  3. The decoder catches a wrong encoding: the same driver on a bus whose wrmsr swaps EDX and EAX
 //     (a plausible inline-asm slip) must not find a working PMU, while the real bus does.
 // Prints SELFTEST PASS / SELFTEST FAIL and exits with the verdict.
 #include <cstdint>
@@ -42,6 +44,44 @@ using WrongPmu = nb::Driver<pmu::CompositeBus<SwappedWrmsrBus, pmu::PmcBus, pmu:
 
 prof::Profiler<Pmu> profiler;
 
+std::uint32_t cell[2];
+
+// `trips` passes of: a load, a store, a compare, a JE never taken (ESP is never 0; to the end), a
+// JMP to the next instruction, a CALL to a RET, the decrement and the loop's JNZ.
+[[gnu::noinline]] void known_loop(std::uint32_t trips) {
+  asm volatile(
+      "1:\n\tmovl (%1), %%eax\n\tmovl %%eax, 4(%1)\n\tcmpl $0, %%esp\n\tje 3f\n"
+      "\tjmp 2f\n2:\n\tcall 4f\n\tdecl %0\n\tjnz 1b\n\tjmp 3f\n4:\n\tret\n3:"
+      : "+r"(trips)
+      : "r"(cell)
+      : "eax", "memory", "cc");
+}
+
+// The event's count over known_loop(trips); ~0 if it cannot be counted.
+std::uint64_t count(const char* event, std::uint32_t trips) {
+  profiler.clear();
+  prof::Counter c;
+  const nb::Request r = nb::parse(event);
+  if (r.error != nb::EncodeError::none || profiler.add(nb::config_of(r), c) != pmu::Status::ok)
+    return ~std::uint64_t{0};
+  profiler.start();
+  known_loop(trips);
+  profiler.stop();
+  return profiler.read(c);
+}
+
+struct Expect {
+  const char* event;
+  std::uint32_t per_trip;
+};
+// Per trip: 9 instructions; loads: the MOV and the RET's pop; stores: the MOV and the CALL's push;
+// taken: JMP, CALL, RET, JNZ; not taken: JE; CONDITIONAL: JE, JNZ; INDIRECT: the RET.
+constexpr Expect kExpect[] = {
+    {"instr_retired:NBOGUSNTAG", 9},   {"uop_type:TAGLOADS", 2},       {"uop_type:TAGSTORES", 2},
+    {"branch_retired:MMTP", 4},        {"branch_retired:MMNP", 1},     {"branch_retired:MMNM:MMTM", 0},
+    {"retired_branch_type:CONDITIONAL", 2}, {"retired_branch_type:CALL", 1}, {"retired_branch_type:RETURN", 1},
+    {"retired_branch_type:INDIRECT", 1}};
+
 }  // namespace
 
 int main() {
@@ -59,6 +99,19 @@ int main() {
   examples::check_linked_rollover(
       profiler, {"cascade", 12, 14, nb::config_of(nb::checked("instr_retired:NBOGUSNTAG")), std::uint64_t{1} << 40},
       checks);
+
+  constexpr std::uint32_t kFew = 10, kMany = 1010;
+  for (const Expect& e : kExpect) {
+    const std::uint64_t few = count(e.event, kFew), many = count(e.event, kMany);
+    out.put(e.event);
+    out.put(": ");
+    out.dec(many - few);
+    out.put(" per 1000 extra trips, expected ");
+    out.dec(std::uint64_t{e.per_trip} * (kMany - kFew));
+    out.put('\n');
+    checks.check(few != ~std::uint64_t{0} && many - few == std::uint64_t{e.per_trip} * (kMany - kFew),
+                 "event count from the executed code");
+  }
 
   const pmu::ProbeResult wrong = WrongPmu::probe();
   out.put("wrong wrmsr encoding (EDX and EAX swapped): probe ");

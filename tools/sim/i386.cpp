@@ -11,8 +11,16 @@
 // instruction, as on silicon.
 //
 // Event sources, one stated cost model: every instruction is one clock. Each retired instruction
-// is one global_power_events:RUNNING clock and one instr_retired:NBOGUSNTAG (non-bogus, untagged);
-// no other event occurs (branches, caches, uop classes stay at zero).
+// is one global_power_events:RUNNING clock and one instr_retired:NBOGUSNTAG (non-bogus, untagged).
+// Near branches, decoded from the SDM Vol. 2 opcode map the first time each address executes (Jcc,
+// LOOP/JECXZ, JMP, CALL, RET, and FF /2, /4 for the indirect forms), retire as branch_retired MMTP
+// (taken) or MMNP (not taken: execution continues at the next instruction; a Jcc to the next
+// instruction counts as not taken) and as retired_branch_type CONDITIONAL, CALL, RETURN and
+// INDIRECT (returns and indirect calls and jumps, as the SDM defines the bit). Every data memory
+// access the CPU makes (Unicorn's memory hooks: string instructions, PUSH/POP and CALL/RET
+// included; not the stack frame of pmusim's own interrupt entry) is one uop_type TAGLOADS or
+// TAGSTORES uop. No prediction, cache, replay or tagging at retirement (front_end_event): those
+// events stay at zero.
 //
 // Interrupts: the model's PMI (LVT unmasked, OVF with OVF_PMI) is held until EFLAGS.IF is set,
 // then entered like hardware enters a 32-bit interrupt gate at CPL 0 (SDM Vol. 3A 6.12.1): EFLAGS,
@@ -43,6 +51,33 @@ constexpr char kSignature[13] = "pmukitpmusim";
 
 constexpr u32 key(pmu::BusKind k, u32 enc) { return pmu::detail::make_key(k, enc); }  // the models' keys
 
+// A code byte's tag: kPmu where 0F 30/32/33/A2 start, and once the instruction starting there has
+// executed, kSeen with its branch kind in the bits of kKindMask.
+enum : std::uint8_t { kPmu = 1, kKindShift = 1, kKindMask = 7u << kKindShift, kSeen = 0x80 };
+enum : std::uint8_t { kNotBranch, kCond, kJmp, kJmpIndirect, kCall, kCallIndirect, kRet, kKinds };
+
+// The near-branch kind of the instruction in `b` (SDM Vol. 2, Appendix A opcode map), after its
+// prefixes. Far transfers, INT and IRET are not counted as branches.
+std::uint8_t branch_kind_of(const std::uint8_t* b, unsigned size) {
+  unsigned i = 0;
+  while (i < size && (b[i] == 0x66 || b[i] == 0x67 || b[i] == 0xF0 || b[i] == 0xF2 || b[i] == 0xF3 ||
+                      b[i] == 0x26 || b[i] == 0x2E || b[i] == 0x36 || b[i] == 0x3E || b[i] == 0x64 || b[i] == 0x65))
+    ++i;
+  if (i >= size) return kNotBranch;
+  const std::uint8_t op = b[i];
+  if ((op >= 0x70 && op <= 0x7F) || (op >= 0xE0 && op <= 0xE3)) return kCond;  // Jcc rel8, LOOPcc, JECXZ
+  if (op == 0x0F && i + 1 < size && b[i + 1] >= 0x80 && b[i + 1] <= 0x8F) return kCond;  // Jcc rel32
+  if (op == 0xE8) return kCall;
+  if (op == 0xE9 || op == 0xEB) return kJmp;
+  if (op == 0xC2 || op == 0xC3) return kRet;
+  if (op == 0xFF && i + 1 < size) {
+    const unsigned reg = (b[i + 1] >> 3) & 7;
+    if (reg == 2) return kCallIndirect;
+    if (reg == 4) return kJmpIndirect;
+  }
+  return kNotBranch;
+}
+
 struct Machine : Cpu {
   nb::Model model;
   bool pmi_pending = false;
@@ -52,6 +87,13 @@ struct Machine : Cpu {
   u64 pending = 0, horizon = 1;
   std::size_t cycles_row = nb::event_row("global_power_events");
   std::size_t instr_row = nb::event_row("instr_retired");
+  std::size_t branch_row = nb::event_row("branch_retired");
+  std::size_t type_row = nb::event_row("retired_branch_type");
+  std::size_t uop_row = nb::event_row("uop_type");
+  // Events of the batch: memory accesses, branches taken and not, and branches by kind.
+  u64 loads = 0, stores = 0, taken = 0, not_taken = 0, kinds[kKinds] = {};
+  u32 branch_next = 0;  // the last instruction, if a branch: where it falls through
+  std::uint8_t branch_kind = kNotBranch;
 
   using Cpu::Cpu;
 
@@ -86,6 +128,17 @@ struct Machine : Cpu {
       model.event(instr_row, 1u << 0, pending);   // NBOGUSNTAG
       pending = 0;
     }
+    if (loads) model.event(uop_row, 1u << 1, loads);      // TAGLOADS
+    if (stores) model.event(uop_row, 1u << 2, stores);    // TAGSTORES
+    if (taken) model.event(branch_row, 1u << 2, taken);   // MMTP
+    if (not_taken) model.event(branch_row, 1u << 0, not_taken);  // MMNP
+    constexpr std::uint16_t kCondBit = 1u << 1, kCallBit = 1u << 2, kRetBit = 1u << 3, kIndirectBit = 1u << 4;
+    constexpr std::uint16_t kTypeMask[kKinds] = {0, kCondBit, 0, kIndirectBit, kCallBit, kCallBit | kIndirectBit,
+                                                 kRetBit | kIndirectBit};
+    for (unsigned k = kCond; k < kKinds; ++k)
+      if (kinds[k] && kTypeMask[k]) model.event(type_row, kTypeMask[k], kinds[k]);
+    loads = stores = taken = not_taken = 0;
+    for (u64& k : kinds) k = 0;
     horizon = u64{1} << 40;
     for (unsigned n = 0; n < nb::kCounters; ++n) {
       const u64 to_wrap = (nb::kCounterMask - model.counter(n)) + 1;
@@ -150,9 +203,26 @@ struct Machine : Cpu {
     set(UC_X86_REG_EIP, pc + 2);
   }
 
-  static void on_code(uc_engine*, u64 address, u32, void* self) {
+  // The branch kind of the instruction at pc (`size` bytes), decoded once per address.
+  std::uint8_t kind_at(u32 pc, unsigned size, std::uint8_t& tag) {
+    if (!(tag & kSeen)) {
+      std::uint8_t b[16] = {};
+      uc_mem_read(uc, pc, b, size < 16 ? size : 16);
+      tag = static_cast<std::uint8_t>(tag | kSeen | branch_kind_of(b, size) << kKindShift);
+      code.set(pc, tag);
+    }
+    return (tag & kKindMask) >> kKindShift;
+  }
+
+  static void on_code(uc_engine*, u64 address, u32 size, void* self) {
     auto& m = *static_cast<Machine*>(self);
     const u32 pc = static_cast<u32>(address);
+    if (m.branch_kind != kNotBranch) {  // the branch before this instruction retired: taken or not
+      ++m.kinds[m.branch_kind];
+      if (pc == m.branch_next && m.branch_kind == kCond) ++m.not_taken;
+      else ++m.taken;
+      m.branch_kind = kNotBranch;
+    }
     if (m.pmi_pending && (m.reg(UC_X86_REG_EFLAGS) & (1u << 9))) {
       m.pmi_pending = false;
       ++m.result.interrupts;
@@ -163,14 +233,25 @@ struct Machine : Cpu {
       m.stop("instruction limit reached (" + std::to_string(m.opt.max_instructions) + ")");
       return;
     }
-    if (m.opt.pmu && ++m.pending >= m.horizon) m.flush();
-    if (m.code.tag(pc)) {  // PMU/CPUID bytes start here
+    std::uint8_t tag = m.code.tag(pc);
+    if (m.opt.pmu) {
+      if ((m.branch_kind = m.kind_at(pc, size, tag)) != kNotBranch) m.branch_next = pc + size;
+      if (++m.pending >= m.horizon) m.flush();
+    }
+    if (tag & kPmu) {  // PMU/CPUID bytes start here
       m.flush();  // the access sees every clock before it
       std::uint8_t b[2];
       uc_mem_read(m.uc, pc, b, 2);
       m.emulate(pc, b[1]);
       m.flush();  // a write may have moved a counter closer to its wrap
     }
+  }
+
+  // A data access by the instruction executing: one load or store uop.
+  static void on_memory(uc_engine*, uc_mem_type type, u64, int, std::int64_t, void* self) {
+    auto& m = *static_cast<Machine*>(self);
+    u64& n = type == UC_MEM_WRITE ? m.stores : m.loads;
+    if (++n >= m.horizon) m.flush();
   }
 
   static void on_pmi(void* self) { static_cast<Machine*>(self)->pmi_pending = true; }
@@ -215,12 +296,15 @@ Result run_i386(const ElfImage& image, const Options& options) {
     for (std::size_t i = 0; i + 1 < s.bytes.size(); ++i) {
       const std::uint8_t b = s.bytes[i + 1];
       if (s.bytes[i] == 0x0F && (b == 0x30 || b == 0x32 || b == 0x33 || b == 0xA2))
-        m.code.set(static_cast<u32>(at + i), 1);
+        m.code.set(static_cast<u32>(at + i), kPmu);
     }
   });
   m.model.on_interrupt(&Machine::on_pmi, &m);
-  uc_hook code, out, in;
+  uc_hook code, out, in, memory;
   uc_hook_add(m.uc, &code, UC_HOOK_CODE, reinterpret_cast<void*>(&Machine::on_code), &m, 1, 0);
+  if (options.pmu)
+    uc_hook_add(m.uc, &memory, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, reinterpret_cast<void*>(&Machine::on_memory), &m,
+                1, 0);
   uc_hook_add(m.uc, &out, UC_HOOK_INSN, reinterpret_cast<void*>(&Machine::on_out), &m, 1, 0, UC_X86_INS_OUT);
   uc_hook_add(m.uc, &in, UC_HOOK_INSN, reinterpret_cast<void*>(&Machine::on_in), &m, 1, 0, UC_X86_INS_IN);
   const u32 sp = static_cast<u32>(kRamSize - 16);
