@@ -79,7 +79,7 @@ endfunction()
 #                     LABELS <labels>)
 # FAIL defaults to "PROFILE FAIL|CHECK FAIL"; no ELF_OPTION: the image is the runner's first argument.
 function(pmu_firmware_test test)
-  cmake_parse_arguments(T "" "RUNNER;ELF_OPTION;FIRMWARE;PASS;FAIL;EXPECT_EXIT;DEBUG_EXIT" "ARGS;LABELS" ${ARGN})
+  cmake_parse_arguments(T "" "RUNNER;ELF_OPTION;FIRMWARE;PASS;FAIL;STDERR;EXPECT_EXIT;DEBUG_EXIT" "ARGS;LABELS" ${ARGN})
   if(NOT DEFINED T_FAIL)
     set(T_FAIL "PROFILE FAIL|CHECK FAIL")
   endif()
@@ -88,7 +88,7 @@ function(pmu_firmware_test test)
     COMMAND ${CMAKE_COMMAND}
       -DQEMU=${T_RUNNER} "-DQEMU_ARGS=${args}" "-DELF_OPTION=${T_ELF_OPTION}"
       -DTIMEOUT_PROGRAM=${PMU_TIMEOUT} -DTIMEOUT=60
-      -DELF=$<TARGET_FILE:${T_FIRMWARE}> "-DPASS=${T_PASS}" "-DFAIL=${T_FAIL}"
+      -DELF=$<TARGET_FILE:${T_FIRMWARE}> "-DPASS=${T_PASS}" "-DFAIL=${T_FAIL}" "-DSTDERR=${T_STDERR}"
       "-DEXPECT_EXIT=${T_EXPECT_EXIT}" "-DDEBUG_EXIT=${T_DEBUG_EXIT}" "-DLOG=$<TARGET_FILE:${T_FIRMWARE}>.${test}.log"
       -P ${PROJECT_SOURCE_DIR}/cmake/run_qemu_test.cmake)
   set_tests_properties(${test} PROPERTIES TIMEOUT 90 LABELS "${T_LABELS}")

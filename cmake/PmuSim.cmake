@@ -2,8 +2,9 @@
 # so a cross preset builds it with the host compiler (the models are header-only) and its firmware
 # tests run the target's images under it.
 #
-#   pmu_add_sim_test(<test> FIRMWARE <name> PASS <regex> [FAIL <regex>] [EXPECT_EXIT <n>])
-#       runs <name>.elf under pmusim (60 s limit); judged like pmu_add_qemu_test. Not registered,
+#   pmu_add_sim_test(<test> FIRMWARE <name> PASS <regex> [FAIL <regex>] [STDERR <regex>] [EXPECT_EXIT <n>])
+#       runs <name>.elf under pmusim (60 s limit); judged like pmu_add_qemu_test, and STDERR must
+#       match pmusim's own messages where given. Not registered,
 #       with a note, where Unicorn's header or a host compiler is missing.
 find_path(PMU_UNICORN_INCLUDE unicorn/unicorn.h PATHS /usr/include NO_CMAKE_FIND_ROOT_PATH)
 set(PMU_SIM_LIB_SOURCES
@@ -35,7 +36,7 @@ elseif(PMU_UNICORN_INCLUDE)
 endif()
 
 function(pmu_add_sim_test test)
-  cmake_parse_arguments(T "" "FIRMWARE;PASS;FAIL;EXPECT_EXIT" "" ${ARGN})
+  cmake_parse_arguments(T "" "FIRMWARE;PASS;FAIL;STDERR;EXPECT_EXIT" "" ${ARGN})
   if(NOT PMU_SIM OR NOT PMU_TIMEOUT)
     message(STATUS "pmusim: Unicorn, a host compiler or timeout not found, test ${test} not registered")
     return()
@@ -47,6 +48,6 @@ function(pmu_add_sim_test test)
   if(DEFINED T_FAIL)
     set(fail FAIL "${T_FAIL}")
   endif()
-  pmu_firmware_test(${test} RUNNER ${PMU_SIM} FIRMWARE ${T_FIRMWARE} PASS "${T_PASS}" ${fail}
+  pmu_firmware_test(${test} RUNNER ${PMU_SIM} FIRMWARE ${T_FIRMWARE} PASS "${T_PASS}" ${fail} STDERR "${T_STDERR}"
     EXPECT_EXIT "${T_EXPECT_EXIT}" LABELS pmusim)
 endfunction()

@@ -21,6 +21,8 @@
 // the next word), load and store micro-ops completed (9, 10; one per load or store instruction,
 // lmw/stmw included). Every other event stays at zero: no caches, TLBs, stalls or speculation.
 // The processor context (MSR[PR], MSR[PMM]) is read at each batch; mtmsr and rfi end a batch.
+// Unicorn's e500 MSR cannot hold PMM (it reads 0 whatever is written): rather than count a marked
+// process as unmarked, pmusim stops the run where mtmsr or rfi would set it.
 // Batches end before any counter reaches its next boundary (bit 31 setting, the rollover).
 //
 // The performance monitor interrupt (CRM 7.4, Book E): while a PMC has an enabled overflow
@@ -50,6 +52,8 @@ constexpr u32 kGutsSvr = 0xE00A4;          // MPC8544E RM, global utilities: sys
 constexpr u32 kGutsRstcr = 0xE00B0, kHresetReq = 0x2;
 constexpr u32 kSvrPmusim = 0x504D5553u;    // "PMUS": the SVR of pmusim's board
 constexpr u32 kRfi = 0x4C000064u;
+constexpr const char* kNoPmm =
+    "the firmware sets MSR[PMM] (the process mark), which pmusim cannot model: Unicorn's MSR drops it";
 // MSR bits (Book E, 32-bit numbering as values).
 constexpr u32 MSR_SPE = 1u << 25, MSR_WE = 1u << 18, MSR_EE = 1u << 15, MSR_PR = 1u << 14,
               MSR_FP = 1u << 13, MSR_FE0 = 1u << 11, MSR_FE1 = 1u << 8, MSR_IS = 1u << 5,
@@ -267,7 +271,10 @@ struct Machine : Cpu {
       case 0: return;
       case kSprNoted: m.note_spr(m.word(pc)); return;  // Unicorn runs it
       case kSprOwned: m.spr(pc, m.word(pc)); return;
-      case kMtmsr: m.flush(); return;                   // the events before it in the old context
+      case kMtmsr:  // the events before it count in the old context
+        m.flush();
+        if (m.gpr((m.word(pc) >> 21) & 31) & MSR_PMM) m.stop(kNoPmm);
+        return;
       case kPmr:
         m.flush();  // the access sees every event before it
         m.pmr(pc, m.word(pc));
@@ -275,6 +282,7 @@ struct Machine : Cpu {
         return;
       case kRfiOp:
         m.flush();
+        if (m.srr1 & MSR_PMM) m.stop(kNoPmm);
         // Unicorn runs e500 code in real mode and aborts the host process when MSR[IS] or MSR[DS]
         // is set: translation is off here, so they are dropped.
         m.set(UC_PPC_REG_MSR, m.srr1 & ~(MSR_IS | MSR_DS));
