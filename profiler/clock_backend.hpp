@@ -66,6 +66,9 @@ struct ClockBackend {
   };
   static constexpr unsigned kSlots = 1;
   static constexpr pmu::LinkKind kLink = pmu::LinkKind::none;
+  // read() is software (the clock, the accumulator, the running flag), not one accessor: a fast
+  // region on this backend has a window of several instructions (profiler/fast_region.hpp).
+  static constexpr bool kSoftwareRead = true;
   static constexpr unsigned width(unsigned) { return 64; }
   static constexpr std::uint32_t slots_for(std::uint32_t code) { return code == kClockTicks ? 1u : 0u; }
 

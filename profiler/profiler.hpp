@@ -18,7 +18,8 @@
 //
 // Interrupts (one core; the PMU overflow interrupt is the only other context that uses a Profiler):
 //   may be called from the interrupt handler:  read, fold, fold_mask, running, used_slots, slot_of,
-//                                              event_of, valid, linked (and Sampler's handlers)
+//                                              event_of, valid, linked, epoch, folds, start_value
+//                                              (and Sampler's handlers)
 //   thread context only:                       probe, add*, link, clear, start, stop, reset,
 //                                              accumulate, set_start_value
 // fold/fold_mask and stop run their register sequence with interrupts masked (pmu::IrqGuard), so
@@ -196,6 +197,10 @@ class Profiler {
   }
   // Bumped by every reset (start, accumulate): values read in two epochs are not comparable.
   std::uint32_t epoch() const { return epoch_; }
+  // Bumped by every fold and reset: a raw counter value may have been acknowledged in between.
+  std::uint32_t folds() const { return folds_; }
+  // The value reset() loads into a slot: non-zero while the Sampler has it armed.
+  std::uint64_t start_value(unsigned slot) const { return slot < kMaxCounters ? start_value_[slot] : 0; }
 
   // 64-bit value of one counter (a linked pair: the combined value, read from its high counter).
   std::uint64_t read(Counter c) const {

@@ -15,6 +15,15 @@ script disassembles the object with the target's objdump and, per pair:
 
 Pairs named ours_info_<op> / hand_info_<op> are reported but not gated (marked "info").
 
+Windows: a function window_<op>_<N>slot(s) holds one fast region (profiler/fast_region.hpp) on N
+counters around an empty body. Its 2N counter reads are the middle 2N accesses of its signature
+(on MIPS the profiler's own state loads, before the first read and after the last, are memory
+accesses too, as many on each side): N begin reads, then N end reads in the same slot order. A
+counter's window is the number of counted instructions strictly between its two reads, other
+counters' reads excepted. The row shows the
+largest window as "ours" and the limit (WINDOW_LIMIT) as "hand", and is gated on ours <= limit;
+window_info_<op> rows are reported only.
+
 Counting rule (the same for both sides of a pair):
   1. Data in the text (ARM literal pools shown as .word) is not an instruction and is skipped.
      objdump runs with -z so runs of zero words (MIPS nops) are shown, not folded into "...".
@@ -186,57 +195,84 @@ PPC_GPR = re.compile(r"\br\d{1,2}\b")
 
 def signature(arch: str, body: list[Insn]) -> list[str]:
     """Ordered accesses, barriers and calls, register allocation normalised away."""
-    sig: list[str] = []
-    for k, i in enumerate(body):
-        if arch == "arm":
-            if i.mnem.startswith(("mrc", "mcr")):
-                sig.append(f"{i.mnem} {ARM_GPR.sub('R', i.ops)}")
-            elif i.mnem in ("bl", "blx"):
-                sig.append("call")
-            elif i.mnem in ("dsb", "dmb", "isb"):
-                sig.append(i.mnem)
-        elif arch == "ppc":
-            if i.mnem in ("mfpmr", "mtpmr", "mfspr", "mtspr", "mfpvr"):
-                sig.append(f"{i.mnem} {PPC_GPR.sub('R', i.ops)}")
-            elif i.mnem in ("mfmsr", "mtmsr", "wrtee", "wrteei"):  # interrupt mask: order matters
-                sig.append(i.mnem if i.mnem != "wrteei" else f"wrteei {i.ops}")
-            elif i.mnem in ("isync", "sync", "msync", "mbar", "eieio", "lwsync"):
-                sig.append(i.mnem)
-            elif i.mnem in ("bl", "bctrl", "blrl"):
-                sig.append("call")
-        elif arch == "mips":
-            if i.mnem in ("mfc0", "mtc0", "dmfc0", "dmtc0", "cfc0", "ctc0"):
-                s = f"{i.mnem} {MIPS_GPR.sub('R', i.ops)}"
-                if i.mnem.endswith(("mtc0", "ctc0")):  # hazard nops that follow the write
-                    n = 0
-                    while k + 1 + n < len(body) and body[k + 1 + n].mnem in ("nop", "ssnop") and n < 16:
-                        n += 1
-                    s += f" +{n}nop"
-                sig.append(s)
-            elif i.mnem in ("ehb", "sync", "jalr.hb", "jr.hb"):
-                sig.append(i.mnem)
-            elif i.mnem in ("jal", "jalr", "bal"):
-                sig.append("call")
-            elif re.fullmatch(r"(l|s)(w|h|b|hu|bu|d)", i.mnem) and "(sp)" not in i.ops:
-                # memory access: keep the offset, drop the registers (MMIO at base + offset)
-                off = re.search(r",\s*(-?\w*)\(", i.ops)
-                sig.append(f"{i.mnem} {off.group(1) if off else '?'}(R)")
-        elif arch == "x86":
-            if i.mnem in ("rdmsr", "wrmsr"):
-                ecx = "?"
-                for j in range(k - 1, -1, -1):
-                    p = body[j]
-                    if p.ops.endswith(",%ecx") or p.ops == "%ecx":
-                        m = re.fullmatch(r"\$(0x[0-9a-f]+|\d+),%ecx", p.ops)
-                        ecx = m.group(1) if (m and p.mnem == "mov") else "?"
-                        break
-                sig.append(f"{i.mnem} ecx={ecx}")
-            elif i.mnem in ("rdpmc", "rdtsc", "rdtscp", "cpuid", "lfence", "mfence", "sfence",
-                            "in", "out", "inb", "outb"):
-                sig.append(i.mnem)
-            elif i.mnem in ("call", "calll"):
-                sig.append("call")
-    return sig
+    return [text for _, text in signature_items(arch, body)]
+
+
+# Register/memory accesses as signature_items reports them (the rest are barriers and calls).
+ACCESS = re.compile(r"^(mrc|mcr|mfpmr|mtpmr|mfspr|mtspr|mfpvr|mfc0|mtc0|dmfc0|dmtc0|cfc0|ctc0|"
+                    r"rdmsr|wrmsr|rdpmc|rdtsc|rdtscp|l[whbd]u?|s[whbd]) ")
+
+
+def signature_items(arch: str, body: list[Insn]) -> list[tuple[int, str]]:
+    """(index in body, signature text) for each access, barrier and call."""
+    items = ((k, _signature_one(arch, body, k, i)) for k, i in enumerate(body))
+    return [(k, text) for k, text in items if text is not None]
+
+
+def _signature_one(arch: str, body: list[Insn], k: int, i: Insn) -> str | None:
+    """The signature text of body[k], or None when it is not an access, barrier or call."""
+    if arch == "arm":
+        if i.mnem.startswith(("mrc", "mcr")):
+            return f"{i.mnem} {ARM_GPR.sub('R', i.ops)}"
+        if i.mnem in ("bl", "blx"):
+            return "call"
+        if i.mnem in ("dsb", "dmb", "isb"):
+            return i.mnem
+    elif arch == "ppc":
+        if i.mnem in ("mfpmr", "mtpmr", "mfspr", "mtspr", "mfpvr"):
+            return f"{i.mnem} {PPC_GPR.sub('R', i.ops)}"
+        if i.mnem in ("mfmsr", "mtmsr", "wrtee", "wrteei"):  # interrupt mask: order matters
+            return i.mnem if i.mnem != "wrteei" else f"wrteei {i.ops}"
+        if i.mnem in ("isync", "sync", "msync", "mbar", "eieio", "lwsync"):
+            return i.mnem
+        if i.mnem in ("bl", "bctrl", "blrl"):
+            return "call"
+    elif arch == "mips":
+        if i.mnem in ("mfc0", "mtc0", "dmfc0", "dmtc0", "cfc0", "ctc0"):
+            s = f"{i.mnem} {MIPS_GPR.sub('R', i.ops)}"
+            if i.mnem.endswith(("mtc0", "ctc0")):  # hazard nops that follow the write
+                n = 0
+                while k + 1 + n < len(body) and body[k + 1 + n].mnem in ("nop", "ssnop") and n < 16:
+                    n += 1
+                s += f" +{n}nop"
+            return s
+        if i.mnem in ("ehb", "sync", "jalr.hb", "jr.hb"):
+            return i.mnem
+        if i.mnem in ("jal", "jalr", "bal"):
+            return "call"
+        if re.fullmatch(r"(l|s)(w|h|b|hu|bu|d)", i.mnem) and "(sp)" not in i.ops:
+            # memory access: keep the offset, drop the registers (MMIO at base + offset)
+            off = re.search(r",\s*(-?\w*)\(", i.ops)
+            return f"{i.mnem} {off.group(1) if off else '?'}(R)"
+    elif arch == "x86":
+        if i.mnem in ("rdmsr", "wrmsr"):
+            ecx = "?"
+            for j in range(k - 1, -1, -1):
+                p = body[j]
+                if p.ops.endswith(",%ecx") or p.ops == "%ecx":
+                    m = re.fullmatch(r"\$(0x[0-9a-f]+|\d+),%ecx", p.ops)
+                    ecx = m.group(1) if (m and p.mnem == "mov") else "?"
+                    break
+            return f"{i.mnem} ecx={ecx}"
+        if i.mnem in ("rdpmc", "rdtsc", "rdtscp", "cpuid", "lfence", "mfence", "sfence",
+                        "in", "out", "inb", "outb"):
+            return i.mnem
+        if i.mnem in ("call", "calll"):
+            return "call"
+    return None
+
+
+WINDOW_LIMIT = 2  # instructions between a counter's two reads (1 would be the physical limit)
+
+
+def window_of(arch: str, body: list[Insn], n: int) -> tuple[int, str]:
+    """The largest counter window of a window_ function on n counters, or -1 and the problem."""
+    reads = [k for k, text in signature_items(arch, body) if ACCESS.match(text + " ")]
+    extra = len(reads) - 2 * n
+    if extra < 0 or extra % 2:
+        return -1, f"{len(reads)} accesses, expected two reads per counter ({n}) and the state loads around them"
+    reads = reads[extra // 2:extra // 2 + 2 * n]
+    return max(reads[n + c] - reads[c] - 1 - (n - 1) for c in range(n)), ""
 
 
 # ----------------------------------------------------------------------------------------------
@@ -273,6 +309,15 @@ def check_object(target: str, objdump: str, obj: str) -> list[Row]:
     if not ours and not hand:
         raise RuntimeError(f"{obj}: no ours_*/hand_* functions found")
     rows: list[Row] = []
+    for name, f in funcs.items():
+        if not name.startswith("window_"):
+            continue
+        op = name[len("window_"):]
+        slots = re.search(r"(?:^|_)(\d+)slots?$", op)
+        body = counted(arch, f)
+        w, problem = window_of(arch, body, int(slots.group(1))) if slots else (-1, "name ends in _<N>slot(s)")
+        rows.append(Row(target, f"window_{op}", max(w, 0), WINDOW_LIMIT, True, op.startswith("info_"),
+                        problem, [i.text() for i in body], []))
     # Source order (objdump lists functions in the order of the object), info pairs last.
     order = list(ours) + [o for o in hand if o not in ours]
     for op in sorted(order, key=lambda o: o.startswith("info_")):

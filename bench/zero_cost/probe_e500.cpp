@@ -7,6 +7,7 @@
 // PMLCa0 144, PMGC0 400; writable bits PMGC0 0xE0001900, PMLCa 0xFC7F0000 (EVENT is 7 bits).
 #include <cstdint>
 
+#include "bench/zero_cost/window.hpp"
 #include "hal/core/bus/pmr.hpp"
 #include "hal/core/reg.hpp"
 #include "hal/e500/driver.hpp"
@@ -152,3 +153,7 @@ void hand_info_write_unchecked(u32 ev) {
 }
 
 }  // extern "C"
+
+// Fast-region windows (check.py, "Windows"): PMC0, PMC1.
+PMU_ZC_WINDOW(Driver, 0)
+PMU_ZC_WINDOW2(Driver, 0, 1)

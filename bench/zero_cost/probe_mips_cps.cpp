@@ -9,6 +9,7 @@
 // The hand-written side spells the encodings and masks out.
 #include <cstdint>
 
+#include "bench/zero_cost/window.hpp"
 #include "hal/core/bus/cp0.hpp"
 #include "hal/core/bus/mmio.hpp"
 #include "hal/core/reg.hpp"
@@ -235,3 +236,7 @@ void hand_info_write_unchecked(u32 ev) {
 }
 
 }  // extern "C"
+
+// Fast-region windows (check.py, "Windows"): PC_CYCLE, PC_CNT0 (GCR loads at a run-time base).
+PMU_ZC_WINDOW(Driver, 0)
+PMU_ZC_WINDOW2(Driver, 0, 1)

@@ -7,6 +7,7 @@
 // (a non-zero reserved bit makes wrmsr raise #GP), so both sides mask.
 #include <cstdint>
 
+#include "bench/zero_cost/window.hpp"
 #include "hal/core/bus/msr.hpp"
 #include "hal/core/reg.hpp"
 #include "hal/netburst/driver.hpp"
@@ -169,3 +170,7 @@ void ours_info_write_unchecked(u32 ev) { Bus::write(escr_event_select.runtime(ev
 void hand_info_write_unchecked(u32 ev) { hand_wrmsr(0x3A0, static_cast<u64>(ev & 0x3Fu) << 25); }
 
 }  // extern "C"
+
+// Fast-region windows (check.py, "Windows"): rdpmc ECX = 12, 13 (IQ counters).
+PMU_ZC_WINDOW(Driver, 12)
+PMU_ZC_WINDOW2(Driver, 12, 13)

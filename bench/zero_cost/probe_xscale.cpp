@@ -10,6 +10,7 @@
 // chapter 8). The hand-written side spells the encodings and masks out from the manual.
 #include <cstdint>
 
+#include "bench/zero_cost/window.hpp"
 #include "hal/core/bus/arm_cp.hpp"
 #include "hal/core/reg.hpp"
 #include "hal/xscale/driver.hpp"
@@ -173,3 +174,7 @@ void hand_info_write_unchecked(u32 ev) {
 }
 
 }  // extern "C"
+
+// Fast-region windows (check.py, "Windows"): slot 0 = CCNT, 1 = PMN0.
+PMU_ZC_WINDOW(Xsc2, 0)
+PMU_ZC_WINDOW2(Xsc2, 0, 1)

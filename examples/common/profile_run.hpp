@@ -34,6 +34,7 @@
 #include "examples/common/workloads.hpp"
 #include "profiler/dump/text_frame_sink.hpp"
 #include "profiler/emit.hpp"
+#include "profiler/fast_region.hpp"
 #include "profiler/profiler.hpp"
 #include "profiler/region.hpp"
 #include "profiler/sampler.hpp"
@@ -83,6 +84,50 @@ struct Bench {
 template <class Board>
 void frame_putc(void*, char c) {
   Board::putc(c);
+}
+
+// What the known region should read on this backend, and the tolerance; false: no expectation.
+inline bool known_expectation(const Setup& s, std::uint64_t& expect, std::uint64_t& tol) {
+  if (s.per_instr_den == 0) return false;
+  const std::uint64_t instructions = std::uint64_t{s.known_per_iter} * s.known_iters + s.known_extra;
+  expect = (instructions * s.per_instr_num + s.per_instr_den / 2) / s.per_instr_den;
+  tol = 2 * s.resolution + expect * s.tolerance_permille / 1000 + s.tolerance_abs;
+  return true;
+}
+
+// The same known region through a fast region (profiler/fast_region.hpp) on the cycles counter's
+// slot, where that is slot 0: its calibrated window (the instructions from one read to the next,
+// the read included: 1 is the floor) and the known region, within the same tolerance as Region's
+// (the two bodies' call setup differs by a few instructions).
+template <class Board, class B>
+void fast_region(const prof::Profiler<B>& p, prof::Counter cycles, const prof::RegionStats<B>& known,
+                 const Setup& s, Checks& checks) {
+  const Console& out = checks.out;
+  prof::FastRegions<B, 0> fast{p};
+  if (p.slot_of(cycles) != 0 || fast.check() != pmu::Status::ok) {
+    out.line("fast region: the cycles counter is not on slot 0 or is armed for sampling: not measured");
+    return;
+  }
+  fast.calibrate();
+  static prof::RegionStats<B> fknown{"spin_exact_fast"};
+  for (int i = 0; i < 8; ++i) fast.measure(fknown, [&] { Board::spin_exact(s.known_iters); });
+  out.put("fast region: window ");
+  out.dec(fast.overhead(0));
+  out.put(' ');
+  out.put(s.unit);
+  out.put(" raw; known region measured ");
+  out.dec(fknown.min[0]);
+  out.put(", Region measured ");
+  out.dec(known.min[0]);
+  out.put('\n');
+  // PMU counters that count instructions exactly: at most 2 instructions between the reads (raw
+  // 3: the read itself counts). Not a software clock backend, whose read is a computation.
+  if (!requires { B::kSoftwareRead; } && s.per_instr_num == 1 && s.per_instr_den == 1 && s.resolution == 0)
+    checks.check(fast.overhead(0) <= 3, "fast region window: at most 2 instructions between the reads");
+  std::uint64_t expect = 0, tol = 0;
+  if (known_expectation(s, expect, tol))
+    checks.check(fknown.min[0] + tol >= expect && fknown.min[0] <= expect + tol && fknown.clamped == 0,
+                 "fast region: known region within tolerance");
 }
 
 template <class Board, prof::Backend B>
@@ -159,9 +204,8 @@ int profile(const Setup& s) {
                s.resolution == 0 ? "empty region reads 0 after calibration"
                                  : "empty region reads 0 after calibration, to the clock's resolution");
   const std::uint64_t instructions = std::uint64_t{s.known_per_iter} * s.known_iters + s.known_extra;
-  if (s.per_instr_den != 0) {
-    const std::uint64_t expect = (instructions * s.per_instr_num + s.per_instr_den / 2) / s.per_instr_den;
-    const std::uint64_t tol = 2 * s.resolution + expect * s.tolerance_permille / 1000 + s.tolerance_abs;
+  std::uint64_t expect = 0, tol = 0;
+  if (known_expectation(s, expect, tol)) {
     const std::uint64_t got = known.min[0];
     out.put("known region: ");
     out.dec(instructions);
@@ -188,6 +232,7 @@ int profile(const Setup& s) {
   }
   checks.check(crc.total[0] > sort.total[0] && crc.total[0] > fibr.total[0],
                "crc32 region costs the most");
+  fast_region<Board>(p, cycles, known, s, checks);
 
   // 2 and 3. Sampling: the same Sampler and ring whatever fires it.
   const bool pmu_irq = s.pmu_interrupt && Board::pmu_interrupt(&Bench<B>::on_pmu);

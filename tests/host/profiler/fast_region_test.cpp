@@ -1,0 +1,115 @@
+// Fast regions (profiler/fast_region.hpp) on the idealised PMU: exact differences with the
+// window calibrated away, a register wrap inside a region, check()'s refusals, and the PMU
+// interrupt (a fold) or a reset injected before every counter read of a region, at widths 31
+// (the acknowledge rewrites the count: the region must be voided, never wrong) and 32.
+#include <gtest/gtest.h>
+
+#include "fake_backend.hpp"
+#include "profiler/fast_region.hpp"
+
+namespace {
+
+using prof::Counter;
+using prof::Status;
+
+template <class B>
+struct Rig {
+  prof::Profiler<B> p;
+  Counter cyc, ins;
+  Rig() {
+    B::reset_state();
+    EXPECT_EQ(p.add_on(0, {1, 0, 0}, cyc), Status::ok);
+    EXPECT_EQ(p.add_on(1, {2, 0, 0}, ins), Status::ok);
+    p.start();
+  }
+};
+
+using P32 = fake::Pmu<32>;
+using P31 = fake::Pmu<31>;
+
+TEST(FastRegions, CalibratedWindowAndExactCounts) {
+  Rig<P32> r;
+  P32::st.cost_event = 1;  // every read is a cycle, as on hardware
+  prof::FastRegions<P32, 0, 1> fast{r.p};
+  ASSERT_EQ(fast.check(), Status::ok);
+  prof::RegionStats<P32> empty{"empty"}, work{"work"};
+  { prof::FastRegion f{fast, empty}; }
+  // Slot 0's window holds slot 1's first read and its own second one: 2 cycles uncalibrated.
+  EXPECT_EQ(empty.total[0], 2u);
+  fast.calibrate();
+  EXPECT_EQ(fast.overhead(0), 2u);
+  EXPECT_EQ(fast.overhead(1), 0u);  // instructions: the reads cost cycles only
+  for (int i = 1; i <= 3; ++i) {
+    prof::FastRegion f{fast, work};
+    P32::event(1, 100 * i);
+    P32::event(2, 7);
+  }
+  EXPECT_EQ(work.calls, 3u);
+  EXPECT_EQ(work.total[0], 600u);
+  EXPECT_EQ(work.min[0], 100u);
+  EXPECT_EQ(work.max[0], 300u);
+  EXPECT_EQ(work.total[1], 21u);
+  EXPECT_EQ(work.clamped, 0u);
+}
+
+TEST(FastRegions, AWrapInsideTheRegionIsExact) {
+  Rig<P32> r;
+  prof::FastRegions<P32, 0> fast{r.p};
+  prof::RegionStats<P32> s{"s"};
+  P32::set(0, 0xFFFFFFF0u);
+  fast.measure(s, [] { P32::event(1, 0x30); });
+  EXPECT_EQ(s.total[0], 0x30u);
+  EXPECT_EQ(s.clamped, 0u);
+}
+
+TEST(FastRegions, CheckRefusesSlotsNotAddedOrArmedForSampling) {
+  Rig<P32> r;
+  prof::FastRegions<P32, 0, 2> missing{r.p};
+  EXPECT_EQ(missing.check(), Status::bad_argument);
+  r.p.set_start_value(1, 0xFFFFFF00u);  // what Sampler::arm does
+  prof::FastRegions<P32, 1> armed{r.p};
+  EXPECT_EQ(armed.check(), Status::busy);
+  prof::FastRegions<P32, 0> fine{r.p};
+  EXPECT_EQ(fine.check(), Status::ok);
+}
+
+// The interrupt before each of the region's four counter reads: a fold of slot 0's overflow (the
+// region crosses it) or a reset. A value is exact or the region is clamped; never wrong.
+template <class B>
+void inject_everywhere(std::uint64_t near_boundary, bool fold_voids) {
+  for (int what = 0; what < 2; ++what) {
+    for (unsigned k = 1; k <= 4; ++k) {
+      Rig<B> r;
+      static prof::Profiler<B>* target;
+      target = &r.p;
+      prof::FastRegions<B, 0, 1> fast{r.p};
+      prof::RegionStats<B> s{"s"};
+      B::set(0, near_boundary);
+      B::st.accesses = 0;
+      B::st.hook_at = k;
+      B::st.hook = what == 0 ? +[] { (void)target->fold(); } : +[] { target->reset(); };
+      fast.measure(s, [] {
+        B::event(1, 0x20);
+        B::event(2, 5);
+      });
+      SCOPED_TRACE(testing::Message() << (what == 0 ? "fold" : "reset") << " before read " << k);
+      EXPECT_EQ(s.calls, 1u);
+      const bool after_overflow = k >= 3;  // reads 3 and 4 are the second reads
+      const bool voided = what == 1 || (fold_voids && after_overflow);
+      if (voided) {
+        EXPECT_EQ(s.clamped, 1u);
+        EXPECT_EQ(s.total[0], 0u);
+        EXPECT_EQ(s.total[1], 0u);
+      } else {
+        EXPECT_EQ(s.clamped, 0u);
+        EXPECT_EQ(s.total[0], 0x20u);
+        EXPECT_EQ(s.total[1], 5u);
+      }
+    }
+  }
+}
+
+TEST(FastRegions, InterruptBeforeEveryReadWidth32) { inject_everywhere<P32>(0xFFFFFFF0u, false); }
+TEST(FastRegions, InterruptBeforeEveryReadWidth31) { inject_everywhere<P31>(0x7FFFFFF0u, true); }
+
+}  // namespace
