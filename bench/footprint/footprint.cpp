@@ -1,7 +1,10 @@
 // What the profiler costs in a firmware image: one translation unit per configuration, compiled
-// for each target by footprint.sh. PMU_FOOTPRINT_SAMPLING adds the sampler and its ring.
+// for each target by footprint.sh. PMU_FOOTPRINT_SAMPLING adds the sampler and its ring;
+// PMU_FOOTPRINT_MINIMAL is the smallest useful job instead: one counter on a fixed slot, a fast
+// region, no probe, no sampling, no dump writer.
 #include <cstdint>
 
+#include "profiler/fast_region.hpp"
 #include "profiler/profiler.hpp"
 #include "profiler/region.hpp"
 #if PMU_FOOTPRINT_SAMPLING
@@ -41,6 +44,23 @@ prof::Sampler<Pmu, prof::SampleRing<256>> sampler{profiler, ring};
 
 extern "C" void work();
 
+#if PMU_FOOTPRINT_MINIMAL
+// Slot 0 on every driver here: CCNT, PMC0, PC_CYCLE, PerfCount, and the first NetBurst counter.
+prof::FastRegions<Pmu, 0> fast{profiler};
+
+extern "C" std::uint64_t footprint_main() {
+  constexpr pmu::EventConfig kCycles{pmu::find_preset(Pmu::catalog, pmu::Preset::cycles)->code, 0, 0};
+  static_assert(Pmu::slots_for(kCycles.code) & 1u, "the cycles event must fit slot 0");
+  profiler.add_on(0, kCycles, cycles);
+  profiler.start();
+  fast.calibrate();
+  {
+    prof::FastRegion r{fast, stats};
+    work();
+  }
+  return stats.total[0];
+}
+#else
 extern "C" std::uint64_t footprint_main() {
   profiler.probe();
   profiler.add<pmu::Preset::cycles>(cycles);
@@ -58,6 +78,7 @@ extern "C" std::uint64_t footprint_main() {
   profiler.stop();
   return profiler.read(cycles) + stats.total[0];
 }
+#endif
 
 #if PMU_FOOTPRINT_SAMPLING
 extern "C" void footprint_pmu_irq(std::uint32_t pc, std::uint32_t lr) { sampler.on_pmu_interrupt(pc, lr); }

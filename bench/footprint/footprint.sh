@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Footprint of the profiler per target: .text/.data/.bss of counting only (probe, one counter,
-# calibrated region, start/stop/read) and of counting + sampling (Sampler, 256-entry ring, ISR
-# entry). Compiled with the firmware flags (-O2, freestanding, -ffunction-sections); sizes are of
+# Footprint of the profiler per target: .text/.data/.bss of the minimal job (one counter on a
+# fixed slot, a calibrated fast region; no probe, sampling or dump writer), of counting (probe,
+# one counter, calibrated region, start/stop/read) and of counting + sampling (Sampler, 256-entry
+# ring, ISR entry). Compiled with the firmware flags (-O2, freestanding, -ffunction-sections); sizes are of
 # the object, so they include the driver and everything the profiler pulls in, nothing else.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,10 +13,10 @@ common="-std=c++20 -O2 -ffreestanding -fno-exceptions -fno-rtti -fno-threadsafe-
 printf '| target | backend | configuration | .text | .data | .bss |\n|---|---|---|---|---|---|\n'
 run() {  # target triple flags backend
   local target=$1 cxx=$2 flags=$3 backend=$4
-  for cfg in counting sampling; do
-    local s=0; [ $cfg = sampling ] && s=1
+  for cfg in minimal counting sampling; do
+    local s=0 m=0; [ $cfg = sampling ] && s=1; [ $cfg = minimal ] && m=1
     local obj="$out/$target-$cfg.o"
-    $cxx $common $flags -DPMU_FOOTPRINT_SAMPLING=$s -c "$here/footprint.cpp" -o "$obj"
+    $cxx $common $flags -DPMU_FOOTPRINT_SAMPLING=$s -DPMU_FOOTPRINT_MINIMAL=$m -c "$here/footprint.cpp" -o "$obj"
     read -r text data bss _ < <(${cxx%g++}size "$obj" | tail -n1)
     printf '| %s | %s | %s | %s | %s | %s |\n' "$target" "$backend" "$cfg" "$text" "$data" "$bss"
   done
