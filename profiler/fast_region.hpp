@@ -97,21 +97,9 @@ class FastRegions {
 
   // Differences less the calibrated overhead into `stats` (voided: the region is clamped).
   [[gnu::noinline]] void add(const std::uint64_t* diff, bool voided, RegionStats<B>& stats) const {
-    bool clamped = voided;
-    for (unsigned i = 0; i < kCount; ++i) {
-      std::uint64_t d = diff[i];
-      if (voided || d < overhead_[i]) {
-        clamped = true;
-        d = 0;
-      } else {
-        d -= overhead_[i];
-      }
-      stats.total[i] += d;
-      if (stats.calls == 0 || d < stats.min[i]) stats.min[i] = d;
-      if (d > stats.max[i]) stats.max[i] = d;
-    }
-    stats.calls++;
-    stats.clamped += clamped;
+    bool clamped = false;
+    for (unsigned i = 0; i < kCount; ++i) stats.add(i, net_of(diff[i], overhead_[i], voided, clamped));
+    stats.close(clamped);
   }
 
   template <class F>

@@ -30,7 +30,28 @@ struct RegionStats {
 
   constexpr explicit RegionStats(const char* n = "") : name(n) {}
   void clear() { *this = RegionStats{name}; }
+
+  // One region's value for counter i (less the overhead; 0 if clamped). close() ends the region.
+  void add(unsigned i, std::uint64_t d) {
+    total[i] += d;
+    if (calls == 0 || d < min[i]) min[i] = d;
+    if (d > max[i]) max[i] = d;
+  }
+  void close(bool was_clamped) {
+    calls++;
+    clamped += was_clamped;
+  }
 };
+
+// A difference less the calibrated overhead; 0, with `clamped` set, when the region is void or the
+// difference is below the overhead (jitter).
+constexpr std::uint64_t net_of(std::uint64_t d, std::uint64_t overhead, bool voided, bool& clamped) {
+  if (voided || d < overhead) {
+    clamped = true;
+    return 0;
+  }
+  return d - overhead;
+}
 
 template <Backend B>
 class Region;
@@ -63,20 +84,9 @@ class Regions {
     // Counters reset (start, reset, accumulate) inside the region: its difference means nothing.
     const bool reset_inside = p_.epoch() != start.epoch;
     bool clamped = false;
-    for (unsigned i = 0; i < n; ++i) {
-      std::uint64_t d = now.v[i] - start.v[i];
-      if (reset_inside || now.v[i] < start.v[i] || d < overhead_[i]) {
-        clamped = true;
-        d = 0;
-      } else {
-        d -= overhead_[i];
-      }
-      stats.total[i] += d;
-      if (stats.calls == 0 || d < stats.min[i]) stats.min[i] = d;
-      if (d > stats.max[i]) stats.max[i] = d;
-    }
-    stats.calls++;
-    stats.clamped += clamped;
+    for (unsigned i = 0; i < n; ++i)
+      stats.add(i, net_of(now.v[i] - start.v[i], overhead_[i], reset_inside || now.v[i] < start.v[i], clamped));
+    stats.close(clamped);
   }
 
   // Measures an empty Region `iterations` times — the very code path a real region takes — and
