@@ -23,12 +23,13 @@
 // 0x01 INSTR_ISSUED; from the same decode (MIPS IV opcode map), 0x04 LOADS_ISSUED (LB..LD, LWL/LWR,
 // LDL/LDR, LL/LLD, LWC1/LDC1, LWXC1/LDXC1), 0x05 STORES_ISSUED (SB..SD, SWL/SWR, SDL/SDR, SC/SCD,
 // SWC1/SDC1, SWXC1/SDXC1), 0x12 BRANCHES_ISSUED (every branch and jump, likely forms and BC1
-// included) and 0x11 BRANCHES_TAKEN (those after whose delay slot execution does not continue at
-// the branch + 8; jumps always). Everything counts in kernel mode (the firmware's), issue = execute
-// (a single-issue, in-order view: no dual issue, no cache or TLB); the rest stay at zero. CM: one CM clock (PC_CYCLE); the CM's request and
-// data events need a memory system pmusim does not model and stay at zero. Clocks reach the model
-// in batches that end at its counters' next boundary (RM7000: bit 31 setting or the wrap; CM: the
-// wrap).
+// included) and 0x11 BRANCHES_TAKEN (jumps always; a branch to the word after its slot from its
+// registers; any other when execution leaves its delay slot elsewhere than the branch + 8).
+// Everything counts in kernel mode (the firmware's), issue = execute (a single-issue, in-order
+// view: no dual issue, no cache or TLB); the rest stay at zero. CM: one CM clock (PC_CYCLE); the
+// CM's request and data events need a memory system pmusim does not model and stay at zero.
+// Clocks reach the model in batches that end at its counters' next boundary (RM7000: bit 31
+// setting or the wrap; CM: the wrap).
 //
 // Interrupts: the PMU's level (RM7000: PerfCount bit 31 with IM13; CM: CM_PCInt with Status.IM6)
 // is taken at the start of a translation block (never in a delay slot) while Status.IE = 1 and
