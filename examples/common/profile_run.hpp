@@ -86,11 +86,15 @@ void frame_putc(void*, char c) {
   Board::putc(c);
 }
 
+// The instructions the known region runs.
+inline std::uint64_t known_instructions(const Setup& s) {
+  return std::uint64_t{s.known_per_iter} * s.known_iters + s.known_extra;
+}
+
 // What the known region should read on this backend, and the tolerance; false: no expectation.
 inline bool known_expectation(const Setup& s, std::uint64_t& expect, std::uint64_t& tol) {
   if (s.per_instr_den == 0) return false;
-  const std::uint64_t instructions = std::uint64_t{s.known_per_iter} * s.known_iters + s.known_extra;
-  expect = (instructions * s.per_instr_num + s.per_instr_den / 2) / s.per_instr_den;
+  expect = (known_instructions(s) * s.per_instr_num + s.per_instr_den / 2) / s.per_instr_den;
   tol = 2 * s.resolution + expect * s.tolerance_permille / 1000 + s.tolerance_abs;
   return true;
 }
@@ -203,7 +207,7 @@ int profile(const Setup& s) {
   checks.check(empty.max[0] <= 2 * s.resolution && empty.clamped == 0,
                s.resolution == 0 ? "empty region reads 0 after calibration"
                                  : "empty region reads 0 after calibration, to the clock's resolution");
-  const std::uint64_t instructions = std::uint64_t{s.known_per_iter} * s.known_iters + s.known_extra;
+  const std::uint64_t instructions = known_instructions(s);
   std::uint64_t expect = 0, tol = 0;
   if (known_expectation(s, expect, tol)) {
     const std::uint64_t got = known.min[0];

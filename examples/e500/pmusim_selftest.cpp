@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "board/board.hpp"
-#include "examples/common/checks.hpp"
+#include "examples/common/selftest.hpp"
 #include "examples/common/linked_rollover.hpp"
 #include "hal/core/bus/pmr.hpp"
 #include "hal/core/fault.hpp"
@@ -54,13 +54,9 @@ prof::Profiler<Pmu> profiler;
 int main() {
   board::init();
   const examples::Console& out = board::console;
-  out.line("pmukit pmusim self-test (e500)");
-  examples::Checks checks{out};
-  if (!board::under_pmusim()) {
-    out.line("not under pmusim: nothing to test here");
-    out.line("SELFTEST FAIL");
-    board::exit(board::kExitFail);
-  }
+  examples::SelfTest test{out, "pmukit pmusim self-test (e500)", board::under_pmusim(), "not under pmusim: nothing to test here",
+                          board::exit, board::kExitFail};
+  examples::Checks& checks = test.checks;
   checks.check(profiler.probe().status == pmu::Status::ok, "probe finds the model's PMU");
 
   examples::check_linked_rollover(profiler, {"chain", 0, 1, {.code = 2}, std::uint64_t{1} << 32}, checks);  // INSTR_COMPLETED
@@ -73,6 +69,5 @@ int main() {
   checks.check(pmu::fault::state.caught != caught, "its accesses raise program interrupts");
   checks.check(profiler.probe().status == pmu::Status::ok, "the real bus still finds the PMU");
 
-  out.line(checks.failures == 0 ? "SELFTEST PASS" : "SELFTEST FAIL");
-  board::exit(checks.failures == 0 ? 0 : board::kExitFail);
+  test.finish();
 }

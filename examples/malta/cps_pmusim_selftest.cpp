@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "board/board.hpp"
-#include "examples/common/checks.hpp"
+#include "examples/common/selftest.hpp"
 #include "hal/mips_cps/driver.hpp"
 
 namespace {
@@ -36,13 +36,9 @@ using WrongCm = cm::Driver<pmu::CompositeBus<NoSelectCp0Bus, pmu::MmioBus<cm::Gc
 int main() {
   board::init();
   const examples::Console& out = board::console;
-  out.line("pmukit pmusim self-test (MIPS CM)");
-  examples::Checks checks{out};
-  if (!board::under_pmusim()) {
-    out.line("not under pmusim: nothing to test here");
-    out.line("SELFTEST FAIL");
-    board::exit(board::kExitFail);
-  }
+  examples::SelfTest test{out, "pmukit pmusim self-test (MIPS CM)", board::under_pmusim(), "not under pmusim: nothing to test here",
+                          board::exit, board::kExitFail};
+  examples::Checks& checks = test.checks;
   checks.check(Cm::probe().status == pmu::Status::ok, "discovery finds the model's CM counters");
 
   const pmu::ProbeResult wrong = WrongCm::probe();
@@ -54,6 +50,5 @@ int main() {
   checks.check(WrongCm::discovery().finding != cm::Finding::found, "discovery does not report the counters");
   checks.check(Cm::probe().status == pmu::Status::ok, "the real bus still finds the CM counters");
 
-  out.line(checks.failures == 0 ? "SELFTEST PASS" : "SELFTEST FAIL");
-  board::exit(checks.failures == 0 ? 0 : board::kExitFail);
+  test.finish();
 }

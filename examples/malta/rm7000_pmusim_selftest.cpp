@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "board/board.hpp"
-#include "examples/common/checks.hpp"
+#include "examples/common/selftest.hpp"
 #include "hal/core/bus/cp0.hpp"
 #include "hal/rm7000/driver.hpp"
 
@@ -59,14 +59,14 @@ std::uint32_t cell[2];
       : "$8", "memory");
 }
 
-// The event's count over known_loop(trips).
-std::uint32_t count(std::uint32_t code, std::uint32_t trips) {
+// The event's count over known_loop(trips); ~0 if it cannot be counted.
+std::uint64_t count(std::uint32_t code, std::uint32_t trips) {
   Pmu::reset();
-  if (Pmu::configure(0, {code}) != pmu::Status::ok) return ~0u;
+  if (Pmu::configure(0, {code}) != pmu::Status::ok) return ~std::uint64_t{0};
   Pmu::start(1);
   known_loop(trips);
   Pmu::stop(1);
-  return static_cast<std::uint32_t>(Pmu::read(0));
+  return Pmu::read(0);
 }
 
 // PerfCount read by an mfc0 in the delay slot of a branch, taken or not (taken: the word after the
@@ -98,13 +98,9 @@ constexpr Expect kExpect[] = {{"INSTR_ISSUED", 0x01, 9}, {"LOADS_ISSUED", 0x04, 
 int main() {
   board::init();
   const examples::Console& out = board::console;
-  out.line("pmukit pmusim self-test (RM7000)");
-  examples::Checks checks{out};
-  if (!board::under_pmusim()) {
-    out.line("not under pmusim: nothing to test here");
-    out.line("SELFTEST FAIL");
-    board::exit(board::kExitFail);
-  }
+  examples::SelfTest test{out, "pmukit pmusim self-test (RM7000)", board::under_pmusim(), "not under pmusim: nothing to test here",
+                          board::exit, board::kExitFail};
+  examples::Checks& checks = test.checks;
   checks.check(Pmu::probe().status == pmu::Status::ok, "probe finds the model's counter");
 
   Pmu::reset();
@@ -123,17 +119,8 @@ int main() {
   checks.check(marks == 2, "a taken branch skips past its delay slot, a not-taken one falls through");
   checks.check(first != 0 && second == first + 2, "the second read counts two more instructions: its branch and itself");
 
-  constexpr std::uint32_t kFew = 10, kMany = 1010;
-  for (const Expect& e : kExpect) {
-    const std::uint32_t few = count(e.code, kFew), many = count(e.code, kMany);
-    out.put(e.name);
-    out.put(": ");
-    out.dec(many - few);
-    out.put(" per 1000 extra trips, expected ");
-    out.dec(e.per_trip * (kMany - kFew));
-    out.put('\n');
-    checks.check(few != ~0u && many - few == e.per_trip * (kMany - kFew), "event count from the executed code");
-  }
+  for (const Expect& e : kExpect)
+    examples::check_per_trip(checks, e.name, e.per_trip, [&](std::uint32_t trips) { return count(e.code, trips); });
 
   const pmu::ProbeResult wrong = WrongPmu::probe();
   out.put("wrong mtc0 encoding (rt and rd swapped): probe ");
@@ -141,6 +128,5 @@ int main() {
   checks.check(wrong.status != pmu::Status::ok, "a wrong mtc0 encoding is caught");
   checks.check(Pmu::probe().status == pmu::Status::ok, "the real bus still finds the counter");
 
-  out.line(checks.failures == 0 ? "SELFTEST PASS" : "SELFTEST FAIL");
-  board::exit(checks.failures == 0 ? 0 : board::kExitFail);
+  test.finish();
 }

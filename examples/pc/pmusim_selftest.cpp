@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "board/board.hpp"
-#include "examples/common/checks.hpp"
+#include "examples/common/selftest.hpp"
 #include "examples/common/linked_rollover.hpp"
 #include "hal/core/bus/composite.hpp"
 #include "hal/core/bus/cpuid.hpp"
@@ -87,31 +87,17 @@ constexpr Expect kExpect[] = {
 int main() {
   board::init();
   const examples::Console& out = board::console;
-  out.line("pmukit pmusim self-test (NetBurst)");
-  examples::Checks checks{out};
-  if (!board::under_pmusim()) {
-    out.line("not under pmusim: nothing to test here");
-    out.line("SELFTEST FAIL");
-    board::exit(board::kExitFail);
-  }
+  examples::SelfTest test{out, "pmukit pmusim self-test (NetBurst)", board::under_pmusim(), "not under pmusim: nothing to test here",
+                          board::exit, board::kExitFail};
+  examples::Checks& checks = test.checks;
   checks.check(profiler.probe().status == pmu::Status::ok, "probe finds the model's PMU");
 
   examples::check_linked_rollover(
       profiler, {"cascade", 12, 14, nb::config_of(nb::checked("instr_retired:NBOGUSNTAG")), std::uint64_t{1} << 40},
       checks);
 
-  constexpr std::uint32_t kFew = 10, kMany = 1010;
-  for (const Expect& e : kExpect) {
-    const std::uint64_t few = count(e.event, kFew), many = count(e.event, kMany);
-    out.put(e.event);
-    out.put(": ");
-    out.dec(many - few);
-    out.put(" per 1000 extra trips, expected ");
-    out.dec(std::uint64_t{e.per_trip} * (kMany - kFew));
-    out.put('\n');
-    checks.check(few != ~std::uint64_t{0} && many - few == std::uint64_t{e.per_trip} * (kMany - kFew),
-                 "event count from the executed code");
-  }
+  for (const Expect& e : kExpect)
+    examples::check_per_trip(checks, e.event, e.per_trip, [&](std::uint32_t trips) { return count(e.event, trips); });
 
   const pmu::ProbeResult wrong = WrongPmu::probe();
   out.put("wrong wrmsr encoding (EDX and EAX swapped): probe ");
@@ -119,6 +105,5 @@ int main() {
   checks.check(wrong.status != pmu::Status::ok, "a wrong wrmsr encoding is caught");
   checks.check(profiler.probe().status == pmu::Status::ok, "the real bus still finds the PMU");
 
-  out.line(checks.failures == 0 ? "SELFTEST PASS" : "SELFTEST FAIL");
-  board::exit(checks.failures == 0 ? 0 : board::kExitFail);
+  test.finish();
 }

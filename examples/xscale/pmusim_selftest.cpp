@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "board/board.hpp"
-#include "examples/common/checks.hpp"
+#include "examples/common/selftest.hpp"
 #include "hal/core/bus/arm_cp.hpp"
 #include "hal/xscale/driver.hpp"
 
@@ -43,16 +43,12 @@ using WrongPmu = xs::Xsc2<SwappedCrBus>;
 int main() {
   board::init();
   const examples::Console& out = board::console;
-  out.line("pmukit pmusim self-test (XScale XSC2)");
-  examples::Checks checks{out};
   const pmu::ProbeResult real = Pmu::probe();
   const bool complete = real.status == pmu::Status::ok && Pmu::probe_report().inten_holds &&
                         Pmu::probe_report().ccnt_overflow;
-  if (!complete) {
-    out.line("no complete PMU here (not pmusim?): nothing to test");
-    out.line("SELFTEST FAIL");
-    board::exit(board::kExitFail);
-  }
+  examples::SelfTest test{out, "pmukit pmusim self-test (XScale XSC2)", complete,
+                          "no complete PMU here (not pmusim?): nothing to test", board::exit, board::kExitFail};
+  examples::Checks& checks = test.checks;
   checks.check(true, "probe finds the model's complete PMU");
 
   const pmu::ProbeResult wrong = WrongPmu::probe();
@@ -65,6 +61,5 @@ int main() {
   checks.check(WrongPmu::probe_report().trapped != 0, "its accesses trap as undefined instructions");
   checks.check(Pmu::probe().status == pmu::Status::ok, "the real bus still finds the PMU");
 
-  out.line(checks.failures == 0 ? "SELFTEST PASS" : "SELFTEST FAIL");
-  board::exit(checks.failures == 0 ? 0 : board::kExitFail);
+  test.finish();
 }
