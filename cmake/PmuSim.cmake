@@ -16,10 +16,17 @@ set(PMU_SIM_LIB_SOURCES
   ${PROJECT_SOURCE_DIR}/tools/sim/elf_image.cpp)
 set(PMU_SIM_SOURCES ${PROJECT_SOURCE_DIR}/tools/sim/pmusim.cpp ${PMU_SIM_LIB_SOURCES})
 
+# A cross preset can run a pmusim built elsewhere from the same tree instead of compiling its own:
+# scripts/test.sh passes the host preset's through the environment, once for all presets.
+set(PMU_SIM_EXECUTABLE "$ENV{PMUKIT_PMUSIM}" CACHE FILEPATH
+    "pmusim for a cross preset's firmware tests (empty: build one with the host compiler)")
+
 if(PMU_UNICORN_INCLUDE AND NOT CMAKE_CROSSCOMPILING)
   add_executable(pmusim ${PMU_SIM_SOURCES})
   target_link_libraries(pmusim PRIVATE pmukit unicorn pmu_warnings)
   set(PMU_SIM $<TARGET_FILE:pmusim>)
+elseif(PMU_UNICORN_INCLUDE AND PMU_SIM_EXECUTABLE AND EXISTS "${PMU_SIM_EXECUTABLE}")
+  set(PMU_SIM ${PMU_SIM_EXECUTABLE})
 elseif(PMU_UNICORN_INCLUDE)
   find_program(PMU_HOST_CXX NAMES g++ c++ NO_CMAKE_FIND_ROOT_PATH)
   if(PMU_HOST_CXX)

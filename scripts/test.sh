@@ -34,6 +34,8 @@ for p in "${presets[@]}"; do
   else
     echo "    no ctest summary ($(( $(date +%s) - start )) s)"
   fi
+  # pmusim is a host program: the cross presets run the host preset's instead of each compiling one.
+  if [ "$p" = host ] && [ -x build/host/pmusim ]; then export PMUKIT_PMUSIM="$PWD/build/host/pmusim"; fi
   if [[ " ${bad[*]-} " == *" $p "* ]]; then
     echo "    FAILED: last lines of $logdir/$p.log:"
     grep -E 'FAILED|Failed|\*\*\*|error' "$logdir/$p.log" | head -40 | sed 's/^/    /'

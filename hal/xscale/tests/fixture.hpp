@@ -69,4 +69,24 @@ class Fixture : public ::testing::Test {
 template <class C, unsigned Slot>
 using CounterOf = typename C::Pmu::template CounterReg<Slot>;
 
+// The driver suites' fixture: feeds each slot its own events.
+template <class C>
+class xscaleDriver : public Fixture<C> {
+ protected:
+  using typename Fixture<C>::Pmu;
+  using typename Fixture<C>::Bus;
+
+  // Makes slot `s` count `n` events of kind `code` (CCNT: cycles).
+  void feed(unsigned s, std::uint64_t n) {
+    if (s == 0)
+      this->model.cycles(n);
+    else
+      this->model.event(this->model.selected_event(s - 1), n);
+  }
+  // PMN n counts event 0x10 + n, so each PMN can be fed alone.
+  void select_distinct() {
+    for (unsigned n = 0; n + 1 < C::kSlots; ++n) ASSERT_EQ(Pmu::select_event(n, 0x10 + n), pmu::Status::ok);
+  }
+};
+
 }  // namespace xs_test

@@ -1,10 +1,12 @@
 # dump_fuzz: libFuzzer (clang, -fsanitize=fuzzer,address,undefined) on the dump decoders and the
-# report writers (symbols: the test fixtures' synthetic table), for a bounded time, starting from
-# the checked-in corpus (corpus/).
+# report writers (symbols: the test fixtures' synthetic table), for a bounded number of executions
+# (PMU_FUZZ_RUNS: the same work on a fast or a slow machine, a few seconds here), starting from the
+# checked-in corpus (corpus/). Longer runs: the fuzzer binary by hand, e.g. -max_total_time=600.
 # elf_fuzz: the same on the --elf input (ELF reader, libelf/libdw, identity check, profile),
 # seeded with the test ELFs and fuzz/elf_corpus/ (a DWARF string table libdw once over-read).
 # Built only when clang++ is found; the project itself is built with GCC, so these compile with
 # clang directly. New inputs go to the build tree, never into the source corpus.
+set(PMU_FUZZ_RUNS 50000 CACHE STRING "Executions per fuzz test")
 find_program(PMU_CLANGXX NAMES clang++ clang++-14)
 if(NOT PMU_CLANGXX)
   message(STATUS "dump tests: clang++ not found, no fuzz tests")
@@ -18,7 +20,7 @@ file(GLOB _fuzz_headers CONFIGURE_DEPENDS
 
 # pmu_add_fuzz(<name> SOURCES <extra .cpp> [HEADERS ...] [LIBS -l...] [ARGS <fuzzer options>]
 #              SEEDS <dirs>): builds fuzz/<name>_fuzzer.cpp with the decoders and report writers,
-# and a 30-second test <name>_fuzz.
+# and a test <name>_fuzz of PMU_FUZZ_RUNS executions.
 function(pmu_add_fuzz name)
   cmake_parse_arguments(F "" "" "SOURCES;HEADERS;LIBS;ARGS;SEEDS" ${ARGN})
   set(exe ${CMAKE_CURRENT_BINARY_DIR}/${name}_fuzzer)
@@ -38,7 +40,7 @@ function(pmu_add_fuzz name)
   set(work ${CMAKE_CURRENT_BINARY_DIR}/${name}_fuzz_corpus)
   file(MAKE_DIRECTORY ${work})
   add_test(NAME ${name}_fuzz
-           COMMAND ${exe} -max_total_time=30 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+           COMMAND ${exe} -runs=${PMU_FUZZ_RUNS} -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
                    ${F_ARGS} -artifact_prefix=${CMAKE_CURRENT_BINARY_DIR}/${name}_fuzz_crash- ${work}
                    ${F_SEEDS})
   set_tests_properties(${name}_fuzz PROPERTIES TIMEOUT 120 LABELS fuzz)
