@@ -103,7 +103,9 @@ void ours_modify_runtime(u32 ev) { Bus::modify(pmlca_event.runtime(ev & 0x7Fu), 
 void hand_modify_runtime(u32 ev) {
   u32 v;
   HAND_MFPMR(144, v);
-  v = (v & 0xBC000000u) | 0x40000000u | ((ev & 0x7Fu) << 16);  // kept: writable minus EVENT, FCS
+  // EVENT inserted (rlwimi), then the writable bits kept (0xBC7F0000: FC, FCU, FCM1/0, CE and
+  // EVENT; FCS is set), the reserved ones written as 0 (CRM 7.2.3, Table 7-4).
+  v = (((v & ~0x007F0000u) | ((ev & 0x7Fu) << 16)) & 0xBC7F0000u) | 0x40000000u;
   HAND_MTPMR(144, v);
 }
 

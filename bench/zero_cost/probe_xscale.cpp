@@ -107,7 +107,7 @@ void ours_modify_w1c() { Bus::modify(xsc1::pmnc::E(1), xsc1::pmnc::inten_ccnt(1)
 void hand_modify_w1c() {
   u32 v;
   HAND_MRC(0, 0, v);
-  v = ((v & ~0x700u) | 0x41u) & 0x0FFFF77Fu;
+  v = ((v & ~0x700u) | 0x41u) & 0x0FFFF779u;  // flags (w1c) and P/C (actions, §8.3) written as 0
   HAND_MCR(0, 0, v);
 }
 
@@ -123,7 +123,7 @@ void ours_w1c_clear_modify() { Bus::modify(xsc1::pmnc::flag_ccnt(1)); }
 void hand_w1c_clear_modify() {
   u32 v;
   HAND_MRC(0, 0, v);
-  v = ((v & ~0x700u) | 0x400u) & 0x0FFFF77Fu;
+  v = ((v & ~0x700u) | 0x400u) & 0x0FFFF779u;
   HAND_MCR(0, 0, v);
 }
 
