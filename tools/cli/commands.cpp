@@ -30,10 +30,14 @@ std::string input_path(const Args& a) {
   return a.positionals[0];
 }
 
-LoadedDump load(const Args& a) {
+// raw_samples: keep every sample record (decode lists them); a report needs only their counts
+// per distinct (pc, lr), so its memory does not grow with the dump.
+LoadedDump load(const Args& a, bool raw_samples) {
   const std::string path = input_path(a);
+  DecodeOptions options;
+  options.raw_samples = raw_samples;
   try {
-    return load_dump(read_file(path), a.number("--frame", 0));
+    return load_dump_file(path, a.number("--frame", 0), options);
   } catch (const DecodeError& e) {
     throw DecodeError((path == "-" ? "<stdin>" : path) + ": " + e.what());
   }
@@ -120,7 +124,7 @@ int run_report(const std::vector<std::string>& argv) {
   options.elf = a.get("--elf");
   if (a.has("--elf") && options.elf.empty()) throw UsageError("--elf needs a file name");
   if (a.has("--force-elf") && options.elf.empty()) throw UsageError("--force-elf without --elf");
-  const LoadedDump loaded = load(a);
+  const LoadedDump loaded = load(a, false);
   options.carrier = loaded.carrier;
   const SymbolTable symbols = options.elf.empty() ? SymbolTable()
                                                   : elf_symbols_for(loaded.dump, options.elf, a.has("--force-elf"));
@@ -134,7 +138,7 @@ int run_report(const std::vector<std::string>& argv) {
 
 int run_decode(const std::vector<std::string>& argv) {
   const Args a = parse_args(argv, {{"-o", true}, {"--frame", true}});
-  const LoadedDump loaded = load(a);
+  const LoadedDump loaded = load(a, true);
   emit(a, [&](std::ostream& os) { write_dump_json(os, loaded.dump, loaded.carrier); });
   return 0;
 }

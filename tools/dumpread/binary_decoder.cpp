@@ -1,9 +1,11 @@
 #include "tools/dumpread/binary_decoder.hpp"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "profiler/dump/crc32.hpp"
 #include "profiler/dump/format.hpp"
@@ -51,6 +53,7 @@ class Reader {
     pos_ += n;
     return v;
   }
+  const std::uint8_t* here() const { return data_ + pos_; }
   std::uint8_t u8(const char* f) { return static_cast<std::uint8_t>(uint(1, f)); }
   std::uint16_t u16(const char* f) { return static_cast<std::uint16_t>(uint(2, f)); }
   std::uint32_t u32(const char* f) { return static_cast<std::uint32_t>(uint(4, f)); }
@@ -86,6 +89,60 @@ class Reader {
   std::string where_;
 };
 
+// Counts per distinct (pc, lr): open addressing, linear probing, at most 3/4 full. One probe per
+// record in the common case and 24 bytes per slot, instead of a node allocation per new pair.
+class PairCounter {
+ public:
+  void add(std::uint64_t pc, std::uint64_t lr) {
+    if (4 * (used_ + 1) > 3 * slots_.size()) grow();
+    Slot& s = find(slots_, pc, lr);
+    if (s.count == 0) {
+      s.pc = pc;
+      s.lr = lr;
+      ++used_;
+    }
+    ++s.count;
+  }
+  // The pairs sorted by pc, then lr; empties the counter.
+  std::vector<SampleCount> take() {
+    std::vector<SampleCount> out;
+    out.reserve(used_);
+    for (const Slot& s : slots_)
+      if (s.count != 0) out.push_back({s.pc, s.lr, s.count});
+    std::sort(out.begin(), out.end(), [](const SampleCount& a, const SampleCount& b) {
+      return a.pc != b.pc ? a.pc < b.pc : a.lr < b.lr;
+    });
+    slots_.clear();
+    used_ = 0;
+    return out;
+  }
+
+ private:
+  struct Slot {
+    std::uint64_t pc = 0, lr = 0, count = 0;  // count 0: empty
+  };
+  static Slot& find(std::vector<Slot>& slots, std::uint64_t pc, std::uint64_t lr) {
+    const std::size_t mask = slots.size() - 1;
+    std::size_t i = static_cast<std::size_t>((pc * 0x9E3779B97F4A7C15ull) ^ (lr * 0xC2B2AE3D27D4EB4Full)) >> 7;
+    for (;; ++i) {
+      Slot& s = slots[i & mask];
+      if (s.count == 0 || (s.pc == pc && s.lr == lr)) return s;
+    }
+  }
+  void grow() {
+    std::vector<Slot> bigger(slots_.empty() ? 1024 : 2 * slots_.size());
+    for (const Slot& s : slots_)
+      if (s.count != 0) find(bigger, s.pc, s.lr) = s;
+    slots_.swap(bigger);
+  }
+  std::vector<Slot> slots_;
+  std::size_t used_ = 0;
+};
+
+// Bytes between two checkpoints of a long pass (the CRC, the samples) handed to
+// DecodeOptions::consumed.
+constexpr std::size_t kConsumeBlock = std::size_t{4} << 20;
+
 struct ChunkRef {
   unsigned type, flags;
   std::uint64_t offset;  // of the chunk header
@@ -94,13 +151,15 @@ struct ChunkRef {
 
 class Decoder {
  public:
-  Decoder(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+  Decoder(const std::uint8_t* data, std::size_t size, const DecodeOptions& options)
+      : data_(data), size_(size), options_(options) {}
 
   Dump run() {
     header();
     const std::vector<ChunkRef> chunks = walk();
     for (const ChunkRef& c : chunks) content(c);
     if (!have_target_) throw DecodeError("dump has no TARGET chunk");
+    dump_.sample_counts = pairs_.take();
     return std::move(dump_);
   }
 
@@ -172,7 +231,13 @@ class Decoder {
     const std::uint64_t crc_at = end.offset + fmt::kChunkHeaderSize;
     Reader r(data_ + crc_at, end.length, crc_at, dump_.byte_order, "END chunk");
     const std::uint32_t stored = r.u32("CRC-32");
-    const std::uint32_t computed = pmu::dump::crc32(data_, crc_at);
+    pmu::dump::Crc32 crc;
+    for (std::uint64_t at = 0; at < crc_at; at += kConsumeBlock) {
+      const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kConsumeBlock, crc_at - at));
+      crc.update(data_ + at, n);
+      consumed(data_ + at, n);
+    }
+    const std::uint32_t computed = crc.value();
     if (stored != computed)
       throw DecodeError("bad CRC-32: END chunk at offset " + std::to_string(end.offset) +
                         " says " + hex32(stored) + ", bytes 0.." + std::to_string(crc_at - 1) +
@@ -292,13 +357,25 @@ class Decoder {
     const std::uint32_t n = r.u32("sample count");
     const unsigned a = dump_.target.address_bytes;
     r.need_items(n, 2 * a, "samples");
-    dump_.samples.reserve(dump_.samples.size() + n);
+    if (options_.raw_samples) dump_.samples.reserve(dump_.samples.size() + n);
+    const std::uint8_t* done = r.here();
     for (std::uint32_t i = 0; i < n; ++i) {
       Sample s;
       s.pc = r.uint(a, "pc");
       s.lr = r.uint(a, "lr");
-      dump_.samples.push_back(s);
+      pairs_.add(s.pc, s.lr);
+      if (options_.raw_samples) dump_.samples.push_back(s);
+      if (static_cast<std::size_t>(r.here() - done) >= kConsumeBlock) {
+        consumed(done, static_cast<std::size_t>(r.here() - done));
+        done = r.here();
+      }
     }
+    consumed(done, static_cast<std::size_t>(r.here() - done));
+    dump_.sample_records += n;
+  }
+
+  void consumed(const std::uint8_t* p, std::size_t n) const {
+    if (options_.consumed != nullptr && n != 0) options_.consumed(p, n);
   }
 
   void histogram(Reader& r) {
@@ -316,6 +393,8 @@ class Decoder {
 
   const std::uint8_t* data_;
   std::size_t size_;
+  const DecodeOptions& options_;
+  PairCounter pairs_;
   unsigned header_size_ = 0;
   bool have_target_ = false;
   bool have_counters_ = false;
@@ -328,6 +407,8 @@ bool has_dump_magic(const std::uint8_t* data, std::size_t size) {
   return size >= 4 && std::memcmp(data, fmt::kMagic, 4) == 0;
 }
 
-Dump decode_dump(const std::uint8_t* data, std::size_t size) { return Decoder(data, size).run(); }
+Dump decode_dump(const std::uint8_t* data, std::size_t size, const DecodeOptions& options) {
+  return Decoder(data, size, options).run();
+}
 
 }  // namespace pmukit

@@ -5,7 +5,7 @@
 namespace pmukit {
 
 std::uint64_t Dump::total_samples() const {
-  std::uint64_t n = samples.size();
+  std::uint64_t n = sample_records;
   for (const HistogramBin& b : histogram) n += b.count;
   return n;
 }

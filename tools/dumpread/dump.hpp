@@ -48,6 +48,13 @@ struct Sample {
   std::uint64_t lr = 0;  // 0: none
 };
 
+// One distinct (pc, lr) pair of the SAMPLES chunks and how many records had it.
+struct SampleCount {
+  std::uint64_t pc = 0;
+  std::uint64_t lr = 0;
+  std::uint64_t count = 0;
+};
+
 struct HistogramBin {
   std::uint64_t pc = 0;
   std::uint32_t count = 0;
@@ -80,6 +87,11 @@ struct Dump {
   std::vector<Region> regions;
   std::optional<Image> image;
   std::optional<SampleSource> source;
+  // The SAMPLES records counted per distinct (pc, lr), sorted by pc then lr: memory grows with
+  // the distinct pairs, not the records. Always filled.
+  std::vector<SampleCount> sample_counts;
+  std::uint64_t sample_records = 0;  // records in the SAMPLES chunks (the sum of the counts)
+  // The records themselves, in order: only when decoded with DecodeOptions::raw_samples.
   std::vector<Sample> samples;
   std::vector<HistogramBin> histogram;
   std::vector<SkippedChunk> skipped;  // unknown, optional chunks

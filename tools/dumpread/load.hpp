@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/dumpread/binary_decoder.hpp"
 #include "tools/dumpread/dump.hpp"
 
 namespace pmukit {
@@ -15,7 +16,15 @@ struct LoadedDump {
 };
 
 // frame: 1-based index of the text frame to use; 0 = the last one in the log.
-LoadedDump load_dump(const std::vector<unsigned char>& input, std::size_t frame = 0);
+LoadedDump load_dump(const std::vector<unsigned char>& input, std::size_t frame = 0,
+                     const DecodeOptions& options = {});
+LoadedDump load_dump(const unsigned char* input, std::size_t size, std::size_t frame = 0,
+                     const DecodeOptions& options = {});
+
+// load_dump() of a file ("-": standard input). A file is mapped, not copied, and a binary dump's
+// pages are dropped as the decoder passes them (without options.raw_samples), so memory stays
+// proportional to the distinct samples however long the dump. Same size limit as read_file().
+LoadedDump load_dump_file(const std::string& path, std::size_t frame = 0, DecodeOptions options = {});
 
 // The whole file; throws DecodeError if it cannot be read.
 // Reads a whole input ("-": standard input), refusing one larger than kMaxInputBytes: a dump is

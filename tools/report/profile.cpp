@@ -86,7 +86,7 @@ class Builder {
 
 Profile build_profile(const Dump& dump, const SymbolTable& symbols, bool with_lines) {
   Builder b(symbols, dump.target.address_bytes, with_lines);
-  for (const Sample& s : dump.samples) b.add(s.pc, s.lr, true, 1);
+  for (const SampleCount& s : dump.sample_counts) b.add(s.pc, s.lr, true, s.count);
   for (const HistogramBin& h : dump.histogram) b.add(h.pc, 0, false, h.count);
   return b.take();
 }

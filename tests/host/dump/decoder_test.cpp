@@ -76,6 +76,56 @@ TEST_P(RoundTrip, Binary) {
   expect_profile_fixture(d);
 }
 
+// The fixture's 16 records are 8 distinct (pc, lr) pairs: counted per pair, sorted by pc then lr.
+void expect_fixture_counts(const Dump& d) {
+  EXPECT_EQ(d.sample_records, 16u);
+  EXPECT_EQ(d.total_samples(), 16u);
+  const std::vector<pmukit::SampleCount> want = {
+      {0x1030, 0x8000, 1}, {0x2010, 0x3020, 5}, {0x2020, 0x1010, 2}, {0x3040, 0x3050, 3},
+      {0x3044, 0x1020, 1}, {0x4010, 0, 2},      {0x4030, 0x3060, 1}, {0x9000, 0x1004, 1}};
+  ASSERT_EQ(d.sample_counts.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(d.sample_counts[i].pc, want[i].pc);
+    EXPECT_EQ(d.sample_counts[i].lr, want[i].lr);
+    EXPECT_EQ(d.sample_counts[i].count, want[i].count);
+  }
+}
+
+TEST_P(RoundTrip, SamplesAreCountedPerDistinctPair) {
+  const Bytes b = dumptest::profile_dump(GetParam());
+  expect_fixture_counts(pmukit::decode_dump(b.data(), b.size()));
+  pmukit::DecodeOptions counts_only;
+  counts_only.raw_samples = false;
+  const Dump d = pmukit::decode_dump(b.data(), b.size(), counts_only);
+  EXPECT_TRUE(d.samples.empty());
+  expect_fixture_counts(d);
+}
+
+// Without raw samples, load_dump_file maps the file and hands back every byte up to the samples'
+// end for release; the result is the same as decoding the bytes in memory.
+TEST_P(RoundTrip, MappedFileDecodesTheSameAndReleasesWhatItRead) {
+  const Bytes b = dumptest::profile_dump(GetParam());
+  const std::string path = ::testing::TempDir() + "pmukit_mapped_dump.bin";
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(b.data()),
+                                               static_cast<std::streamsize>(b.size()));
+  pmukit::DecodeOptions counts_only;
+  counts_only.raw_samples = false;
+  const pmukit::LoadedDump l = pmukit::load_dump_file(path, 0, counts_only);
+  EXPECT_EQ(l.carrier, "binary");
+  EXPECT_EQ(l.dump.size, b.size());
+  EXPECT_TRUE(l.dump.samples.empty());
+  expect_fixture_counts(l.dump);
+  EXPECT_EQ(pmukit::load_dump_file(path).dump.samples.size(), 16u);  // raw samples: kept
+  static std::size_t released;
+  released = 0;
+  counts_only.consumed = [](const std::uint8_t*, std::size_t n) { released += n; };
+  const Dump d = pmukit::decode_dump(b.data(), b.size(), counts_only);
+  EXPECT_GT(released, b.size() - 16);  // the CRC pass (all but END) and the samples again
+  expect_fixture_counts(d);
+  std::remove(path.c_str());
+}
+
 TEST_P(RoundTrip, Histogram) {
   const Bytes b = dumptest::histogram_dump(GetParam());
   const Dump d = pmukit::decode_dump(b.data(), b.size());
