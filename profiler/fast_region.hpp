@@ -29,15 +29,47 @@
 //
 // Interrupts: begin(), end() and the reads are safe anywhere; record() (the destructor of
 // FastRegion) updates its RegionStats: one context per RegionStats object.
+//
+// Without a Profiler (the smallest firmware: bench/footprint's "minimal" configuration):
+//   Pmu::configure<0, kCycles>();  Pmu::start(1u);      // the driver alone, checked at compile time
+//   prof::StandaloneFastRegions<Pmu, 0> fast;           // nothing resets or folds these counters
+//   fast.calibrate();  { prof::FastRegion r{fast, crc}; crc32(buf, n); }
+// The caller owns the counters: no reset, fold or sampling may touch them while regions run.
 #include <cstdint>
+#include <type_traits>
 
 #include "profiler/profiler.hpp"
 #include "profiler/region.hpp"
 
 namespace prof {
 
-template <Backend B, unsigned... Slots>
-class FastRegions {
+template <class Owner>
+struct OwnerOf {
+  using Pmu = typename Owner::Pmu;
+};
+
+// The owner of a standalone fast region's counters: no Profiler, so no epochs, folds or presets.
+template <Backend B>
+struct NoProfiler {
+  using Pmu = B;
+  static constexpr std::uint32_t epoch() { return 0; }
+  static constexpr std::uint32_t folds() { return 0; }
+  static constexpr std::uint32_t used_slots() { return ~std::uint32_t{0}; }
+  static constexpr std::uint64_t start_value(unsigned) { return 0; }
+};
+
+template <Backend B>
+inline constexpr NoProfiler<B> kNoProfiler{};
+
+template <Backend B>
+struct OwnerOf<Profiler<B>> {
+  using Pmu = B;
+};
+
+// Owner: Profiler<B> (FastRegions) or NoProfiler<B> (StandaloneFastRegions).
+template <class Owner, unsigned... Slots>
+class BasicFastRegions {
+  using B = typename OwnerOf<Owner>::Pmu;
   static constexpr bool distinct() {
     constexpr unsigned s[] = {Slots...};
     for (unsigned i = 0; i < sizeof...(Slots); ++i)
@@ -50,6 +82,7 @@ class FastRegions {
   static_assert(distinct(), "FastRegions: a slot is listed twice");
 
  public:
+  using Pmu = B;
   static constexpr unsigned kCount = sizeof...(Slots);
   static constexpr unsigned kSlot[kCount] = {Slots...};
 
@@ -58,7 +91,8 @@ class FastRegions {
     std::uint32_t epoch, folds;
   };
 
-  explicit FastRegions(const Profiler<B>& p) : p_(p) {}
+  explicit constexpr BasicFastRegions(const Owner& p) : p_(p) {}
+  constexpr BasicFastRegions() requires std::is_same_v<Owner, NoProfiler<B>> : p_(kNoProfiler<B>) {}
 
   // Every slot added to the profiler (bad_argument) and none armed for sampling (busy).
   Status check() const {
@@ -110,12 +144,22 @@ class FastRegions {
     record(a, b, stats);
   }
 
-  // The smallest cost of an empty region per slot becomes the overhead. Counters running.
+  // The smallest cost of an empty region per slot becomes the overhead (0 if every try was voided
+  // by a reset or fold). Counters running.
   void calibrate(unsigned iterations = 16) {
-    for (auto& o : overhead_) o = 0;
-    RegionStats<B> empty{"calibration"};
-    for (unsigned it = 0; it < iterations; ++it) measure(empty, [] {});
-    for (unsigned i = 0; i < kCount; ++i) overhead_[i] = iterations ? empty.min[i] : 0;
+    std::uint64_t least[kCount]{};
+    bool seen = false;
+    for (unsigned it = 0; it < iterations; ++it) {
+      const Mark a = begin();
+      const Mark b = end();
+      if (a.epoch != b.epoch || (a.folds != b.folds && kAckRewritesCount)) continue;
+      for (unsigned i = 0; i < kCount; ++i) {
+        const std::uint64_t d = delta(a.v[i], b.v[i], B::width(kSlot[i]));
+        if (!seen || d < least[i]) least[i] = d;
+      }
+      seen = true;
+    }
+    for (unsigned i = 0; i < kCount; ++i) overhead_[i] = seen ? least[i] : 0;
   }
   std::uint64_t overhead(unsigned i) const { return i < kCount ? overhead_[i] : 0; }
 
@@ -129,15 +173,22 @@ class FastRegions {
     ((m.v[i++] = B::template read<Slots>()), ...);
   }
 
-  const Profiler<B>& p_;
+  const Owner& p_;
   std::uint64_t overhead_[kCount]{};
 };
 
-// Scoped fast region: reads at construction and destruction, records after the second read.
 template <Backend B, unsigned... Slots>
+using FastRegions = BasicFastRegions<Profiler<B>, Slots...>;
+template <Backend B, unsigned... Slots>
+using StandaloneFastRegions = BasicFastRegions<NoProfiler<B>, Slots...>;
+
+// Scoped fast region: reads at construction and destruction, records after the second read.
+template <class Regions>
 class FastRegion {
+  using B = typename Regions::Pmu;
+
  public:
-  [[gnu::always_inline]] FastRegion(const FastRegions<B, Slots...>& r, RegionStats<B>& stats)
+  [[gnu::always_inline]] FastRegion(const Regions& r, RegionStats<B>& stats)
       : r_(r), stats_(stats), start_(r.begin()) {}
   [[gnu::always_inline]] ~FastRegion() {
     const auto now = r_.end();
@@ -147,9 +198,9 @@ class FastRegion {
   FastRegion& operator=(const FastRegion&) = delete;
 
  private:
-  const FastRegions<B, Slots...>& r_;
+  const Regions& r_;
   RegionStats<B>& stats_;
-  typename FastRegions<B, Slots...>::Mark start_;
+  typename Regions::Mark start_;
 };
 
 }  // namespace prof

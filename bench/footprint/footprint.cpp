@@ -1,7 +1,7 @@
 // What the profiler costs in a firmware image: one translation unit per configuration, compiled
 // for each target by footprint.sh. PMU_FOOTPRINT_SAMPLING adds the sampler and its ring;
-// PMU_FOOTPRINT_MINIMAL is the smallest useful job instead: one counter on a fixed slot, a fast
-// region, no probe, no sampling, no dump writer.
+// PMU_FOOTPRINT_MINIMAL is the smallest useful job instead: one counter configured at compile time
+// on a fixed slot, a standalone fast region (no Profiler), no probe, no sampling, no dump writer.
 #include <cstdint>
 
 #include "profiler/fast_region.hpp"
@@ -32,10 +32,12 @@ using Pmu = pmu::netburst::Driver<pmu::netburst::HwBus>;
 #endif
 
 namespace {
+prof::RegionStats<Pmu> stats{"work"};
+#if !PMU_FOOTPRINT_MINIMAL
 prof::Profiler<Pmu> profiler;
 prof::Regions<Pmu> regions{profiler};
-prof::RegionStats<Pmu> stats{"work"};
 prof::Counter cycles;
+#endif
 #if PMU_FOOTPRINT_SAMPLING
 prof::SampleRing<256> ring;
 prof::Sampler<Pmu, prof::SampleRing<256>> sampler{profiler, ring};
@@ -46,13 +48,13 @@ extern "C" void work();
 
 #if PMU_FOOTPRINT_MINIMAL
 // Slot 0 on every driver here: CCNT, PMC0, PC_CYCLE, PerfCount, and the first NetBurst counter.
-prof::FastRegions<Pmu, 0> fast{profiler};
+// No Profiler: the driver's compile-time configure and a standalone fast region.
+constexpr pmu::EventConfig kCycles{pmu::find_preset(Pmu::catalog, pmu::Preset::cycles)->code, 0, 0};
+prof::StandaloneFastRegions<Pmu, 0> fast;
 
 extern "C" std::uint64_t footprint_main() {
-  constexpr pmu::EventConfig kCycles{pmu::find_preset(Pmu::catalog, pmu::Preset::cycles)->code, 0, 0};
-  static_assert(Pmu::slots_for(kCycles.code) & 1u, "the cycles event must fit slot 0");
-  profiler.add_on(0, kCycles, cycles);
-  profiler.start();
+  if (Pmu::configure<0, kCycles>() != pmu::Status::ok) return 0;
+  Pmu::start(1u);
   fast.calibrate();
   {
     prof::FastRegion r{fast, stats};

@@ -158,15 +158,20 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
     if (s != Status::ok) return s;
     if (!on_this_core(ev.code)) return Status::unsupported_event;
     if (counting(slot)) return Status::busy;
-    for_slot<kSlots>(slot, [&](auto n) {
-      R::write(pmlca_fc<PMLCa<n>>(1), pmlca_event<PMLCa<n>>.runtime(ev.code),
-               pmlca_fcs<PMLCa<n>>.runtime((ev.options & kFreezeSupervisor) != 0),
-               pmlca_fcu<PMLCa<n>>.runtime((ev.options & kFreezeUser) != 0),
-               pmlca_fcm1<PMLCa<n>>.runtime((ev.options & kFreezeMarked) != 0),
-               pmlca_fcm0<PMLCa<n>>.runtime((ev.options & kFreezeUnmarked) != 0));
-      R::write(pmlcb_threshold<PMLCb<n>>.runtime(ev.qualifier & 0x3Fu),
-               pmlcb_threshmul<PMLCb<n>>.runtime((ev.qualifier >> 8) & 0x7u));
-    });
+    for_slot<kSlots>(slot, [&](auto n) { program<decltype(n)::value>(ev); });
+    return Status::ok;
+  }
+  // The same with the slot and event known at compile time: an invalid one is a compile error,
+  // and no event table is linked in for the check (bench/footprint, "minimal").
+  template <unsigned Slot, EventConfig Ev>
+  static Status configure() {
+    static_assert(check_event(Slot, Ev) == Status::ok,
+                  "configure<Slot, Ev>: this event, qualifier or options cannot be counted on this PMC");
+    if constexpr (Ev.code == kEventTimeBaseTransition) {
+      if (!on_this_core(Ev.code)) return Status::unsupported_event;
+    }
+    if (counting(Slot)) return Status::busy;
+    program<Slot>(Ev);
     return Status::ok;
   }
 
@@ -347,6 +352,18 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
  private:
   static inline CoreChoice<Core> core_{};
 
+  // PMLCan: frozen, the event and freeze conditions; PMLCbn: the threshold (CRM 7.2.3, 7.2.5).
+  template <unsigned n>
+  static void program(EventConfig ev) {
+    R::write(pmlca_fc<PMLCa<n>>(1), pmlca_event<PMLCa<n>>.runtime(ev.code),
+             pmlca_fcs<PMLCa<n>>.runtime((ev.options & kFreezeSupervisor) != 0),
+             pmlca_fcu<PMLCa<n>>.runtime((ev.options & kFreezeUser) != 0),
+             pmlca_fcm1<PMLCa<n>>.runtime((ev.options & kFreezeMarked) != 0),
+             pmlca_fcm0<PMLCa<n>>.runtime((ev.options & kFreezeUnmarked) != 0));
+    R::write(pmlcb_threshold<PMLCb<n>>.runtime(ev.qualifier & 0x3Fu),
+             pmlcb_threshmul<PMLCb<n>>.runtime((ev.qualifier >> 8) & 0x7u));
+  }
+
   // Event 90 exists on e500v2 only (CRM 9.3.2); elsewhere the event table is the same.
   static bool on_this_core(std::uint32_t code) {
     return code != kEventTimeBaseTransition || core_.core == Core::e500v2;
@@ -363,8 +380,17 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
   }
 
   // PMLCan[FC] = fc for the slots in mask, one read and one write each: chain highs (event 82-85)
-  // first when releasing, last when freezing.
-  static void set_fc(std::uint32_t mask, std::uint32_t fc) {
+  // first when releasing, last when freezing. One slot known at compile time has no order to
+  // keep: one read-modify-write and no dispatch (bench/footprint, "minimal").
+  [[gnu::always_inline]] static void set_fc(std::uint32_t mask, std::uint32_t fc) {
+    if (__builtin_constant_p(mask) && mask != 0 && (mask & (mask - 1)) == 0) {
+      for_slot<kCounters>(static_cast<unsigned>(__builtin_ctz(mask)),
+                          [&](auto n) { R::modify(pmlca_fc<PMLCa<n>>.runtime(fc)); });
+      return;
+    }
+    set_fc_ordered(mask, fc);
+  }
+  static void set_fc_ordered(std::uint32_t mask, std::uint32_t fc) {
     std::uint32_t pmlca[kCounters]{};
     std::uint32_t highs = 0;
     each_slot(mask, [&](auto n) {

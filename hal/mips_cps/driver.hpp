@@ -228,6 +228,15 @@ struct Driver : CounterDriver<Bus, RegList<PC_CYCLE, PC_CNT0, PC_CNT1>, 32> {
     return Status::ok;
   }
 
+  // configure() with the slot and event known at compile time: an invalid one is a compile error
+  // naming the rule instead of a status at run time.
+  template <unsigned Slot, EventConfig Ev>
+  static Status configure() {
+    static_assert(check_event(Slot, Ev) == Status::ok,
+                  "configure<Slot, Ev>: this event, qualifier or options cannot be counted on this slot");
+    return configure(Slot, Ev);
+  }
+
   // CountOn on / off for these slots: one read-modify-write of PC_CTL (the Reset bits are never
   // written back, so the counts are kept).
   static void start(std::uint32_t mask) {

@@ -219,6 +219,41 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
     return Status::ok;
   }
 
+  // The same with the slot and event known at compile time: an invalid one, or an event without
+  // an ESCR for this counter, is a compile error, and the ESCR and CCCR are written by number (no
+  // event table or 45-way ESCR dispatch linked in: bench/footprint, "minimal"). For a counter set
+  // up once: a slot that already has a set-up is busy here (deconfigure() it first).
+  template <unsigned Slot, EventConfig Ev>
+  static Status configure() {
+    static_assert(check_event(Slot, Ev) == Status::ok,
+                  "configure<Slot, Ev>: this event, mask or options cannot be counted on this counter");
+    constexpr NbEvent e = kEvents[Ev.code];
+    constexpr EscrId id = escr_for(e, Slot);
+    static_assert(id != EscrId::none, "configure<Slot, Ev>: no ESCR of this event feeds this counter");
+    if constexpr (escr_info(id).early_models_only) {
+      if (!early_model()) return Status::unsupported_event;
+    }
+    if constexpr ((e.flags & kModel3Plus) != 0) {
+      if (early_model()) return Status::unsupported_event;
+    }
+    if (slot_escr_[Slot] != 0 || is_enabled(Slot)) return Status::busy;
+    constexpr Request rq = [] {
+      Request r = request_of(Ev);
+      if (r.mask == 0) r.mask = zero_qualifier_mask(Ev.code);
+      return r;
+    }();
+    u64 escr_v = escr_value(rq);
+    if (!id_.hyper_threading) escr_v &= ~(escr::T1_OS | escr::T1_USR);  // reserved without HT
+    for (unsigned other = 0; other < kCounters; ++other)
+      if (escr_at(other) == id && escr_v_[other] != escr_v) return Status::no_free_counter;
+    R::template write_raw<Escr<static_cast<unsigned>(id)>>(escr_v);
+    R::template write_raw<Cccr<Slot>>(cccr_value(rq) & ~cccr::ENABLE);
+    slot_escr_[Slot] = static_cast<std::uint8_t>(static_cast<unsigned>(id) + 1);
+    escr_v_[Slot] = escr_v;
+    used_ |= 1u << Slot;
+    return Status::ok;
+  }
+
   // ENABLE on (a cascade's high counter: CASCADE on, ENABLE stays off: it starts at its partner's
   // overflow) / off (a cascade's high counter: CASCADE off, which halts it). Per counter one
   // read-modify-write of its CCCR, which keeps OVF as the hardware has it.

@@ -127,6 +127,15 @@ struct Driver : CounterDriver<Bus, RegList<PerfCount>, 31> {
     return Status::ok;
   }
 
+  // configure() with the slot and event known at compile time: an invalid one is a compile error
+  // naming the rule instead of a status at run time.
+  template <unsigned Slot, EventConfig Ev>
+  static Status configure() {
+    static_assert(check_event(Slot, Ev) == Status::ok,
+                  "configure<Slot, Ev>: this event, qualifier or options cannot be counted on this slot");
+    return configure(Slot, Ev);
+  }
+
   // Count Enable on / off; event and modes kept. A read-modify-write of PerfControl, which only
   // software changes: an interrupt handler that stops and restarts the counter leaves it as found.
   static void start(std::uint32_t mask) {

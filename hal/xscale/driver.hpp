@@ -250,13 +250,26 @@ struct Pmu : CounterDriver<Bus, typename V::Counters, 32> {
 
   // qualifier and options must be 0: XScale events have none. Does not start or clear the counter.
   static Status configure(unsigned slot, EventConfig ev) {
-    if (slot >= kSlots) return Status::bad_argument;
-    if (ev.qualifier != 0 || ev.options != 0) return Status::bad_argument;
-    if ((slots_for(ev.code) & (1u << slot)) == 0) return Status::unsupported_event;
+    if (const Status s = check_event(slot, ev); s != Status::ok) return s;
     if (s_probed && !(s_report.result.working_slots & (1u << slot)))
       return Status::counter_unavailable;
     if (enabled()) return Status::busy;  // E is global: reprogramming would disturb the others
     if (slot != 0) R::modify(V::evt.at(slot - 1, ev.code));
+    return Status::ok;
+  }
+  // configure() with the slot and event known at compile time: an invalid one is a compile error
+  // naming the rule instead of a status at run time.
+  template <unsigned Slot, EventConfig Ev>
+  static Status configure() {
+    static_assert(check_event(Slot, Ev) == Status::ok,
+                  "configure<Slot, Ev>: this event, qualifier or options cannot be counted on this slot");
+    return configure(Slot, Ev);
+  }
+  // configure()'s validation, without touching the hardware.
+  static constexpr Status check_event(unsigned slot, EventConfig ev) {
+    if (slot >= kSlots) return Status::bad_argument;
+    if (ev.qualifier != 0 || ev.options != 0) return Status::bad_argument;
+    if ((slots_for(ev.code) & (1u << slot)) == 0) return Status::unsupported_event;
     return Status::ok;
   }
   // PMNC.E is one switch for all counters: any slot in the mask starts (stops) them all.

@@ -146,6 +146,19 @@ TEST_F(e500Driver, ConfigureProgramsPmlcaAndPmlcbAndLeavesTheCounterFrozen) {
   EXPECT_EQ(count_ops(MockOp::write), 2u);
 }
 
+// configure<Slot, Ev>(): the same registers as configure(), without the run-time event check.
+TEST_F(e500Driver, CompileTimeConfigureProgramsWhatConfigureProgramsAndRefusesWhenCounting) {
+  constexpr EventConfig kCfg{76, e5::threshold_qualifier(5, 3), e5::kFreezeUser};
+  Bus::clear_log();
+  ASSERT_EQ((Dr::configure<0, kCfg>()), Status::ok);
+  EXPECT_EQ(model.pmlca(0), FC | FCU | EV(76));
+  EXPECT_EQ(model.pmlcb(0), 0x305u);
+  EXPECT_EQ(count_ops(MockOp::write), 2u);
+  Dr::start(1u);
+  model.cycles(1);  // counting a real event now
+  EXPECT_EQ((Dr::configure<0, kCfg>()), Status::busy);
+}
+
 TEST_F(e500Driver, ConfigureRejectsWhatTheHardwareCannotDoAndTouchesNothing) {
   const struct {
     unsigned slot;

@@ -96,6 +96,23 @@ TEST_F(netburstDriver, ConfigureWritesTheEscrThatFeedsTheCounterAndItsCccrDisabl
   EXPECT_EQ(D::escr_of(3), EscrId::FSB_ESCR1) << "counters 2 and 3 are fed by the ESCR1 side";
 }
 
+// configure<Slot, Ev>(): the ESCR and CCCR written by number, the same values as configure().
+TEST_F(netburstDriver, CompileTimeConfigureWritesWhatConfigureWrites) {
+  probed();
+  ASSERT_EQ(D::configure(0, ev("global_power_events:RUNNING")), Status::ok);
+  const u64 escr = model.escr(EscrId::FSB_ESCR0), cccr = model.cccr(0);
+  D::deconfigure(1u);
+  EXPECT_EQ(model.escr(EscrId::FSB_ESCR0), 0u);
+  constexpr EventConfig kRunning = config_of(parse("global_power_events:RUNNING"));
+  ASSERT_EQ((D::configure<0, kRunning>()), Status::ok);
+  EXPECT_EQ(model.escr(EscrId::FSB_ESCR0), escr);
+  EXPECT_EQ(model.cccr(0), cccr);
+  EXPECT_EQ(D::escr_of(0), EscrId::FSB_ESCR0);
+  EXPECT_EQ((D::configure<0, kRunning>()), Status::busy) << "a slot with a set-up: deconfigure first";
+  D::start(1u);
+  EXPECT_EQ(model.cccr(0), 0x3D000u);
+}
+
 TEST_F(netburstDriver, CounterOneIsNeverUsed) {
   probed();
   EXPECT_EQ(D::configure(1, ev("global_power_events")), Status::bad_argument);

@@ -112,4 +112,27 @@ void inject_everywhere(std::uint64_t near_boundary, bool fold_voids) {
 TEST(FastRegions, InterruptBeforeEveryReadWidth32) { inject_everywhere<P32>(0xFFFFFFF0u, false); }
 TEST(FastRegions, InterruptBeforeEveryReadWidth31) { inject_everywhere<P31>(0x7FFFFFF0u, true); }
 
+
+// Without a Profiler: the same windows and counts, the counters the caller's own. A calibration
+// reads only the smallest window, whatever else the empty regions cost.
+TEST(StandaloneFastRegions, CalibratedWindowAndExactCounts) {
+  P32::reset_state();
+  ASSERT_EQ(P32::configure(0, {1, 0, 0}), Status::ok);
+  P32::start(1u);
+  P32::st.cost_event = 1;
+  prof::StandaloneFastRegions<P32, 0> fast;
+  ASSERT_EQ(fast.check(), Status::ok);
+  fast.calibrate();
+  EXPECT_EQ(fast.overhead(0), 1u);  // its own second read
+  prof::RegionStats<P32> work{"work"};
+  for (int i = 1; i <= 3; ++i) {
+    prof::FastRegion f{fast, work};
+    P32::event(1, 50 * i);
+  }
+  EXPECT_EQ(work.calls, 3u);
+  EXPECT_EQ(work.total[0], 300u);
+  EXPECT_EQ(work.min[0], 50u);
+  EXPECT_EQ(work.max[0], 150u);
+  EXPECT_EQ(work.clamped, 0u);
+}
 }  // namespace
