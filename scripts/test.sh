@@ -78,6 +78,11 @@ if [ -x bench/footprint/footprint.sh ] && [ $# -eq 0 ]; then
   bash bench/footprint/footprint.sh build/footprint || bad+=("footprint")
 fi
 
+if [ -x bench/summary.sh ] && [ $# -eq 0 ]; then
+  echo "=== issue 18 figures: ratios to the hand-written baselines (bench/summary.sh)"
+  bash bench/summary.sh build || true
+fi
+
 if [ ${#bad[@]} -gt 0 ]; then echo "failing: ${bad[*]}"; fi
 echo "tests: $passed passed, $failed failed"
 [ $failed -eq 0 ] && [ ${#bad[@]} -eq 0 ]
