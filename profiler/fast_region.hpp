@@ -126,7 +126,7 @@ class BasicFastRegions {
   [[gnu::always_inline]] void record(const Mark& a, const Mark& b, RegionStats<B>& stats) const {
     std::uint64_t d[kCount];
     for (unsigned i = 0; i < kCount; ++i) d[i] = delta(a.v[i], b.v[i], B::width(kSlot[i]));
-    add(d, a.epoch != b.epoch || (a.folds != b.folds && kAckRewritesCount), stats);
+    add(d, voided(a, b), stats);
   }
 
   // Differences less the calibrated overhead into `stats` (voided: the region is clamped).
@@ -152,7 +152,7 @@ class BasicFastRegions {
     for (unsigned it = 0; it < iterations; ++it) {
       const Mark a = begin();
       const Mark b = end();
-      if (a.epoch != b.epoch || (a.folds != b.folds && kAckRewritesCount)) continue;
+      if (voided(a, b)) continue;
       for (unsigned i = 0; i < kCount; ++i) {
         const std::uint64_t d = delta(a.v[i], b.v[i], B::width(kSlot[i]));
         if (!seen || d < least[i]) least[i] = d;
@@ -167,6 +167,11 @@ class BasicFastRegions {
   // Width 31: the overflow condition is bit 31 of a 32-bit count, and acknowledging it clears
   // that bit (hal/core/driver.hpp, width rule).
   static constexpr bool kAckRewritesCount = ((B::width(Slots) < 32) || ...);
+
+  // The two marks are from different epochs, or a fold between them rewrote the count.
+  [[gnu::always_inline]] static bool voided(const Mark& a, const Mark& b) {
+    return a.epoch != b.epoch || (a.folds != b.folds && kAckRewritesCount);
+  }
 
   [[gnu::always_inline]] static void read_all(Mark& m) {
     unsigned i = 0;

@@ -26,6 +26,7 @@
 #include <random>
 #include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "profiler/dump/writer.hpp"
@@ -110,7 +111,12 @@ std::size_t write_samples(const Workload& w, std::uint32_t count, const std::str
   writer.begin({"host", "bench", 1000000000u, 64, static_cast<std::uint8_t>(w.highest > 0xFFFFFFFFu ? 8 : 4)});
   writer.sample_source({pmu::dump::SampleSourceKind::timer, pmu::dump::kNoCounter, 1000, 0});
   writer.begin_samples(count);
-  std::unordered_set<std::uint64_t> distinct;
+  struct PairHash {
+    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& p) const {
+      return std::hash<std::uint64_t>()(p.first * 0x9E3779B97F4A7C15ull ^ p.second);
+    }
+  };
+  std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, PairHash> distinct;
   const bool count_distinct = count <= 20000000;
   for (std::uint32_t i = 0; i < count; ++i) {
     const std::size_t k = rng() % w.functions.size();
@@ -118,7 +124,7 @@ std::size_t write_samples(const Workload& w, std::uint32_t count, const std::str
     const std::uint64_t pc = f->lo + (rng() % (f->hi - f->lo)) / w.align * w.align;
     const std::uint64_t lr = rng() % 4 == 0 ? 0 : sites[4 * k + rng() % 4];
     writer.sample(pc, lr);
-    if (count_distinct) distinct.insert(pc * 0x9E3779B97F4A7C15ull ^ lr);
+    if (count_distinct) distinct.insert({pc, lr});
     if (address_file != nullptr) std::fprintf(address_file, "0x%llx\n", static_cast<unsigned long long>(pc));
   }
   const bool ok = writer.finish() == pmu::dump::Status::ok;

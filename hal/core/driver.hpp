@@ -119,6 +119,14 @@ struct CoreChoice {
   }
 };
 
+// configure<Slot, Ev>()'s compile-time check, one rule and one message for every driver:
+// D::check_event is configure()'s validation without the hardware.
+template <class D, unsigned Slot, EventConfig Ev>
+constexpr void require_event() {
+  static_assert(D::check_event(Slot, Ev) == Status::ok,
+                "configure<Slot, Ev>: this event, qualifier or options cannot be counted on this slot");
+}
+
 // A counter register is 32 bits unless its overflow condition is wider (NetBurst: 40).
 constexpr unsigned register_bits(unsigned width) { return width < 32 ? 32 : width; }
 

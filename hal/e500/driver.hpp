@@ -165,8 +165,7 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
   // and no event table is linked in for the check (bench/footprint, "minimal").
   template <unsigned Slot, EventConfig Ev>
   static Status configure() {
-    static_assert(check_event(Slot, Ev) == Status::ok,
-                  "configure<Slot, Ev>: this event, qualifier or options cannot be counted on this PMC");
+    require_event<Driver, Slot, Ev>();
     if constexpr (Ev.code == kEventTimeBaseTransition) {
       if (!on_this_core(Ev.code)) return Status::unsupported_event;
     }

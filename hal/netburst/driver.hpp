@@ -199,23 +199,15 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
     if (s != Status::ok) return s;
     const NbEvent& e = kEvents[ev.code];
     const EscrId id = escr_for(e, slot);
-    if (id == EscrId::none || (escr_info(id).early_models_only && !early_model())) return Status::unsupported_event;
-    if ((e.flags & kModel3Plus) && early_model()) return Status::unsupported_event;  // instr_completed
+    if (id == EscrId::none || model_lacks(e, id)) return Status::unsupported_event;
     if (is_enabled(slot)) return Status::busy;
-    Request rq = request_of(ev);
-    if (rq.mask == 0) rq.mask = zero_qualifier_mask(ev.code);  // checked non-zero by check_event
-    u64 escr_v = escr_value(rq);
-    u64 cccr_v = cccr_value(rq) & ~cccr::ENABLE;
-    if (!id_.hyper_threading) escr_v &= ~(escr::T1_OS | escr::T1_USR);  // reserved without HT
-    for (unsigned other = 0; other < kCounters; ++other) {
-      if (other != slot && escr_at(other) == id && escr_v_[other] != escr_v) return Status::no_free_counter;
-    }
+    const Request rq = request_for(ev);
+    const u64 escr_v = escr_for_thread(rq);
+    if (escr_taken(slot, id, escr_v)) return Status::no_free_counter;
     release(slot);
     write_escr(id, escr_v);
-    write_cccr(slot, cccr_v);
-    slot_escr_[slot] = static_cast<std::uint8_t>(static_cast<unsigned>(id) + 1);
-    escr_v_[slot] = escr_v;
-    used_ |= 1u << slot;
+    write_cccr(slot, cccr_value(rq) & ~cccr::ENABLE);
+    remember(slot, id, escr_v);
     return Status::ok;
   }
 
@@ -225,32 +217,20 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
   // up once: a slot that already has a set-up is busy here (deconfigure() it first).
   template <unsigned Slot, EventConfig Ev>
   static Status configure() {
-    static_assert(check_event(Slot, Ev) == Status::ok,
-                  "configure<Slot, Ev>: this event, mask or options cannot be counted on this counter");
+    require_event<Driver, Slot, Ev>();
     constexpr NbEvent e = kEvents[Ev.code];
     constexpr EscrId id = escr_for(e, Slot);
     static_assert(id != EscrId::none, "configure<Slot, Ev>: no ESCR of this event feeds this counter");
-    if constexpr (escr_info(id).early_models_only) {
-      if (!early_model()) return Status::unsupported_event;
-    }
-    if constexpr ((e.flags & kModel3Plus) != 0) {
-      if (early_model()) return Status::unsupported_event;
+    if constexpr (escr_info(id).early_models_only || (e.flags & kModel3Plus) != 0) {  // rare: a model check
+      if (model_lacks(e, id)) return Status::unsupported_event;
     }
     if (slot_escr_[Slot] != 0 || is_enabled(Slot)) return Status::busy;
-    constexpr Request rq = [] {
-      Request r = request_of(Ev);
-      if (r.mask == 0) r.mask = zero_qualifier_mask(Ev.code);
-      return r;
-    }();
-    u64 escr_v = escr_value(rq);
-    if (!id_.hyper_threading) escr_v &= ~(escr::T1_OS | escr::T1_USR);  // reserved without HT
-    for (unsigned other = 0; other < kCounters; ++other)
-      if (escr_at(other) == id && escr_v_[other] != escr_v) return Status::no_free_counter;
+    constexpr Request rq = request_for(Ev);
+    const u64 escr_v = escr_for_thread(rq);
+    if (escr_taken(Slot, id, escr_v)) return Status::no_free_counter;
     R::template write_raw<Escr<static_cast<unsigned>(id)>>(escr_v);
     R::template write_raw<Cccr<Slot>>(cccr_value(rq) & ~cccr::ENABLE);
-    slot_escr_[Slot] = static_cast<std::uint8_t>(static_cast<unsigned>(id) + 1);
-    escr_v_[Slot] = escr_v;
-    used_ |= 1u << Slot;
+    remember(Slot, id, escr_v);
     return Status::ok;
   }
 
@@ -409,6 +389,33 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
   }
   static void write_escr(EscrId id, u64 v) {
     for_index<kEscrs>(static_cast<unsigned>(id), [&](auto e) { R::template write_raw<Escr<decltype(e)::value>>(v); });
+  }
+  // configure()'s rules, for both its forms.
+  // Event rows only some models have: ESCRs of the early models, instr_completed from model 3.
+  static bool model_lacks(const NbEvent& e, EscrId id) {
+    return (escr_info(id).early_models_only && !early_model()) || ((e.flags & kModel3Plus) && early_model());
+  }
+  // A zero mask means the event's default mask (check_event refuses an event without one).
+  static constexpr Request request_for(EventConfig ev) {
+    Request rq = request_of(ev);
+    if (rq.mask == 0) rq.mask = zero_qualifier_mask(ev.code);
+    return rq;
+  }
+  static u64 escr_for_thread(const Request& rq) {
+    u64 v = escr_value(rq);
+    if (!id_.hyper_threading) v &= ~(escr::T1_OS | escr::T1_USR);  // reserved without HT
+    return v;
+  }
+  // One ESCR serves one set-up: another counter holds it with another value.
+  static bool escr_taken(unsigned slot, EscrId id, u64 escr_v) {
+    for (unsigned other = 0; other < kCounters; ++other)
+      if (other != slot && escr_at(other) == id && escr_v_[other] != escr_v) return true;
+    return false;
+  }
+  static void remember(unsigned slot, EscrId id, u64 escr_v) {
+    slot_escr_[slot] = static_cast<std::uint8_t>(static_cast<unsigned>(id) + 1);
+    escr_v_[slot] = escr_v;
+    used_ |= 1u << slot;
   }
   // The counter's previous set-up is dropped (its ESCR is cleared when no other counter uses it).
   static EscrId escr_at(unsigned slot) {

@@ -128,11 +128,10 @@ struct Driver : CounterDriver<Bus, RegList<PerfCount>, 31> {
   }
 
   // configure() with the slot and event known at compile time: an invalid one is a compile error
-  // naming the rule instead of a status at run time.
+  // naming the rule (require_event) instead of a status at run time.
   template <unsigned Slot, EventConfig Ev>
   static Status configure() {
-    static_assert(check_event(Slot, Ev) == Status::ok,
-                  "configure<Slot, Ev>: this event, qualifier or options cannot be counted on this slot");
+    require_event<Driver, Slot, Ev>();
     return configure(Slot, Ev);
   }
 

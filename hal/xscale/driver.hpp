@@ -258,11 +258,10 @@ struct Pmu : CounterDriver<Bus, typename V::Counters, 32> {
     return Status::ok;
   }
   // configure() with the slot and event known at compile time: an invalid one is a compile error
-  // naming the rule instead of a status at run time.
+  // naming the rule (require_event) instead of a status at run time.
   template <unsigned Slot, EventConfig Ev>
   static Status configure() {
-    static_assert(check_event(Slot, Ev) == Status::ok,
-                  "configure<Slot, Ev>: this event, qualifier or options cannot be counted on this slot");
+    require_event<Pmu, Slot, Ev>();
     return configure(Slot, Ev);
   }
   // configure()'s validation, without touching the hardware.

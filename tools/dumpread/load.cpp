@@ -16,6 +16,16 @@
 
 namespace pmukit {
 
+namespace {
+
+DecodeError too_large(const std::string& name) {
+  return DecodeError(name + ": larger than " + std::to_string(kMaxInputBytes >> 20) +
+                     " MiB, the most a dump or UART log is read (a firmware dump is kilobytes; "
+                     "this is not one)");
+}
+
+}  // namespace
+
 LoadedDump load_dump(const std::vector<unsigned char>& input, std::size_t frame,
                      const DecodeOptions& options) {
   return load_dump(input.data(), input.size(), frame, options);
@@ -54,10 +64,7 @@ std::vector<unsigned char> read_stream(std::FILE* f, const std::string& name) {
   std::size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
     data.insert(data.end(), buf, buf + n);
-    if (data.size() > kMaxInputBytes)
-      throw DecodeError(name + ": larger than " + std::to_string(kMaxInputBytes >> 20) +
-                        " MiB, the most a dump or UART log is read (a firmware dump is kilobytes; "
-                        "this is not one)");
+    if (data.size() > kMaxInputBytes) throw too_large(name);
   }
   if (std::ferror(f) != 0) throw DecodeError("cannot read " + name + ": " + std::strerror(errno));
   return data;
@@ -79,9 +86,7 @@ class Mapping {
     size_ = static_cast<std::size_t>(st.st_size);
     if (size_ > kMaxInputBytes) {
       ::close(fd);
-      throw DecodeError("'" + path + "': larger than " + std::to_string(kMaxInputBytes >> 20) +
-                        " MiB, the most a dump or UART log is read (a firmware dump is kilobytes; "
-                        "this is not one)");
+      throw too_large("'" + path + "'");
     }
     if (size_ != 0) {
       void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
