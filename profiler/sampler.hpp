@@ -71,8 +71,15 @@ class SampleRing {
 
  public:
   static constexpr std::size_t kCapacity = N;
+  static constexpr RingFull kPolicy = Policy;
+  // For a producer written in assembly (a board's fast sampling interrupt): the samples are at
+  // offset 0, 8 bytes each (pc, lr); the free-running count of recorded samples ("head") at
+  // kHeadOffset. keep_newest producer: store buf[head % N], then head + 1, as record() does.
+  static constexpr std::size_t kHeadOffset = N * sizeof(Sample);
   // Interrupt side.
   bool record(std::uint32_t pc, std::uint32_t lr) {
+    static_assert(offsetof(SampleRing, head_) == kHeadOffset && sizeof(Sample) == 8,
+                  "the layout assembly producers rely on");
     const std::uint32_t h = head_;
     if constexpr (Policy == RingFull::keep_oldest) {
       if (h - tail_ == N) {
@@ -113,6 +120,14 @@ class SampleRing {
     return n > N ? N : n;
   }
   std::uint32_t recorded() const { return head_; }
+  // Empties the ring and zeroes its counts (recorded, dropped). Only while no producer can run
+  // (its interrupt stopped): it writes the producer's own index.
+  void reset() {
+    head_ = 0;
+    tail_ = 0;
+    dropped_ = Tally{};
+    skipped_ = 0;
+  }
   // Samples not kept: dropped when full (keep_oldest), or overwritten unread (keep_newest).
   std::uint64_t dropped() const {
     if constexpr (Policy == RingFull::keep_oldest) {

@@ -13,6 +13,13 @@
 //     static bool pmu_interrupt(void (*irq)(std::uint32_t pc, std::uint32_t lr));  // false: none
 //     static void irq_enable();
 //     static void irq_disable();
+//     // Optional: a fast sampling interrupt, the board's timer straight into fast_ring, and a
+//     // hand-written PC-to-ring handler on the same timer to compare it with.
+//     static bool fast_sampling_start(bool handwritten);  // also unmasks that interrupt
+//     static void fast_sampling_stop();
+//     static std::uint32_t handwritten_samples();          // the hand-written ring's count
+//     static std::uint64_t fast_sampling_period_ns();
+//     static bool in_known_loop(prof::Sample);  // optional: PC in spin_exact's loop, LR its caller
 //   };
 //
 // What it does, in the order a firmware engineer would:
@@ -43,6 +50,12 @@ namespace examples {
 
 using ProfileRing = prof::SampleRing<2048>;
 inline ProfileRing profile_ring;  // one ring, whichever backend fills it
+
+// Where a board's fast sampling interrupt records (its timer straight into the ring: no dispatcher,
+// callback or Sampler). keep_newest, so the interrupt never tests for a full ring (an overwritten
+// sample is counted in dropped()); 256 entries, so that its index is one AND on ARM.
+using FastRing = prof::SampleRing<256, prof::RingFull::keep_newest>;
+inline FastRing fast_ring;
 
 // How profile() should treat the board and backend it is given.
 struct Setup {
@@ -132,6 +145,126 @@ void fast_region(const prof::Profiler<B>& p, prof::Counter cycles, const prof::R
   if (known_expectation(s, expect, tol))
     checks.check(fknown.min[0] + tol >= expect && fknown.min[0] <= expect + tol && fknown.clamped == 0,
                  "fast region: known region within tolerance");
+}
+
+inline constexpr std::uint64_t kNoCost = ~std::uint64_t{0};
+
+// One sampling interrupt's cost in instructions x10: a long known region measured while the
+// interrupt runs (already started), minus the region's own instructions, per interrupt taken in it
+// (interrupts(): a running count of them). kNoCost where the clock is not instruction-exact or
+// no interrupt arrived.
+template <class Board, prof::Backend B, class Count>
+std::uint64_t interrupt_cost_x10(const Setup& s, prof::Regions<B>& regions, prof::RegionStats<B>& stats,
+                                 Count interrupts) {
+  const std::uint64_t total0 = stats.total[0];
+  const std::uint32_t n0 = interrupts();
+  {
+    prof::Region<B> r{regions, stats};
+    Board::spin_exact(1000 * s.known_iters);
+  }
+  const std::uint32_t n = interrupts() - n0;
+  const std::uint64_t total = stats.total[0] - total0;
+  const std::uint64_t quiet = 1000 * (known_instructions(s) - s.known_extra) + s.known_extra;
+  if (n == 0 || s.per_instr_den == 0 || total * s.per_instr_den <= quiet * s.per_instr_num) return kNoCost;
+  return (total * s.per_instr_den - quiet * s.per_instr_num) * 10 / (s.per_instr_num * n);
+}
+
+inline void print_cost(const Console& out, const char* what, std::uint64_t x10, const char* scope) {
+  out.put(what);
+  if (x10 == kNoCost) {
+    out.line(": not measurable in this run");
+    return;
+  }
+  out.put(": ");
+  out.dec(static_cast<std::uint32_t>(x10 / 10));
+  out.put('.');
+  out.dec(static_cast<std::uint32_t>(x10 % 10));
+  out.put(" instructions per interrupt (");
+  out.put(scope);
+  out.line(")");
+}
+
+// The board's fast sampling path against its hand-written PC-to-ring handler, in this run.
+template <class Board, prof::Backend B>
+void fast_sampling_cost(const Setup& s, prof::Regions<B>& regions, Checks& checks) {
+  const Console& out = checks.out;
+  static prof::RegionStats<B> ours_stats{"spin_exact_fast_sampled"}, hand_stats{"spin_exact_hand_sampled"};
+  checks.check(Board::fast_sampling_start(false), "fast sampling started");
+  const std::uint64_t ours = interrupt_cost_x10<Board>(s, regions, ours_stats, [] { return fast_ring.recorded(); });
+  Board::fast_sampling_stop();
+  // Every sample interrupted the spin loop (a Region's own code is a few hundred of its 2 million
+  // instructions): its PC must be a loop instruction and its LR the return from the call to it.
+  if constexpr (requires { Board::in_known_loop(prof::Sample{}); }) {
+    std::uint32_t n = 0, off = 0;
+    for (prof::Sample smp; fast_ring.pop(smp); ++n) off += !Board::in_known_loop(smp);
+    out.put("fast path samples in the spin loop: ");
+    out.dec(n - off);
+    out.put(" of ");
+    out.dec(n);
+    out.line(" with its PC and caller's LR");
+    checks.check(n > 0 && off <= 1, "fast path samples carry the interrupted PC and LR");
+  }
+  fast_ring.reset();  // the workloads' samples, and their dropped count, start from zero
+  checks.check(Board::fast_sampling_start(true), "hand-written sampling started");
+  const std::uint64_t hand =
+      interrupt_cost_x10<Board>(s, regions, hand_stats, [] { return Board::handwritten_samples(); });
+  Board::fast_sampling_stop();
+  print_cost(out, "sampling interrupt cost, fast path", ours, "vector to return, PC and LR into the ring");
+  print_cost(out, "sampling interrupt cost, hand-written PC-to-ring", hand, "vector to return");
+  if (ours == kNoCost || hand == kNoCost) return;
+  const std::uint32_t pct = static_cast<std::uint32_t>(ours * 100 / hand);
+  out.put("sampling interrupt, fast path to hand-written: ");
+  out.dec(pct / 100);
+  out.put('.');
+  if (pct % 100 < 10) out.put('0');
+  out.dec(pct % 100);
+  out.line(" (goal: at most 1.50)");
+  checks.check(2 * ours <= 3 * hand, "fast sampling interrupt within 1.5x the hand-written handler");
+}
+
+// The workloads the sampling phase profiles.
+inline void run_workloads() {
+  using namespace work;
+  for (int round = 0; round < 12; ++round) {
+    sink = crc32(buffer, sizeof buffer);
+    fill();
+    insertion_sort(table, 256);
+    sink = fib(5000);
+  }
+}
+
+template <prof::Backend B>
+struct Report {
+  const prof::Profiler<B>& p;
+  const prof::Regions<B>& regions;
+  prof::RegionStats<B>* const* all;
+  std::size_t count;
+};
+
+// 4. The regions and where the samples landed, printed; the dump as text frames on the console's
+// UART (its PMU id is the backend's catalog id). Returns the number of failed checks.
+template <class Board, prof::Backend B, class Ring>
+int report_and_dump(const Setup& s, const Report<B>& r, Ring& ring, const prof::DumpSamples& source,
+                    Checks& checks) {
+  const Console& out = checks.out;
+  print_regions(out, s.unit, r.all, r.count);
+  std::uint32_t in_crc = 0;
+  prof::Sample smp;
+  for (std::size_t i = 0; ring.peek(i, smp); ++i) in_crc += work::in_crc32(smp.pc);
+  out.put("samples: ");
+  out.dec(ring.size());
+  out.put(" recorded, ");
+  out.dec(ring.dropped());
+  out.put(" dropped, ");
+  out.dec(in_crc);
+  out.line(" in crc32");
+  checks.check(ring.size() > 0, "samples recorded");
+  checks.check(2 * in_crc > ring.size(), "most samples in crc32, the longest-running function");
+  pmu::dump::TextFrameSink frames{&frame_putc<Board>, nullptr};
+  pmu::dump::Writer writer{frames.sink()};
+  const auto ds = prof::write_dump(writer, {s.target, s.counter_hz}, r.p, r.regions, r.all, r.count, &source, &ring);
+  checks.check(ds == pmu::dump::Status::ok, "dump written");
+  return checks.failures;
 }
 
 template <class Board, prof::Backend B>
@@ -238,93 +371,61 @@ int profile(const Setup& s) {
                "crc32 region costs the most");
   fast_region<Board>(p, cycles, known, s, checks);
 
-  // 2 and 3. Sampling: the same Sampler and ring whatever fires it.
+  // 2. What one sampling interrupt costs (timer sampling only; see the top of this file).
   const bool pmu_irq = s.pmu_interrupt && Board::pmu_interrupt(&Bench<B>::on_pmu);
+  constexpr bool fast = requires { Board::fast_sampling_start(true); };
   out.line(pmu_irq ? "sampling: PMU overflow interrupt (cycles counter)"
+           : fast  ? "sampling: PMU overflow interrupt not used here -> board timer, fast path"
                    : "sampling: PMU overflow interrupt not used here -> board timer, same sampler");
-  auto sampling = [&](bool on) {
-    if (on) {
-      if (pmu_irq)
-        checks.check(sampler.arm(cycles, s.pmu_period) == pmu::Status::ok, "sampler armed");
-      else
-        checks.check(Board::timer_start(&Bench<B>::on_tick), "timer started");
-      Board::irq_enable();
-    } else {
-      Board::irq_disable();
-      if (pmu_irq)
-        sampler.disarm();
-      else
-        Board::timer_stop();
-    }
+  auto timer_on = [&] {
+    checks.check(Board::timer_start(&Bench<B>::on_tick), "timer started");
+    Board::irq_enable();
   };
-
-  std::uint32_t irqs = 0;
+  auto timer_off = [] {
+    Board::irq_disable();
+    Board::timer_stop();
+  };
   if (!pmu_irq) {
-    const std::uint32_t irq0 = sampler.interrupts();
-    sampling(true);
-    {
-      prof::Region<B> r{regions, sampled};
-      Board::spin_exact(1000 * s.known_iters);
-    }
-    sampling(false);
-    irqs = sampler.interrupts() - irq0;
+    timer_on();
+    const std::uint64_t x10 = interrupt_cost_x10<Board>(s, regions, sampled, [] { return Bench<B>::sampler.interrupts(); });
+    timer_off();
+    checks.check(x10 != kNoCost || s.per_instr_den == 0, "timer interrupts arrived during the sampled region");
+    print_cost(out, "sampling interrupt cost", x10, "vector to return, sampler included");
     for (prof::Sample drop; ring.pop(drop);) {  // the spin loop's samples: discard
     }
-    checks.check(irqs > 0, "timer interrupts arrived during the sampled region");
-    const std::uint64_t quiet = 1000 * (instructions - s.known_extra) + s.known_extra;
-    if (irqs != 0 && s.per_instr_den != 0 && sampled.total[0] * s.per_instr_den > quiet * s.per_instr_num) {
-      // Extra counts per interrupt, in instructions (x10 for one decimal).
-      const std::uint64_t extra_instr_x10 =
-          (sampled.total[0] * s.per_instr_den - quiet * s.per_instr_num) * 10 / (s.per_instr_num * irqs);
-      out.put("sampling interrupt cost: ");
-      out.dec(static_cast<std::uint32_t>(extra_instr_x10 / 10));
-      out.put('.');
-      out.dec(static_cast<std::uint32_t>(extra_instr_x10 % 10));
-      out.put(" instructions per interrupt (vector to return, sampler included; ");
-      out.dec(irqs);
-      out.line(" interrupts)");
-    } else {
-      out.line("sampling interrupt cost: not measurable in this run");
-    }
+    if constexpr (fast) fast_sampling_cost<Board>(s, regions, checks);
   }
 
-  sampling(true);
-  for (int round = 0; round < 12; ++round) {
-    sink = crc32(buffer, sizeof buffer);
-    fill();
-    insertion_sort(table, 256);
-    sink = fib(5000);
-  }
-  sampling(false);
-  p.stop();
-
+  // 3. Sample the workloads, 4. report and dump.
   prof::RegionStats<B>* all[] = {&empty, &known, &crc, &sort, &fibr, &sampled};
-  print_regions(out, s.unit, all, sizeof all / sizeof all[0]);
-  std::uint32_t in_crc = 0;
-  prof::Sample smp;
-  for (std::size_t i = 0; ring.peek(i, smp); ++i) in_crc += in_crc32(smp.pc);
-  out.put("samples: ");
-  out.dec(ring.size());
-  out.put(" recorded, ");
-  out.dec(ring.dropped());
-  out.put(" dropped, ");
-  out.dec(in_crc);
-  out.line(" in crc32");
-  checks.check(ring.size() > 0, "samples recorded");
-  checks.check(2 * in_crc > ring.size(), "most samples in crc32, the longest-running function");
-
-  // 4. The dump, as text frames on the console's UART; its PMU id is the backend's catalog id.
-  const prof::DumpSamples source =
-      pmu_irq ? prof::DumpSamples{pmu::dump::SampleSourceKind::pmu_overflow,
-                                  static_cast<std::uint8_t>(p.slot_of(cycles)), s.pmu_period}
-              : prof::DumpSamples{pmu::dump::SampleSourceKind::timer, pmu::dump::kNoCounter,
-                                  s.tick_period_ns};
-  pmu::dump::TextFrameSink frames{&frame_putc<Board>, nullptr};
-  pmu::dump::Writer writer{frames.sink()};
-  const auto ds = prof::write_dump(writer, {s.target, s.counter_hz}, p, regions, all,
-                                   sizeof all / sizeof all[0], &source, &ring);
-  checks.check(ds == pmu::dump::Status::ok, "dump written");
-  return checks.failures;
+  const Report<B> report{p, regions, all, sizeof all / sizeof all[0]};
+  if (pmu_irq) {
+    checks.check(sampler.arm(cycles, s.pmu_period) == pmu::Status::ok, "sampler armed");
+    Board::irq_enable();
+    run_workloads();
+    Board::irq_disable();
+    sampler.disarm();
+    p.stop();
+    return report_and_dump<Board>(s, report, ring,
+                                  {pmu::dump::SampleSourceKind::pmu_overflow,
+                                   static_cast<std::uint8_t>(p.slot_of(cycles)), s.pmu_period},
+                                  checks);
+  }
+  if constexpr (fast) {
+    checks.check(Board::fast_sampling_start(false), "fast sampling started");
+    run_workloads();
+    Board::fast_sampling_stop();
+    p.stop();
+    return report_and_dump<Board>(
+        s, report, fast_ring,
+        {pmu::dump::SampleSourceKind::timer, pmu::dump::kNoCounter, Board::fast_sampling_period_ns()}, checks);
+  }
+  timer_on();
+  run_workloads();
+  timer_off();
+  p.stop();
+  return report_and_dump<Board>(
+      s, report, ring, {pmu::dump::SampleSourceKind::timer, pmu::dump::kNoCounter, s.tick_period_ns}, checks);
 }
 
 }  // namespace examples

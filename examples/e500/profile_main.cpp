@@ -36,6 +36,11 @@ __attribute__((noipa, section("work_known"))) void spin_exact(std::uint32_t n) {
 }
 
 constexpr std::uint32_t kTickPeriod = board::kTimebaseHz / 100'000;  // decrementer: 10 us
+// The fast path's period: 30 us, so that the sampled workloads fit its 256-sample ring.
+constexpr std::uint32_t kFastPeriod = 3 * kTickPeriod;
+
+extern "C" void handwritten_pc_dec();
+extern "C" volatile std::uint32_t handwritten_head;
 
 struct Mpc8544ds {
   static const examples::Console& console() { return board::console; }
@@ -53,6 +58,31 @@ struct Mpc8544ds {
   }
   static void irq_enable() { board::ee_enable(); }
   static void irq_disable() { board::ee_disable(); }
+  // The fast path: IVOR10 straight into the ring (board.hpp, fast_sampling_start), and its
+  // hand-written baseline (handwritten_dec.S), on the same decrementer period.
+  static bool fast_sampling_start(bool handwritten) {
+    const bool ok = handwritten ? board::decrementer_vector_start(kFastPeriod, &handwritten_pc_dec)
+                                : board::fast_sampling_start(kFastPeriod, examples::fast_ring);
+    if (ok) board::ee_enable();
+    return ok;
+  }
+  static void fast_sampling_stop() {
+    board::ee_disable();
+    board::decrementer_stop();
+  }
+  static std::uint32_t handwritten_samples() { return handwritten_head; }
+  static std::uint64_t fast_sampling_period_ns() {
+    return std::uint64_t{kFastPeriod} * 1'000'000'000u / board::kTimebaseHz;
+  }
+  // The spin loop is `mtctr; bdnz; blr`: PC the bdnz, and LR - 4 an I-form `bl` (opcode 18, AA 0,
+  // LK 1) whose target, LR - 4 + the sign-extended LI || 0b00, is spin_exact.
+  static bool in_known_loop(prof::Sample smp) {
+    const auto fn = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(&::spin_exact));
+    if (smp.pc != fn + 4) return false;
+    const std::uint32_t bl = *reinterpret_cast<const volatile std::uint32_t*>(smp.lr - 4);
+    const auto disp = static_cast<std::uint32_t>(static_cast<std::int32_t>(bl << 6) >> 6) & ~3u;
+    return (bl & 0xFC000003u) == 0x48000001u && smp.lr - 4 + disp == fn;
+  }
 };
 
 constexpr std::uint64_t kTickPeriodNs =

@@ -8,6 +8,7 @@
 
 #include "board/board.hpp"
 #include "examples/common/profile_run.hpp"
+#include "fast_sampling.h"
 #include "hal/core/bus/arm_cp.hpp"
 #include "hal/xscale/driver.hpp"
 #include "hal/xscale/regs.hpp"
@@ -24,6 +25,16 @@ __attribute__((noipa, section("work_known"))) void spin_exact(std::uint32_t n) {
 
 constexpr std::uint32_t kTickPeriod = board::kMinPeriodTicks;  // 3.25 MHz ticks: ~9.8 us
 
+// The fast sampling path: the OS timer's FIQ straight into the ring (board.hpp, "Fast interrupt").
+extern "C" [[gnu::interrupt("FIQ")]] void profile_sample_fiq() {
+  board::fiq_timer_rearm<FAST_SAMPLING_PERIOD>();
+  examples::fast_ring.record(board::fiq_interrupted_pc(), board::fiq_interrupted_lr());
+}
+
+// Its hand-written baseline (handwritten_fiq.S).
+extern "C" void handwritten_pc_fiq();
+extern "C" volatile std::uint32_t handwritten_head;
+
 struct Mainstone {
   static const examples::Console& console() { return board::console; }
   static void putc(char c) { board::putc(c); }
@@ -35,6 +46,26 @@ struct Mainstone {
   static bool pmu_interrupt(void (*irq)(std::uint32_t, std::uint32_t)) { return board::pmu_irq_start(irq); }
   static void irq_enable() { board::irq_enable(); }
   static void irq_disable() { board::irq_disable(); }
+  static bool fast_sampling_start(bool handwritten) {
+    board::fiq_set_handler(handwritten ? &handwritten_pc_fiq : &profile_sample_fiq);
+    if (!board::fiq_timer_start(FAST_SAMPLING_PERIOD)) return false;
+    board::fiq_enable();
+    return true;
+  }
+  static void fast_sampling_stop() { board::fiq_timer_stop(); }
+  static std::uint32_t handwritten_samples() { return handwritten_head; }
+  // spin_exact is `subs; bne` then the return; LR - 4 must be an ARM BL (cond AL, 0b1011) whose
+  // target, LR - 4 + 8 + 4 * signed imm24 (ARM ARM A4.1.5), is spin_exact.
+  static bool in_known_loop(prof::Sample smp) {
+    const auto loop = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(&::spin_exact));
+    if (smp.pc != loop && smp.pc != loop + 4) return false;
+    const std::uint32_t bl = *reinterpret_cast<const volatile std::uint32_t*>(smp.lr - 4);
+    const std::uint32_t target = smp.lr + 4 + (static_cast<std::uint32_t>(static_cast<std::int32_t>(bl << 8) >> 6));
+    return (bl >> 24) == 0xEB && target == loop;
+  }
+  static std::uint64_t fast_sampling_period_ns() {
+    return std::uint64_t{FAST_SAMPLING_PERIOD} * 1'000'000'000u / board::timer_hz();
+  }
 };
 
 // CCNT counts instructions under -icount shift=0 (cycles on silicon): exact, so resolution 0.

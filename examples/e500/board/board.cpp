@@ -9,8 +9,13 @@
 // The one definition of pmu_fault_catch() for every e500 firmware image (see hal/core/fault.hpp).
 #include "hal/core/fault_catch.hpp"
 
+extern "C" char e500_vectors[];  // start.S: IVPR's base
+
 namespace board {
 namespace {
+
+// IVOR10 as start.S set it, while decrementer_vector_start() has it elsewhere (0: not moved).
+std::uint32_t g_ivor10 = 0;
 
 // DUART channel 0: a 16550-compatible UART, byte-wide registers.
 constexpr std::uint32_t kUart0 = kCcsrBase + 0x4500;
@@ -143,6 +148,27 @@ void decrementer_stop() {
   e500::mtspr<e500::DEC>(0);  // writing 0 does not raise a decrementer exception (CRM 2.6.5)
   e500::mtspr<e500::TSR>(e500::TSR_DIS);
   g_on_tick = nullptr;
+  if (g_ivor10 != 0) {  // back to start.S's VECTOR 10 stub
+    e500::mtspr<e500::IVOR10>(g_ivor10);
+    e500::isync();
+  }
+}
+
+bool decrementer_vector_start(std::uint32_t period_ticks, void (*handler)()) {
+  const auto addr = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(handler));
+  const auto base = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(&e500_vectors));
+  if (period_ticks == 0 || (addr & 0xFu) != 0 || (addr & 0xFFFF0000u) != base) return false;
+  CriticalSection cs;
+  decrementer_stop();
+  g_ivor10 = e500::mfspr<e500::IVOR10>();
+  e500::mtspr<e500::IVOR10>(addr & 0xFFF0u);
+  e500::isync();
+  const std::uint32_t tcr = e500::mfspr<e500::TCR>();
+  e500::mtspr<e500::DECAR>(period_ticks);
+  e500::mtspr<e500::DEC>(period_ticks);
+  e500::mtspr<e500::TSR>(e500::TSR_DIS);
+  e500::mtspr<e500::TCR>(tcr | e500::TCR_DIE | e500::TCR_ARE);
+  return true;
 }
 
 bool under_pmusim() { return *reinterpret_cast<const volatile std::uint32_t*>(kGutsSvr) == kSvrPmusim; }

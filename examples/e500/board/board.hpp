@@ -16,6 +16,9 @@
 #include "board/e500_core.hpp"
 #include "examples/common/console.hpp"
 #include "hal/core/bus/irq.hpp"
+#include "profiler/sampler.hpp"
+
+extern "C" void e500_fast_sample();  // start.S
 
 namespace board {
 
@@ -66,6 +69,25 @@ inline std::uint64_t timebase() {
 // while MSR[EE] is set: see ee_enable(). period_ticks must be non-zero.
 void decrementer_start(std::uint32_t period_ticks, IrqHandler on_tick);
 void decrementer_stop();
+
+// The decrementer on another handler of section .text.e500_ivor (16-byte aligned, in IVPR's
+// 64 KiB: an IVOR holds address bits 48-59, CRM 2.7.1.5), which must clear TSR[DIS] and return
+// with rfi. false (and nothing changed) for a handler it cannot reach or a period of 0.
+bool decrementer_vector_start(std::uint32_t period_ticks, void (*handler)());
+
+// Fast decrementer sampling: IVOR10 straight to e500_fast_sample (start.S), which acknowledges the
+// decrementer and records SRR0 (where the interrupted code resumes) and LR into `ring`, with no
+// frame and no call: 20 instructions from the interrupt to rfi. It takes SPRG0-2 as scratch and
+// SPRG3 for the ring's address; nothing else in this board uses them. decrementer_stop() puts
+// IVOR10 back. period_ticks as decrementer_start().
+template <class Ring>
+bool fast_sampling_start(std::uint32_t period_ticks, Ring& ring) {
+  static_assert(Ring::kCapacity == 256 && Ring::kHeadOffset == 256 * 8 &&
+                    Ring::kPolicy == prof::RingFull::keep_newest,
+                "e500_fast_sample writes a prof::SampleRing<256, prof::RingFull::keep_newest>");
+  e500::mtspr<e500::SPRG3>(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(&ring)));
+  return decrementer_vector_start(period_ticks, &e500_fast_sample);
+}
 
 // Performance monitor interrupt (IVOR35, CRM 7.4): taken when PMGC0[PMIE] is set, a counter with
 // PMLCan[CE] overflows, and MSR[EE] is set. The handler must clear the condition (rewrite the

@@ -22,6 +22,8 @@
 // The one definition of pmu_fault_catch() in every image that links this board (see fault.hpp).
 #include "hal/core/fault_catch.hpp"
 
+extern "C" void board_fiq_entry();  // vectors.S: the fatal report
+
 namespace board {
 namespace {
 
@@ -146,6 +148,47 @@ void timer_stop() {
 }
 
 std::uint32_t timer_ticks() { return g_ticks; }
+
+void fiq_set_handler(FiqHandler h) {
+  const std::uintptr_t target =
+      h ? reinterpret_cast<std::uintptr_t>(h) : reinterpret_cast<std::uintptr_t>(&board_fiq_entry);
+  // r8 is banked: write FIQ mode's copy from FIQ mode, with IRQ and FIQ masked, and come back.
+  std::uint32_t saved, tmp;
+  asm volatile(
+      "mrs %0, cpsr\n\t"
+      "orr %1, %0, #0xC0\n\t"
+      "bic %1, %1, #0x1F\n\t"
+      "orr %1, %1, #0x11\n\t"  // MODE_FIQ
+      "msr cpsr_c, %1\n\t"
+      "mov r8, %2\n\t"
+      "msr cpsr_c, %0"
+      : "=&r"(saved), "=&r"(tmp)
+      : "r"(target)
+      : "memory");
+}
+
+bool fiq_timer_start(std::uint32_t period_ticks) {
+  if (period_ticks < kMinPeriodTicks) return false;
+  CriticalSection cs;
+  fiq_disable();
+  wr(ICMR, rd(ICMR) & ~kIrqOst0);
+  g_on_tick = nullptr;
+  wr(OSMR0, rd(OSCR0) + period_ticks);
+  wr(OSSR, OSSR_M0);
+  wr(OIER, rd(OIER) | OIER_E0);
+  wr(ICLR, rd(ICLR) | kIrqOst0);  // 1 = FIQ (PXA255 manual 4.2.2.2)
+  wr(ICMR, rd(ICMR) | kIrqOst0);
+  return true;
+}
+
+void fiq_timer_stop() {
+  CriticalSection cs;
+  fiq_disable();
+  wr(ICMR, rd(ICMR) & ~kIrqOst0);
+  wr(OIER, rd(OIER) & ~OIER_E0);
+  wr(OSSR, OSSR_M0);
+  wr(ICLR, rd(ICLR) & ~kIrqOst0);
+}
 
 bool pmu_irq_start(TickFn on_pmu) {
   if (on_pmu == nullptr) return false;

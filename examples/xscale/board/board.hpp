@@ -100,12 +100,68 @@ std::uint32_t timer_ticks();
 bool pmu_irq_start(TickFn on_pmu);
 void pmu_irq_stop();
 
+// ---- Fast interrupt (FIQ): timer sampling at the cost of a hand-written handler -------------------
+
+// The FIQ vector jumps straight to FIQ mode's banked r8 (vectors.S), so the handler is chosen at run
+// time without a dispatcher or a callback. A handler is an [[gnu::interrupt("FIQ")]] function: GCC
+// saves what it uses of r0-r7 (r8-r12 are FIQ mode's own) and returns with the SPSR restored.
+// Every other exception path of this board runs with FIQ masked (vectors.S), so a FIQ only ever
+// interrupts SYS or USR code: fiq_interrupted_lr() is then always the interrupted code's LR. Time in
+// the board's IRQ handler is charged to the instruction it interrupted (the usual skid of a masked
+// region). The profiler's IrqGuard masks IRQ only: a FIQ handler must not touch the PMU, only the
+// timer and a sample ring (whose producer side needs no lock).
+using FiqHandler = void (*)();
+
+// Installs h as the FIQ handler (nullptr: the fatal report). Takes effect at the next FIQ.
+void fiq_set_handler(FiqHandler h);
+
+inline void fiq_enable() {
+  std::uint32_t tmp;
+  asm volatile("mrs %0, cpsr\n\tbic %0, %0, #0x40\n\tmsr cpsr_c, %0" : "=&r"(tmp) : : "memory");
+}
+inline void fiq_disable() {
+  std::uint32_t tmp;
+  asm volatile("mrs %0, cpsr\n\torr %0, %0, #0x40\n\tmsr cpsr_c, %0" : "=&r"(tmp) : : "memory");
+}
+
+// Routes OS timer match 0 to FIQ (ICLR bit 26) with its first match period_ticks from now. The
+// handler re-arms it with fiq_timer_rearm<period_ticks>(). Same period rule as timer_start(); the
+// IRQ-routed tick and this one are exclusive (starting one stops the other's routing).
+bool fiq_timer_start(std::uint32_t period_ticks);
+void fiq_timer_stop();
+
+// In the FIQ handler: next match PeriodTicks after now, then acknowledge (OSSR write-1-to-clear,
+// PXA255 manual 4.4.2.5). Re-basing from OSCR0 never misses a match; the period stretches by the
+// entry latency (well under a tick at 3.25 MHz).
+template <std::uint32_t PeriodTicks>
+inline void fiq_timer_rearm() {
+  static_assert(PeriodTicks >= 32, "the OS timer period must leave the handler time to re-arm");
+  auto* const ost = reinterpret_cast<volatile std::uint32_t*>(0x40A00000);  // OSMR0
+  ost[0] = ost[4] + PeriodTicks;  // OSMR0 = OSCR0 (+0x10) + period
+  ost[5] = 1;                     // OSSR (+0x14): clear M0
+}
+
+// In the FIQ handler: the interrupted SYS/USR code's LR, read from the user bank by STM's ^ form
+// (ARM ARM A4.1.98, STM (2)): one store instead of two mode switches. Before ARMv6 the instruction
+// after it must not touch a banked register, hence the NOP.
+[[gnu::always_inline]] inline std::uint32_t fiq_interrupted_lr() {
+  std::uint32_t lr;
+  asm volatile("stmdb sp, {lr}^\n\tnop\n\tldr %0, [sp, #-4]" : "=r"(lr) : : "memory");
+  return lr;
+}
+
+// In the FIQ handler: where the interrupted code resumes (GCC's FIQ entry has already taken 4 off
+// LR_fiq, ARM ARM A2.6.7).
+[[gnu::always_inline]] inline std::uint32_t fiq_interrupted_pc() {
+  return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
+}
+
 // Instructions one timer interrupt executes outside the callback, from the IRQ vector fetch to the
-// return into the interrupted code: 15 in the entry stub (vectors.S: vector, 13 to the call, the
+// return into the interrupted code: 16 in the entry stub (vectors.S: vector, FIQ mask, 13 to the call, the
 // return) plus 33 in board_irq_dispatch as GCC 12 -O2 compiles it (it tail-calls the callback). A
 // callback of k instructions makes one interrupt cost kIrqPathInstructions + k. Measured under QEMU
 // -icount shift=0 with CCNT (44 before the PMU source was added to the dispatcher, then confirmed
 // with an instruction trace, -singlestep -d exec); the self-test fails if the figure goes stale. A sampling profiler can subtract it from counts.
-inline constexpr std::uint32_t kIrqPathInstructions = 48;
+inline constexpr std::uint32_t kIrqPathInstructions = 49;
 
 }  // namespace board

@@ -15,6 +15,7 @@
 _start:
     msr     cpsr_c, #(MODE_FIQ | PSR_I | PSR_F)
     ldr     sp, =__fiq_stack_top
+    ldr     r8, =board_fiq_entry        /* the FIQ vector jumps to r8_fiq (vectors.S): fatal until set */
     msr     cpsr_c, #(MODE_IRQ | PSR_I | PSR_F)
     ldr     sp, =__irq_stack_top
     msr     cpsr_c, #(MODE_ABT | PSR_I | PSR_F)

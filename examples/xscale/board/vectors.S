@@ -18,7 +18,7 @@ __vectors:
     ldr     pc, .Ldabt                  /* 0x10 data abort */
     ldr     pc, .Lreserved              /* 0x14 reserved */
     ldr     pc, .Lirq                   /* 0x18 IRQ */
-    ldr     pc, .Lfiq                   /* 0x1c FIQ */
+    mov     pc, r8                      /* 0x1c FIQ: to the handler in FIQ mode's banked r8 */
 .Lreset:    .word _start
 .Lundef:    .word board_und_entry
 .Lswi:      .word board_swi_entry
@@ -26,20 +26,25 @@ __vectors:
 .Ldabt:     .word board_dabt_entry
 .Lreserved: .word board_reserved_entry
 .Lirq:      .word board_irq_entry
-.Lfiq:      .word board_fiq_entry
 
     .text
 
-/* IRQ: calls board_irq_dispatch(pc, lr) on the IRQ stack with IRQ and FIQ masked.
+/* FIQ: the vector jumps to r8_fiq, a register only FIQ mode sees (ARM ARM A2.3, banked r8-r14):
+ * board::fiq_set_handler() picks the handler at run time for the one instruction a literal-pool
+ * vector costs too. startup.S points it at board_fiq_entry (fatal) until then. */
+
+/* IRQ: calls board_irq_dispatch(pc, lr) on the IRQ stack with IRQ and FIQ masked (the exception
+ * entry masks IRQ only; FIQ is masked first, so that a FIQ only ever interrupts SYS/USR code).
  *   pc = the interrupted instruction (LR_irq - 4: where execution resumes);
  *   lr = the interrupted mode's own link register. That register is banked, so the stub switches to
  *        the interrupted mode (taken from SPSR; USR is read through SYS, which shares its bank) with
  *        interrupts still masked, copies LR, and switches back.
- * Saves only what AAPCS lets the C++ side clobber. 15 instructions counting the vector and the
- * return; with board_irq_dispatch, 48 outside the callback (board.hpp, kIrqPathInstructions). */
+ * Saves only what AAPCS lets the C++ side clobber. 16 instructions counting the vector and the
+ * return; with board_irq_dispatch, 49 outside the callback (board.hpp, kIrqPathInstructions). */
     .global board_irq_entry
     .type   board_irq_entry, %function
 board_irq_entry:
+    msr     cpsr_c, #(MODE_IRQ | PSR_I | PSR_F)  /* no FIQ in here: see board::fiq_interrupted_lr */
     sub     lr, lr, #4
     stmfd   sp!, {r0-r3, r12, lr}       /* 24 bytes: the stack stays 8-byte aligned */
     mrs     r0, spsr
@@ -61,6 +66,7 @@ board_irq_entry:
     .global board_und_entry
     .type   board_und_entry, %function
 board_und_entry:
+    msr     cpsr_c, #(MODE_UND | PSR_I | PSR_F)
     stmfd   sp!, {r0-r3, r12, lr}
     bl      pmu_fault_catch
     tst     r0, #0xff                   /* bool in r0 */

@@ -2,6 +2,7 @@
 // real drivers and behavioural models: the overflow interrupt injected after every register
 // access of the sequences it can split, handles that were never added, wraps, links.
 #include <gtest/gtest.h>
+#include <cstring>
 
 #include "hal/core/bus/irq.hpp"
 #include "hal/core/bus/mock.hpp"
@@ -257,6 +258,49 @@ TEST_F(profilerInterrupt, KeepNewestRingKeepsTheEnd) {
   ASSERT_TRUE(oldest.pop(s));
   EXPECT_EQ(s.pc, 1u) << "keep_oldest keeps the start";
   EXPECT_EQ(oldest.dropped(), 6u);
+}
+
+// reset() starts a ring over: no samples, nothing recorded or dropped, under either policy.
+TEST_F(profilerInterrupt, RingResetZeroesSamplesAndCounts) {
+  prof::SampleRing<4, prof::RingFull::keep_newest> newest;
+  prof::SampleRing<4> oldest;
+  prof::Sample s;
+  for (std::uint32_t i = 1; i <= 10; ++i) {
+    (void)newest.record(i, 0);
+    (void)oldest.record(i, 0);
+  }
+  ASSERT_TRUE(newest.pop(s));  // the consumer has counted the overwritten ones
+  newest.reset();
+  oldest.reset();
+  EXPECT_EQ(newest.size(), 0u);
+  EXPECT_EQ(newest.recorded(), 0u);
+  EXPECT_EQ(newest.dropped(), 0u);
+  EXPECT_FALSE(newest.pop(s));
+  EXPECT_EQ(oldest.size(), 0u);
+  EXPECT_EQ(oldest.dropped(), 0u);
+  EXPECT_TRUE(newest.record(42, 7));
+  EXPECT_TRUE(oldest.record(43, 8));
+  ASSERT_TRUE(newest.pop(s));
+  EXPECT_EQ(s.pc, 42u);
+  EXPECT_EQ(s.lr, 7u);
+  ASSERT_TRUE(oldest.pop(s));
+  EXPECT_EQ(s.pc, 43u);
+  EXPECT_EQ(newest.dropped() + oldest.dropped(), 0u);
+}
+
+// The layout an assembly producer relies on (a board's fast sampling path): samples at offset 0,
+// 8 bytes each, then the head; record() stores the sample, then head + 1.
+TEST_F(profilerInterrupt, RingLayoutForAssemblyProducers) {
+  static prof::SampleRing<256, prof::RingFull::keep_newest> ring;
+  static_assert(decltype(ring)::kHeadOffset == 2048);
+  const auto* base = reinterpret_cast<const unsigned char*>(&ring);
+  ASSERT_TRUE(ring.record(0x1234, 0x5678));
+  std::uint32_t words[2], head;
+  std::memcpy(words, base, sizeof words);
+  std::memcpy(&head, base + decltype(ring)::kHeadOffset, sizeof head);
+  EXPECT_EQ(words[0], 0x1234u);
+  EXPECT_EQ(words[1], 0x5678u);
+  EXPECT_EQ(head, 1u);
 }
 
 // ---------------------------------------------------------------------------------------------
