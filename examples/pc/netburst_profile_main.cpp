@@ -39,6 +39,10 @@ __attribute__((noipa, section("work_known"))) void spin_exact(std::uint32_t n) {
 
 // PIT channel 0 every 12 input clocks: 10.06 us.
 constexpr std::uint16_t kTickPeriod = 12;
+// The fast path's period: 30 us, so that the sampled workloads fit its 256-sample ring.
+constexpr std::uint16_t kFastPeriod = 3 * kTickPeriod;
+extern "C" void handwritten_pc_pit();
+extern "C" volatile std::uint32_t handwritten_head;
 constexpr std::uint64_t kTickPeriodNs = std::uint64_t{kTickPeriod} * 1'000'000'000u / board::kPitHz;
 
 // The adaptor examples::profile() takes.
@@ -61,6 +65,30 @@ struct Board {
   }
   static void irq_enable() { board::irq_enable(); }
   static void irq_disable() { board::irq_disable(); }
+  // The fast path: IRQ 0 straight into the ring (board.hpp, fast_sampling_start), and its
+  // hand-written baseline (handwritten_pit.S), on the same PIT period.
+  static bool fast_sampling_start(bool handwritten) {
+    if (handwritten)
+      board::timer_vector_start(kFastPeriod, &handwritten_pc_pit);
+    else
+      board::fast_sampling_start(kFastPeriod, examples::fast_ring);
+    board::irq_enable();
+    return true;
+  }
+  static void fast_sampling_stop() {
+    board::irq_disable();
+    board::timer_stop();
+  }
+  static std::uint32_t handwritten_samples() { return handwritten_head; }
+  static std::uint64_t fast_sampling_period_ns() {
+    return std::uint64_t{kFastPeriod} * 1'000'000'000u / board::kPitHz;
+  }
+  // The spin loop is `dec; jnz` inside spin_exact's frame (its first 16 bytes); x86's fast path
+  // records no caller (lr 0).
+  static bool in_known_loop(prof::Sample smp) {
+    const auto fn = reinterpret_cast<std::uint32_t>(&::spin_exact);
+    return smp.pc - fn < 16 && smp.lr == 0;
+  }
 };
 
 // On silicon: global_power_events:RUNNING (cycles the processor is not halted), no expectation for

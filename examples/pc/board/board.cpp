@@ -12,6 +12,10 @@
 extern "C" const std::uint32_t pc_vector_table[];
 extern "C" char __stack_bottom[], __stack_top[];
 
+namespace {
+void set_gate(unsigned vector, std::uint32_t handler);  // the IDT, below
+}
+
 namespace board {
 namespace {
 
@@ -137,6 +141,17 @@ void timer_stop() {
   outb(kPic1 + 1, g_pic1_mask |= 1u);
   outb(kPitCmd, PIT_CH0_LOHI_MODE0);  // mode 0 with no count written: the counter waits
   g_on_tick = nullptr;
+  set_gate(kIrqBase, pc_vector_table[kIrqBase]);  // the dispatcher again
+}
+
+void timer_vector_start(std::uint16_t period_ticks, void (*handler)()) {
+  CriticalSection cs;
+  timer_stop();
+  set_gate(kIrqBase, reinterpret_cast<u32>(handler));
+  outb(kPitCmd, PIT_CH0_LOHI_MODE2);
+  outb(kPit0, static_cast<u8>(period_ticks));
+  outb(kPit0, static_cast<u8>(period_ticks >> 8));
+  outb(kPic1 + 1, g_pic1_mask &= static_cast<u8>(~1u));
 }
 
 namespace {

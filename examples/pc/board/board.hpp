@@ -15,6 +15,10 @@
 
 #include "examples/common/console.hpp"
 #include "hal/core/bus/irq.hpp"
+#include "profiler/sampler.hpp"
+
+extern "C" void pc_fast_sample();  // start.S
+extern "C" void* pc_fast_ring;     // start.S: the ring pc_fast_sample records into
 
 namespace board {
 
@@ -48,6 +52,23 @@ inline constexpr std::uint32_t kPitHz = 1'193'182u;
 // runs in each. Taken only while EFLAGS.IF is set (irq_enable).
 void timer_start(std::uint16_t period_ticks, IrqHandler on_tick);
 void timer_stop();
+
+// The PIT on another handler of IRQ 0 (IDT vector 32): an interrupt routine that sends the
+// master 8259 its EOI and returns with iret. timer_stop() puts the board's dispatcher back.
+void timer_vector_start(std::uint16_t period_ticks, void (*handler)());
+
+// Fast PIT sampling: IRQ 0 straight to pc_fast_sample (start.S), which sends the EOI and records
+// the interrupted EIP into `ring` with no frame and no call, 15 instructions from the gate to
+// iret. x86 has no link register: the sample's lr is 0 (the dispatcher's frame-pointer walk is
+// what this path leaves out).
+template <class Ring>
+void fast_sampling_start(std::uint16_t period_ticks, Ring& ring) {
+  static_assert(Ring::kCapacity == 256 && Ring::kHeadOffset == 256 * 8 &&
+                    Ring::kPolicy == prof::RingFull::keep_newest,
+                "pc_fast_sample writes a prof::SampleRing<256, prof::RingFull::keep_newest>");
+  pc_fast_ring = &ring;
+  timer_vector_start(period_ticks, &pc_fast_sample);
+}
 
 // The local APIC: its physical base from IA32_APIC_BASE, and whether CPUID says there is one.
 bool has_apic();
