@@ -17,6 +17,16 @@ namespace {
 // IVOR10 as start.S set it, while decrementer_vector_start() has it elsewhere (0: not moved).
 std::uint32_t g_ivor10 = 0;
 
+// The decrementer from period_ticks, reloaded from DECAR at every expiry (TCR[ARE]), its
+// interrupt enabled (TCR[DIE]) on whatever IVOR10 holds. With it stopped (decrementer_stop()).
+void decrementer_run(std::uint32_t period_ticks) {
+  const std::uint32_t tcr = e500::mfspr<e500::TCR>();
+  e500::mtspr<e500::DECAR>(period_ticks);
+  e500::mtspr<e500::DEC>(period_ticks);
+  e500::mtspr<e500::TSR>(e500::TSR_DIS);  // drop a stale pending tick
+  e500::mtspr<e500::TCR>(tcr | e500::TCR_DIE | e500::TCR_ARE);
+}
+
 // DUART channel 0: a 16550-compatible UART, byte-wide registers.
 constexpr std::uint32_t kUart0 = kCcsrBase + 0x4500;
 constexpr std::uint32_t UTHR = 0;  // transmitter holding (ULCR[DLAB] = 0)
@@ -133,13 +143,9 @@ void exit(int code) {
 
 void decrementer_start(std::uint32_t period_ticks, IrqHandler on_tick) {
   CriticalSection cs;
-  std::uint32_t tcr = e500::mfspr<e500::TCR>() & ~(e500::TCR_DIE | e500::TCR_ARE);
-  e500::mtspr<e500::TCR>(tcr);
+  decrementer_stop();
   g_on_tick = on_tick;
-  e500::mtspr<e500::DECAR>(period_ticks);
-  e500::mtspr<e500::DEC>(period_ticks);
-  e500::mtspr<e500::TSR>(e500::TSR_DIS);  // drop a stale pending tick
-  e500::mtspr<e500::TCR>(tcr | e500::TCR_DIE | e500::TCR_ARE);
+  decrementer_run(period_ticks);
 }
 
 void decrementer_stop() {
@@ -151,6 +157,7 @@ void decrementer_stop() {
   if (g_ivor10 != 0) {  // back to start.S's VECTOR 10 stub
     e500::mtspr<e500::IVOR10>(g_ivor10);
     e500::isync();
+    g_ivor10 = 0;
   }
 }
 
@@ -163,11 +170,7 @@ bool decrementer_vector_start(std::uint32_t period_ticks, void (*handler)()) {
   g_ivor10 = e500::mfspr<e500::IVOR10>();
   e500::mtspr<e500::IVOR10>(addr & 0xFFF0u);
   e500::isync();
-  const std::uint32_t tcr = e500::mfspr<e500::TCR>();
-  e500::mtspr<e500::DECAR>(period_ticks);
-  e500::mtspr<e500::DEC>(period_ticks);
-  e500::mtspr<e500::TSR>(e500::TSR_DIS);
-  e500::mtspr<e500::TCR>(tcr | e500::TCR_DIE | e500::TCR_ARE);
+  decrementer_run(period_ticks);
   return true;
 }
 

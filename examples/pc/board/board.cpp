@@ -54,6 +54,15 @@ volatile u32& apic(u32 reg) { return *reinterpret_cast<volatile u32*>(apic_base(
 IrqHandler g_on_tick = nullptr;
 IrqHandler g_on_perf = nullptr;
 
+// PIT channel 0 in mode 2 (rate generator) every period_ticks, IRQ 0 unmasked on the master 8259,
+// on whatever IDT vector 32 holds. With it stopped (timer_stop()).
+void pit_run(std::uint16_t period_ticks) {
+  outb(kPitCmd, PIT_CH0_LOHI_MODE2);
+  outb(kPit0, static_cast<u8>(period_ticks));
+  outb(kPit0, static_cast<u8>(period_ticks >> 8));
+  outb(kPic1 + 1, g_pic1_mask &= static_cast<u8>(~1u));
+}
+
 const char* exception_name(u32 v) {
   switch (v) {
     case 0: return "divide error";
@@ -129,11 +138,9 @@ std::uint64_t tsc() { return pmu::MsrBus::rdtsc(); }
 
 void timer_start(std::uint16_t period_ticks, IrqHandler on_tick) {
   CriticalSection cs;
+  timer_stop();
   g_on_tick = on_tick;
-  outb(kPitCmd, PIT_CH0_LOHI_MODE2);
-  outb(kPit0, static_cast<u8>(period_ticks));
-  outb(kPit0, static_cast<u8>(period_ticks >> 8));
-  outb(kPic1 + 1, g_pic1_mask &= static_cast<u8>(~1u));
+  pit_run(period_ticks);
 }
 
 void timer_stop() {
@@ -148,10 +155,7 @@ void timer_vector_start(std::uint16_t period_ticks, void (*handler)()) {
   CriticalSection cs;
   timer_stop();
   set_gate(kIrqBase, reinterpret_cast<u32>(handler));
-  outb(kPitCmd, PIT_CH0_LOHI_MODE2);
-  outb(kPit0, static_cast<u8>(period_ticks));
-  outb(kPit0, static_cast<u8>(period_ticks >> 8));
-  outb(kPic1 + 1, g_pic1_mask &= static_cast<u8>(~1u));
+  pit_run(period_ticks);
 }
 
 namespace {

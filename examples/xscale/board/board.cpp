@@ -78,6 +78,16 @@ void uart_init() {
   wr(FFIER, IER_UUE);         // unit on, no UART interrupts
 }
 
+// OS timer match 0 period_ticks from now, its interrupt enabled and routed to FIQ or IRQ (ICLR,
+// PXA255 manual 4.2.2.2: 1 = FIQ), then unmasked. With the source masked (timer_stop()).
+void ost0_run(std::uint32_t period_ticks, bool fiq) {
+  wr(OSMR0, rd(OSCR0) + period_ticks);
+  wr(OSSR, OSSR_M0);  // drop a match left from an earlier run
+  wr(OIER, rd(OIER) | OIER_E0);
+  wr(ICLR, fiq ? rd(ICLR) | kIrqOst0 : rd(ICLR) & ~kIrqOst0);
+  wr(ICMR, rd(ICMR) | kIrqOst0);
+}
+
 void hex_line(const char* what, std::uint32_t addr) {
   write(what);
   write(" at 0x");
@@ -127,15 +137,11 @@ std::uint32_t timebase() { return rd(OSCR0); }
 bool timer_start(std::uint32_t period_ticks, TickFn on_tick) {
   if (period_ticks < kMinPeriodTicks || on_tick == nullptr) return false;
   CriticalSection cs;
-  wr(ICMR, rd(ICMR) & ~kIrqOst0);
+  timer_stop();
   g_on_tick = on_tick;
   g_period = period_ticks;
   g_ticks = 0;
-  wr(OSMR0, rd(OSCR0) + period_ticks);
-  wr(OSSR, OSSR_M0);  // drop a match left from an earlier run
-  wr(OIER, rd(OIER) | OIER_E0);
-  wr(ICLR, rd(ICLR) & ~kIrqOst0);
-  wr(ICMR, rd(ICMR) | kIrqOst0);
+  ost0_run(period_ticks, false);
   return true;
 }
 
@@ -144,6 +150,7 @@ void timer_stop() {
   wr(ICMR, rd(ICMR) & ~kIrqOst0);
   wr(OIER, rd(OIER) & ~OIER_E0);
   wr(OSSR, OSSR_M0);  // clearing OIER does not clear a status bit already set (4.4.2.2)
+  wr(ICLR, rd(ICLR) & ~kIrqOst0);  // back to IRQ, in case fiq_timer_start() routed it to FIQ
   g_on_tick = nullptr;
 }
 
@@ -171,23 +178,14 @@ bool fiq_timer_start(std::uint32_t period_ticks) {
   if (period_ticks < kMinPeriodTicks) return false;
   CriticalSection cs;
   fiq_disable();
-  wr(ICMR, rd(ICMR) & ~kIrqOst0);
-  g_on_tick = nullptr;
-  wr(OSMR0, rd(OSCR0) + period_ticks);
-  wr(OSSR, OSSR_M0);
-  wr(OIER, rd(OIER) | OIER_E0);
-  wr(ICLR, rd(ICLR) | kIrqOst0);  // 1 = FIQ (PXA255 manual 4.2.2.2)
-  wr(ICMR, rd(ICMR) | kIrqOst0);
+  timer_stop();
+  ost0_run(period_ticks, true);
   return true;
 }
 
 void fiq_timer_stop() {
-  CriticalSection cs;
   fiq_disable();
-  wr(ICMR, rd(ICMR) & ~kIrqOst0);
-  wr(OIER, rd(OIER) & ~OIER_E0);
-  wr(OSSR, OSSR_M0);
-  wr(ICLR, rd(ICLR) & ~kIrqOst0);
+  timer_stop();
 }
 
 bool pmu_irq_start(TickFn on_pmu) {
