@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <string>
 
 #include "fixtures.hpp"
 #include "profiler/dump/text_frame_sink.hpp"
@@ -106,7 +107,10 @@ TEST_P(RoundTrip, SamplesAreCountedPerDistinctPair) {
 // end for release; the result is the same as decoding the bytes in memory.
 TEST_P(RoundTrip, MappedFileDecodesTheSameAndReleasesWhatItRead) {
   const Bytes b = dumptest::profile_dump(GetParam());
-  const std::string path = ::testing::TempDir() + "pmukit_mapped_dump.bin";
+  // One file per byte order: ctest runs the two instances at once, and one would remove the
+  // other's file.
+  const std::string path = ::testing::TempDir() + "pmukit_mapped_dump_" +
+                           std::to_string(static_cast<int>(GetParam())) + ".bin";
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(b.data()),
                                                static_cast<std::streamsize>(b.size()));
   pmukit::DecodeOptions counts_only;
