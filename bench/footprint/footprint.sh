@@ -22,7 +22,13 @@ run() {  # target triple flags backend
     $cxx $common $flags -DPMU_FOOTPRINT_SAMPLING=$s -DPMU_FOOTPRINT_MINIMAL=$m -c "$here/footprint.cpp" -o "$obj.o"
     local keep=(-e footprint_main); [ $cfg = sampling ] && keep+=(-u footprint_pmu_irq)
     ${cxx%g++}ld -r --gc-sections "${keep[@]}" "$obj.o" -o "$obj"
-    read -r text data bss _ < <(${cxx%g++}size "$obj" | tail -n1)
+    # .text counts code and read-only data (.text*, .rodata*); .eh_frame is left out because every
+    # board's linker script discards it (-fno-exceptions firmware never unwinds).
+    ${cxx%g++}objcopy --remove-section=.eh_frame "$obj"
+    local text data bss
+    read -r text data bss < <(${cxx%g++}size -A "$obj" | awk '
+      $1 ~ /^\.(text|rodata)/ {t += $2} $1 ~ /^\.(s?data)/ {d += $2} $1 ~ /^\.s?bss/ {b += $2}
+      END {print t+0, d+0, b+0}')
     # Largest symbols: demangled, template arguments and parameter lists folded to keep them short.
     local top
     top=$(${cxx%g++}nm --size-sort -S -C --radix=d "$obj" | tail -n3 | tac |

@@ -43,10 +43,11 @@ constexpr Field<ESCR0, 9, 16, Access::RW, "event_mask"> escr_event_mask{};
 constexpr Field<ESCR0, 3, 1, Access::RW, "T0_OS"> escr_t0_os{};
 constexpr Field<ESCR0, 2, 1, Access::RW, "T0_USR"> escr_t0_usr{};
 
+// EDX:EAX reads as one 64-bit value ("=A"): how i386 code writes them by hand.
 inline u64 hand_rdmsr(u32 msr) {
-  u32 lo, hi;
-  asm volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr) : "memory");
-  return (static_cast<u64>(hi) << 32) | lo;
+  u64 v;
+  asm volatile("rdmsr" : "=A"(v) : "c"(msr) : "memory");
+  return v;
 }
 inline void hand_wrmsr(u32 msr, u64 v) {
   asm volatile("wrmsr"
@@ -112,17 +113,17 @@ void hand_modify() {
 // --- rdpmc: the bus helper against the hand-written instruction ---
 u64 ours_rdpmc(u32 index) { return pmu::PmcBus::rdpmc(index); }
 u64 hand_rdpmc(u32 index) {
-  u32 lo, hi;
-  asm volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(index) : "memory");
-  return (static_cast<u64>(hi) << 32) | lo;
+  u64 v;
+  asm volatile("rdpmc" : "=A"(v) : "c"(index) : "memory");
+  return v;
 }
 
 // --- rdtsc ---
 u64 ours_rdtsc() { return pmu::MsrBus::rdtsc(); }
 u64 hand_rdtsc() {
-  u32 lo, hi;
-  asm volatile("rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
-  return (static_cast<u64>(hi) << 32) | lo;
+  u64 v;
+  asm volatile("rdtsc" : "=A"(v) : : "memory");
+  return v;
 }
 
 // ---------------- the NetBurst driver (hal/netburst/driver.hpp) ----------------
@@ -131,9 +132,9 @@ using Driver = pmu::netburst::Driver<pmu::netburst::HwBus>;
 // --- driver_read: Driver::read<12>() (IQ_COUNTER0), one rdpmc with ECX = 12 ---
 u64 ours_driver_read() { return Driver::read<12>(); }
 u64 hand_driver_read() {
-  u32 lo, hi;
-  asm volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(12u) : "memory");
-  return (static_cast<u64>(hi) << 32) | lo;
+  u64 v;
+  asm volatile("rdpmc" : "=A"(v) : "c"(12u) : "memory");
+  return v;
 }
 
 // --- driver_read_msr: the rdmsr read path (CounterRead::rdmsr), one rdmsr of MSR 0x30C ---

@@ -227,7 +227,7 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
     if (slot_escr_[Slot] != 0 || is_enabled(Slot)) return Status::busy;
     constexpr Request rq = request_for(Ev);
     const u64 escr_v = escr_for_thread(rq);
-    if (escr_taken(Slot, id, escr_v)) return Status::no_free_counter;
+    if (escr_taken<Slot, id>(escr_v)) return Status::no_free_counter;
     R::template write_raw<Escr<static_cast<unsigned>(id)>>(escr_v);
     R::template write_raw<Cccr<Slot>>(cccr_value(rq) & ~cccr::ENABLE);
     remember(Slot, id, escr_v);
@@ -411,6 +411,18 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
     for (unsigned other = 0; other < kCounters; ++other)
       if (other != slot && escr_at(other) == id && escr_v_[other] != escr_v) return true;
     return false;
+  }
+  // The same with the slot and ESCR known: only the other counters this ESCR feeds can share it
+  // (EscrInfo::counters, at most 3), so no loop over all 18.
+  template <unsigned Slot, EscrId Id>
+  static bool escr_taken(u64 escr_v) {
+    constexpr std::uint32_t others = escr_info(Id).counters & ~(1u << Slot);
+    bool taken = false;
+    each(others, [&](auto s) {
+      constexpr unsigned n = decltype(s)::value;
+      taken |= escr_at(n) == Id && escr_v_[n] != escr_v;
+    });
+    return taken;
   }
   static void remember(unsigned slot, EscrId id, u64 escr_v) {
     slot_escr_[slot] = static_cast<std::uint8_t>(static_cast<unsigned>(id) + 1);

@@ -15,9 +15,15 @@ struct MsrBus {
   static T read() {
     static_assert(LocationOf<Loc, BusKind::msr>, "MsrBus reaches only Msr<...> registers");
     static_assert(sizeof(T) == 8, "MSRs are 64 bits");
+#if defined(__i386__)
+    T v;  // "=A": EDX:EAX as one 64-bit value (see rdpmc)
+    asm volatile("rdmsr" : "=A"(v) : "c"(Loc::address) : "memory");
+    return v;
+#else
     std::uint32_t lo, hi;
     asm volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(Loc::address) : "memory");
     return (static_cast<T>(hi) << 32) | lo;
+#endif
   }
   template <class Loc, class T>
   static void write(T v) {
@@ -30,9 +36,15 @@ struct MsrBus {
                  : "memory");
   }
   static std::uint64_t rdtsc() {
+#if defined(__i386__)
+    std::uint64_t v;  // "=A": EDX:EAX as one 64-bit value (see rdpmc)
+    asm volatile("rdtsc" : "=A"(v) : : "memory");
+    return v;
+#else
     std::uint32_t lo, hi;
     asm volatile("rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
     return (static_cast<std::uint64_t>(hi) << 32) | lo;
+#endif
   }
 #else
   template <class Loc, class T>
@@ -61,9 +73,17 @@ struct PmcBus {
   }
   // The same instruction with the index known only at run time (a probe, a tool).
   static std::uint64_t rdpmc(std::uint32_t index) {
+#if defined(__i386__)
+    // "=A" is EDX:EAX as one 64-bit value on i386: GCC keeps the pair instead of moving the
+    // halves through the stack (50 B less in bench/footprint's minimal job).
+    std::uint64_t v;
+    asm volatile("rdpmc" : "=A"(v) : "c"(index) : "memory");
+    return v;
+#else
     std::uint32_t lo, hi;
     asm volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(index) : "memory");
     return (static_cast<std::uint64_t>(hi) << 32) | lo;
+#endif
   }
 #else
   template <class Loc, class T>

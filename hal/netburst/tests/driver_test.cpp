@@ -113,6 +113,22 @@ TEST_F(netburstDriver, CompileTimeConfigureWritesWhatConfigureWrites) {
   EXPECT_EQ(model.cccr(0), 0x3D000u);
 }
 
+// The compile-time configure checks ESCR sharing against the counters that ESCR feeds only
+// (FSB_ESCR1: counters 2 and 3): the same refusal as configure(), and the same set-up may share.
+TEST_F(netburstDriver, CompileTimeConfigureRefusesAnEscrHoldingAnotherSetUp) {
+  probed();
+  ASSERT_EQ(D::configure(2, ev("IOQ_allocation:ALL_READ")), Status::ok);
+  ASSERT_EQ(D::escr_of(2), EscrId::FSB_ESCR1);
+  constexpr EventConfig kDrdy = config_of(parse("FSB_data_activity:DRDY_DRV"));
+  EXPECT_EQ((D::configure<3, kDrdy>()), Status::no_free_counter) << "FSB_ESCR1 holds IOQ_allocation";
+  EXPECT_EQ(D::escr_of(3), EscrId::none);
+  constexpr EventConfig kIoqAll = config_of(parse("IOQ_allocation:ALL_READ"));
+  EXPECT_EQ((D::configure<3, kIoqAll>()), Status::ok) << "the same set-up shares the ESCR";
+  D::deconfigure(0xCu);
+  EXPECT_EQ((D::configure<3, kDrdy>()), Status::ok) << "FSB_ESCR1 free again";
+  D::deconfigure(0x8u);
+}
+
 TEST_F(netburstDriver, CounterOneIsNeverUsed) {
   probed();
   EXPECT_EQ(D::configure(1, ev("global_power_events")), Status::bad_argument);
