@@ -1,8 +1,8 @@
 #pragma once
 // Fast regions: the counters are template arguments, so the two reads of a region are the
 // driver's inline accessors (one instruction each: read<Slot>()) with none of the profiler's code
-// between them. Use them around short code, where Region's out-of-line calls and run-time slot
-// dispatch would disturb what is measured (caches, pipeline, interrupt latency).
+// between them. Use them around short code, where Region's out-of-line calls, register sweep and
+// overflow status reads would disturb what is measured (caches, pipeline, interrupt latency).
 //
 //   prof::Profiler<Pmu> profiler;  ...  profiler.add_on(0, cycles, c);  profiler.start();
 //   prof::FastRegions<Pmu, 0> fast{profiler};         // slot 0 (XScale: CCNT)

@@ -26,6 +26,7 @@
 // the handler never sees half a fold; read() retries when a fold lands between its reads.
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "hal/core/bus/irq.hpp"
 #include "hal/core/driver.hpp"
@@ -211,6 +212,52 @@ class Profiler {
     return read_extended(s);
   }
 
+  // Regions' read, in two steps so that only register reads run inside a measured window: take()
+  // reads the counters in use in one unrolled sweep (slot order; per slot a mask test, no dispatch
+  // and no call; counters not in use are not read, as a part may trap on them: QEMU's PXA27x has
+  // CCNT only), bracketed by the overflow status and the fold count, retried if a fold or an
+  // overflow fell inside; value() extends a counter to 64 bits from it afterwards, like read(). HighsFirst: the software high parts are
+  // copied before the sweep (a region's begin: what follows its reads is inside the window) or
+  // after it (its end). Linked pairs need read()'s re-reads, and a stopped profiler its latched
+  // values: sweepable() says when take() applies. Interrupts: safe anywhere (reads only).
+  struct Snapshot {
+    std::uint64_t raw[B::kSlots];
+    std::uint64_t high[kMaxCounters];
+    std::uint32_t status;
+  };
+  bool sweepable() const { return running_ && linked_lows_ == 0; }
+  template <bool HighsFirst>
+  [[gnu::always_inline]] void take(Snapshot& s) const {
+    const std::uint32_t used = used_;
+    for (unsigned i = 0;; ++i) {
+      const std::uint32_t f = folds_;
+      if constexpr (HighsFirst) copy_highs(s);
+      const std::uint32_t st1 = B::overflow_status();
+      sweep(s.raw, used, std::make_integer_sequence<unsigned, B::kSlots>{});
+      s.status = B::overflow_status();
+      if constexpr (!HighsFirst) copy_highs(s);
+      if (st1 == s.status && f == folds_) return;
+      if (i + 1 >= kReadTries) {
+        gave_up(0);
+        return;
+      }
+    }
+  }
+  // take() wrote raw[] for every slot in use, which a valid counter's slot is; GCC cannot follow
+  // the mask from the sweep to here and warns.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+  std::uint64_t value(const Snapshot& s, Counter c) const {
+    if (!valid(c)) return 0;
+    const unsigned slot = counters_[c.index].slot, w = B::width(slot);
+    return s.high[c.index] + ((s.status & bit(slot)) ? std::uint64_t{1} << w : 0) + (s.raw[slot] & low_mask(w));
+  }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
   // PAPI_accum: adds each counter's value to values[i] (in add() order) and zeroes the counters.
   void accumulate(std::uint64_t* values, std::size_t n) {
     for (std::size_t i = 0; i < n && i < kMaxCounters; ++i) {
@@ -375,6 +422,14 @@ class Profiler {
         if (i + 1 >= kReadTries) return gave_up(value);
       }
     }
+  }
+  template <unsigned... I>
+  [[gnu::always_inline]] static void sweep(std::uint64_t* raw, std::uint32_t used,
+                                           std::integer_sequence<unsigned, I...>) {
+    ((used & bit(I) ? void(raw[I] = B::template read<I>()) : void()), ...);
+  }
+  [[gnu::always_inline]] void copy_highs(Snapshot& s) const {
+    for (unsigned i = 0; i < kMaxCounters; ++i) s.high[i] = counters_[i].high;
   }
   std::uint64_t gave_up(std::uint64_t value) const {
     giveups_ = giveups_ + 1;

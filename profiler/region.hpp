@@ -62,30 +62,44 @@ class Regions {
   static constexpr unsigned kMax = Profiler<B>::kMaxCounters;
 
   struct Mark {
-    std::uint64_t v[kMax];
-    std::uint32_t epoch;  // Profiler::epoch() at begin: a reset in between voids the region
+    typename Profiler<B>::Snapshot snap;  // swept: the registers; else snap.high holds read()'s values
+    std::uint32_t epoch;                  // Profiler::epoch() at begin: a reset in between voids the region
+    bool swept;                           // begin's choice; end follows it
   };
 
   explicit Regions(Profiler<B>& p) : p_(p) {}
 
   // Out of line on purpose: a Region, calibrate() and the C API all run these same instructions
   // between the two reads of a counter, so the calibrated overhead is exactly what they cost.
+  // Between the reads: the rest of the register sweep, the status and fold checks, the returns and
+  // calls, and end's status read; no per-slot dispatch, no 64-bit extension, no statistics
+  // (Profiler::take). Linked pairs or a stopped profiler take read() per counter instead.
   [[gnu::noinline]] Mark begin() const {
-    Mark m{};  // zeroed before the first counter read, so outside every measured window
+    Mark m;
     m.epoch = p_.epoch();
-    snapshot(m);
+    m.swept = p_.sweepable();
+    if (m.swept)
+      p_.template take<true>(m.snap);
+    else
+      read_each(m);
     return m;
   }
 
   [[gnu::noinline]] void end(const Mark& start, RegionStats<B>& stats) const {
     Mark now;
-    snapshot(now);
+    const bool swept = start.swept;  // a local: the reads' memory clobbers cannot change it
+    if (swept)
+      p_.template take<false>(now.snap);
+    else
+      read_each(now);
     const unsigned n = p_.counters_added();
     // Counters reset (start, reset, accumulate) inside the region: its difference means nothing.
     const bool reset_inside = p_.epoch() != start.epoch;
     bool clamped = false;
-    for (unsigned i = 0; i < n; ++i)
-      stats.add(i, net_of(now.v[i] - start.v[i], overhead_[i], reset_inside || now.v[i] < start.v[i], clamped));
+    for (unsigned i = 0; i < n; ++i) {
+      const std::uint64_t a = value(start, i, swept), b = value(now, i, swept);
+      stats.add(i, net_of(b - a, overhead_[i], reset_inside || b < a, clamped));
+    }
     stats.close(clamped);
   }
 
@@ -116,9 +130,12 @@ class Regions {
   }
 
  private:
-  void snapshot(Mark& m) const {
+  void read_each(Mark& m) const {
     const unsigned n = p_.counters_added();
-    for (unsigned i = 0; i < n; ++i) m.v[i] = p_.read(Counter{static_cast<std::uint8_t>(i)});
+    for (unsigned i = 0; i < n; ++i) m.snap.high[i] = p_.read(Counter{static_cast<std::uint8_t>(i)});
+  }
+  std::uint64_t value(const Mark& m, unsigned i, bool swept) const {
+    return swept ? p_.value(m.snap, Counter{static_cast<std::uint8_t>(i)}) : m.snap.high[i];
   }
 
   Profiler<B>& p_;

@@ -202,6 +202,68 @@ TEST_F(profilerInterrupt, RegionAcrossResetIsClamped) {
   EXPECT_EQ(st.total[0], 0u);
 }
 
+// Region's two-step read (Profiler::take, one sweep of the registers between two overflow
+// status reads): CCNT wraps inside the region, and the overflow interrupt (which folds) is taken
+// after every access of the region's end, or of its begin when the wrap is already pending there.
+// Every placement must give exactly the cycles that ran inside the region, never 2^32 off.
+TEST_F(profilerInterrupt, RegionAcrossAWrapIsExactWithTheInterruptAtEveryStep) {
+  prof::Regions<Xs> regions{XsRig::p};
+  const auto measure = [&](bool pending_at_begin, unsigned k_begin, unsigned k_end) {
+    XsRig::setup();
+    XsRig::model.on_interrupt(nullptr, nullptr);  // pending until the hook takes it
+    prof::RegionStats<Xs> st{"wrap"};
+    Xs::write(0, pending_at_begin ? 0xFFFFFFFAu : 0xFFFFFFF0u);
+    if (pending_at_begin) XsRig::model.cycles(0x10);  // wrapped before the region: not yet folded
+    XsRig::model.after_access(k_begin ? k_begin : ~0u, k_begin ? &XsRig::at_access : nullptr, nullptr);
+    auto* r = new prof::Region<Xs>{regions, st};
+    XsRig::model.after_access(1, nullptr, nullptr);
+    XsRig::model.cycles(0x40);  // the region's work: wraps here unless it already did
+    XsRig::model.after_access(k_end ? k_end : ~0u, k_end ? &XsRig::at_access : nullptr, nullptr);
+    delete r;
+    XsRig::model.after_access(1, nullptr, nullptr);
+    return st;
+  };
+  // The accesses each step makes, counted once.
+  XsRig::setup();
+  prof::RegionStats<Xs> probe{"probe"};
+  XsRig::model.reset_access_count();
+  auto* r = new prof::Region<Xs>{regions, probe};
+  const unsigned n_begin = static_cast<unsigned>(XsRig::model.accesses());
+  XsRig::model.reset_access_count();
+  delete r;
+  const unsigned n_end = static_cast<unsigned>(XsRig::model.accesses());
+  ASSERT_EQ(n_begin, 3u) << "FLAG, CCNT (the one counter in use), FLAG";
+  for (unsigned k = 0; k <= n_end; ++k) {
+    SCOPED_TRACE(::testing::Message() << "wrap inside, interrupt after access " << k << " of end's " << n_end);
+    const auto st = measure(false, 0, k);
+    EXPECT_EQ(st.total[0], 0x40u);
+    EXPECT_EQ(st.clamped, 0u);
+  }
+  for (unsigned k = 0; k <= n_begin; ++k) {
+    SCOPED_TRACE(::testing::Message() << "wrap pending at begin, interrupt after access " << k << " of " << n_begin);
+    const auto st = measure(true, k, 0);
+    EXPECT_EQ(st.total[0], 0x40u);
+    EXPECT_EQ(st.clamped, 0u);
+  }
+  // CCNT wraps during end's sweep itself (0x40 cycles pass at access k; the interrupt stays
+  // pending): the region ends before or after them, 0x40 or 0x80, never 2^32 off.
+  for (unsigned k = 1; k <= n_end; ++k) {
+    SCOPED_TRACE(::testing::Message() << "wrap at access " << k << " of end's " << n_end);
+    XsRig::setup();
+    XsRig::model.on_interrupt(nullptr, nullptr);
+    prof::RegionStats<Xs> st{"wrap"};
+    Xs::write(0, 0xFFFFFFA0u);
+    {
+      prof::Region<Xs> region{regions, st};
+      XsRig::model.cycles(0x40);
+      XsRig::model.after_access(k, [](void*) { XsRig::model.cycles(0x40); }, nullptr);
+    }
+    XsRig::model.after_access(1, nullptr, nullptr);
+    EXPECT_TRUE(st.total[0] == 0x40u || st.total[0] == 0x80u) << std::hex << st.total[0];
+    EXPECT_EQ(st.clamped, 0u);
+  }
+}
+
 // Item 6: handles that were never added.
 TEST_F(profilerInterrupt, InvalidHandlesAreRefusedNotRead) {
   XsRig::setup();
