@@ -6,7 +6,13 @@
 
 #include "board/board.hpp"
 #include "examples/common/profile_run.hpp"
+#include "fast_sampling.h"
 #include "profiler/clock_backend.hpp"
+
+extern "C" {
+extern const std::uint32_t handwritten_count_vector[], handwritten_count_vector_end[];  // handwritten_count.S
+extern volatile std::uint32_t handwritten_head;
+}
 
 namespace malta {
 
@@ -43,6 +49,30 @@ struct Board {
   static bool pmu_interrupt(void (*irq)(std::uint32_t, std::uint32_t)) { return board::set_perf_handler(irq); }
   static void irq_enable() { board::irq_enable(); }
   static void irq_disable() { board::irq_disable(); }
+  // The fast path: the exception vector straight into the ring (board.hpp, fast_sampling_start),
+  // and its hand-written baseline (handwritten_count.S), on the same Count/Compare period.
+  static bool fast_sampling_start(bool handwritten) {
+    const bool ok = handwritten ? board::timer_vector_start(MALTA_FAST_PERIOD, handwritten_count_vector,
+                                                            handwritten_count_vector_end)
+                                : board::fast_sampling_start(MALTA_FAST_PERIOD, examples::fast_ring);
+    if (ok) board::irq_enable();
+    return ok;
+  }
+  static void fast_sampling_stop() {
+    board::irq_disable();
+    board::timer_stop();
+  }
+  static std::uint32_t handwritten_samples() { return handwritten_head; }
+  static std::uint64_t fast_sampling_period_ns() { return std::uint64_t{MALTA_FAST_PERIOD} * board::kCountNs; }
+  // spin_exact is `bnez; addiu` then `jr $ra; nop`: EPC is the bnez (also when the addiu in its
+  // delay slot was interrupted) or the addiu, and $ra - 8 a `jal` (opcode 3) whose target, the
+  // 256 MB region of $ra - 4 with instr_index << 2, is spin_exact.
+  static bool in_known_loop(prof::Sample smp) {
+    const auto fn = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(&malta::spin_exact));
+    if (smp.pc != fn && smp.pc != fn + 4) return false;
+    const std::uint32_t jal = *reinterpret_cast<const volatile std::uint32_t*>(smp.lr - 8);
+    return (jal >> 26) == 3 && (((smp.lr - 4) & 0xF0000000u) | ((jal & 0x03FFFFFFu) << 2)) == fn;
+  }
 };
 
 // QEMU's Count: one tick per board::kCountNs ns of virtual time; under -icount shift=0 one

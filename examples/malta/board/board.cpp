@@ -54,6 +54,7 @@ IrqHandler g_on_tick = nullptr;
 IrqHandler g_on_perf = nullptr;
 IrqHandler g_on_pcint = nullptr;
 u32 g_period = 0;
+bool g_vector_image = false;  // 0x80000180 holds a timer_vector_start image, not the stub
 
 const char* exception_name(u32 code) {
   switch (code) {
@@ -116,7 +117,28 @@ u32 count() { return mfc0<kCount>(); }
 u32 revision() { return *reinterpret_cast<const volatile u32*>(0xBFC00010u); }  // kseg1, uncached
 u32 prid() { return mfc0<kPrid>(); }
 
+namespace {
+// Copies a handler image to the general exception vector and makes it visible to instruction
+// fetch: D-cache written back and I-cache invalidated line by line (a no-op under QEMU).
+void install_vector(const u32* image, const u32* image_end) {
+  volatile u32* vec = reinterpret_cast<volatile u32*>(0x80000180u);
+  for (const u32* w = image; w != image_end; ++w) vec[w - image] = *w;
+  for (std::uintptr_t a = 0x80000180u; a < 0x80000180u + 4 * static_cast<std::uintptr_t>(image_end - image); a += 4) {
+#if defined(__mips_isa_rev) && __mips_isa_rev >= 2
+    asm volatile("synci 0(%0)" : : "r"(a) : "memory");
+#else
+    // R4000-class CACHE operations: Hit_Writeback_Invalidate_D (0x15), Hit_Invalidate_I (0x10).
+    asm volatile("cache 0x15, 0(%0)\n\tcache 0x10, 0(%0)" : : "r"(a) : "memory");
+#endif
+  }
+  asm volatile("sync" : : : "memory");
+}
+}  // namespace
+
+extern "C" const u32 malta_vector_stub[], malta_vector_stub_end[];  // start.S
+
 void timer_start(u32 period_ticks, IrqHandler on_tick) {
+  timer_stop();  // the board's vector back, if an image held it
   CriticalSection cs;
   g_on_tick = on_tick;
   g_period = period_ticks;
@@ -129,6 +151,22 @@ void timer_stop() {
   mtc0<kStatus>(mfc0<kStatus>() & ~ST_IM7);
   mtc0<kCompare>(mfc0<kCompare>());  // acknowledge
   g_on_tick = nullptr;
+  if (g_vector_image) {
+    install_vector(malta_vector_stub, malta_vector_stub_end);
+    g_vector_image = false;
+  }
+}
+
+bool timer_vector_start(u32 period_ticks, const u32* image, const u32* image_end) {
+  if (period_ticks == 0 || image_end <= image || image_end - image > static_cast<std::ptrdiff_t>(kVectorImageWords))
+    return false;
+  timer_stop();
+  CriticalSection cs;
+  install_vector(image, image_end);
+  g_vector_image = true;
+  mtc0<kCompare>(count() + period_ticks);
+  mtc0<kStatus>(mfc0<kStatus>() | ST_IM7);
+  return true;
 }
 
 bool set_perf_handler(IrqHandler on_perf) {
@@ -219,3 +257,9 @@ extern "C" void malta_exception_c(std::uint32_t cause, board::Frame* f) {
 }
 
 extern "C" [[noreturn]] void malta_main_returned(int code) { board::exit(code); }
+
+// What malta_fast_vector (start.S) reads: the ring it records into and the timer period.
+extern "C" {
+void* volatile malta_fast_ring = nullptr;
+volatile std::uint32_t malta_fast_period = 0;
+}

@@ -18,6 +18,7 @@
 
 #include "examples/common/console.hpp"
 #include "hal/core/bus/irq.hpp"
+#include "profiler/sampler.hpp"
 
 namespace board {
 
@@ -53,6 +54,42 @@ std::uint32_t prid();
 // Taken only while Status.IE is set (irq_enable). period_ticks must be non-zero.
 void timer_start(std::uint32_t period_ticks, IrqHandler on_tick);
 void timer_stop();
+
+// The general exception vector (0x80000180) rewritten with a handler image (position-independent
+// words from `image` to `image_end`, at most kVectorImageWords, run in place) and the timer started
+// every `period_ticks` with its IM7; the image takes every exception first, so it must handle the
+// timer (write Compare) and jump to malta_exception for anything else. false (nothing changed) for
+// an image too long or a period of 0. timer_stop() and timer_start() put the board's vector back.
+// On silicon the copy is written back from the D-cache and the I-cache lines invalidated (synci on
+// MIPS32r2, CACHE Hit_Writeback_Inv_D / Hit_Invalidate_I on MIPS IV); QEMU has no caches, so that
+// part is untested.
+inline constexpr unsigned kVectorImageWords = 32;  // 0x180 .. 0x200, where Cause.IV = 1 would vector
+bool timer_vector_start(std::uint32_t period_ticks, const std::uint32_t* image, const std::uint32_t* image_end);
+
+}  // namespace board
+
+extern "C" {
+extern const std::uint32_t malta_fast_vector[], malta_fast_vector_end[];  // start.S
+extern void* volatile malta_fast_ring;
+extern volatile std::uint32_t malta_fast_period;
+}
+
+namespace board {
+
+// Fast timer sampling: the vector runs malta_fast_vector (start.S) in place, which checks Cause for
+// the timer alone (anything else goes to the board's handler), re-arms Compare one period from
+// Count and records EPC (the interrupted instruction, or the branch when it sat in a delay slot)
+// and $ra into `ring`, with no frame and no call, k0 and k1 only: 23 instructions from the vector
+// to eret. period_ticks as timer_start().
+template <class Ring>
+bool fast_sampling_start(std::uint32_t period_ticks, Ring& ring) {
+  static_assert(Ring::kCapacity == 256 && Ring::kHeadOffset == 256 * 8 &&
+                    Ring::kPolicy == prof::RingFull::keep_newest,
+                "malta_fast_vector writes a prof::SampleRing<256, prof::RingFull::keep_newest>");
+  malta_fast_ring = &ring;
+  malta_fast_period = period_ticks;
+  return timer_vector_start(period_ticks, malta_fast_vector, malta_fast_vector_end);
+}
 
 // The RM7000's performance counter interrupt (IP13, Cause bit 21 in the RM7000's Cause layout).
 // The handler must clear PerfCount bit 31 or it is taken again at once. Routed only on a core

@@ -76,12 +76,53 @@ _start:
         nop
         .end    _start
 
-/* Copied to 0x80000180: a jump to the common handler (k0 is the kernel's scratch register). */
+/* Copied to 0x80000180: a jump to the common handler (k0 is the kernel's scratch register).
+ * timer_stop() copies it back after a vector image (board.cpp, install_vector). */
+        .globl  malta_vector_stub, malta_vector_stub_end
 malta_vector_stub:
         la      $k0, malta_exception
         jr      $k0
         nop
 malta_vector_stub_end:
+
+/* Fast timer sampling (board.hpp, fast_sampling_start): copied over the stub at 0x80000180 and run
+ * there in place, so position-independent. The vector is shared by every exception, so it first
+ * checks that this one is the Count/Compare interrupt (ExcCode 0, IP7); anything else, or the timer
+ * together with another exception code, goes to the board's handler. Then: Compare = Count + period
+ * (writing Compare acknowledges IP7; from Count, so a late tick never leaves Compare behind Count
+ * for a 2^32 wrap), and EPC and $ra into the keep-newest SampleRing<256> whose address
+ * malta_fast_ring holds (samples at 0, the head at RING_HEAD: SampleRing::kHeadOffset). k0 and k1
+ * only, the registers the ABI leaves to exception handlers. No mfc0 result is used by the next
+ * instruction, and the ring's stores separate mtc0 Compare from eret (MIPS IV CP0 hazards). */
+        .set    RING_HEAD, 256 * 8
+        .globl  malta_fast_vector, malta_fast_vector_end
+malta_fast_vector:
+        mfc0    $k0, CP0_CAUSE
+        lui     $k1, %hi(malta_fast_period)
+        andi    $k0, $k0, 0x807C        /* IP7 (bit 15) and ExcCode (bits 6:2) */
+        xori    $k0, $k0, 0x8000
+        bnez    $k0, 9f
+        mfc0    $k0, CP0_COUNT          /* (delay slot; k0 is scratch on the other path too) */
+        lw      $k1, %lo(malta_fast_period)($k1)
+        addu    $k0, $k0, $k1
+        mtc0    $k0, CP0_COMPARE
+        lui     $k1, %hi(malta_fast_ring)
+        lw      $k1, %lo(malta_fast_ring)($k1)
+        lw      $k0, RING_HEAD($k1)
+        addiu   $k0, $k0, 1
+        sw      $k0, RING_HEAD($k1)     /* head + 1; the sample below lands before eret */
+        addiu   $k0, $k0, -1
+        andi    $k0, $k0, 0xFF
+        sll     $k0, $k0, 3
+        addu    $k1, $k1, $k0           /* &samples[head mod 256] */
+        mfc0    $k0, CP0_EPC
+        sw      $ra, 4($k1)
+        sw      $k0, 0($k1)
+        eret
+9:      la      $k0, malta_exception
+        jr      $k0
+        nop
+malta_fast_vector_end:
 
 /* The common handler. Saves every register the C++ dispatcher may clobber (the o32 caller-saved
  * set, HI/LO, EPC) on the interrupted stack, calls malta_exception_c(cause, frame) with EXL still
