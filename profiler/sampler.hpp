@@ -166,6 +166,12 @@ class SampleRing {
   std::uint64_t skipped_ = 0;  // keep_newest, consumer side
 };
 
+// The ring the example boards' assembly producers write: 256 samples (the index is one AND or a
+// byte), keep-newest (no full test in the interrupt), the layout kHeadOffset documents.
+template <class Ring>
+inline constexpr bool kAssemblyFastRing =
+    Ring::kCapacity == 256 && Ring::kHeadOffset == 256 * sizeof(Sample) && Ring::kPolicy == RingFull::keep_newest;
+
 // PC histogram: Buckets counters over [base, base + Buckets << shift). Samples outside the range,
 // or into a saturated bucket, are dropped and counted.
 template <std::size_t Buckets>

@@ -82,8 +82,7 @@ bool decrementer_vector_start(std::uint32_t period_ticks, void (*handler)());
 // IVOR10 back. period_ticks as decrementer_start().
 template <class Ring>
 bool fast_sampling_start(std::uint32_t period_ticks, Ring& ring) {
-  static_assert(Ring::kCapacity == 256 && Ring::kHeadOffset == 256 * 8 &&
-                    Ring::kPolicy == prof::RingFull::keep_newest,
+  static_assert(prof::kAssemblyFastRing<Ring>,
                 "e500_fast_sample writes a prof::SampleRing<256, prof::RingFull::keep_newest>");
   e500::mtspr<e500::SPRG3>(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(&ring)));
   return decrementer_vector_start(period_ticks, &e500_fast_sample);

@@ -83,8 +83,7 @@ namespace board {
 // to eret. period_ticks as timer_start().
 template <class Ring>
 bool fast_sampling_start(std::uint32_t period_ticks, Ring& ring) {
-  static_assert(Ring::kCapacity == 256 && Ring::kHeadOffset == 256 * 8 &&
-                    Ring::kPolicy == prof::RingFull::keep_newest,
+  static_assert(prof::kAssemblyFastRing<Ring>,
                 "malta_fast_vector writes a prof::SampleRing<256, prof::RingFull::keep_newest>");
   malta_fast_ring = &ring;
   malta_fast_period = period_ticks;

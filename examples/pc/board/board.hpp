@@ -63,8 +63,7 @@ void timer_vector_start(std::uint16_t period_ticks, void (*handler)());
 // what this path leaves out).
 template <class Ring>
 void fast_sampling_start(std::uint16_t period_ticks, Ring& ring) {
-  static_assert(Ring::kCapacity == 256 && Ring::kHeadOffset == 256 * 8 &&
-                    Ring::kPolicy == prof::RingFull::keep_newest,
+  static_assert(prof::kAssemblyFastRing<Ring>,
                 "pc_fast_sample writes a prof::SampleRing<256, prof::RingFull::keep_newest>");
   pc_fast_ring = &ring;
   timer_vector_start(period_ticks, &pc_fast_sample);

@@ -353,6 +353,9 @@ TEST_F(profilerInterrupt, RingResetZeroesSamplesAndCounts) {
 // The layout an assembly producer relies on (a board's fast sampling path): samples at offset 0,
 // 8 bytes each, then the head; record() stores the sample, then head + 1.
 TEST_F(profilerInterrupt, RingLayoutForAssemblyProducers) {
+  static_assert(prof::kAssemblyFastRing<prof::SampleRing<256, prof::RingFull::keep_newest>>);
+  static_assert(!prof::kAssemblyFastRing<prof::SampleRing<256, prof::RingFull::keep_oldest>>);
+  static_assert(!prof::kAssemblyFastRing<prof::SampleRing<128, prof::RingFull::keep_newest>>);
   static prof::SampleRing<256, prof::RingFull::keep_newest> ring;
   static_assert(decltype(ring)::kHeadOffset == 2048);
   const auto* base = reinterpret_cast<const unsigned char*>(&ring);
