@@ -216,9 +216,9 @@ class Profiler {
   // reads the counters in use in one unrolled sweep (slot order; per slot a mask test, no dispatch
   // and no call; counters not in use are not read, as a part may trap on them: QEMU's PXA27x has
   // CCNT only), bracketed by the overflow status and the fold count, retried if a fold or an
-  // overflow fell inside; value() extends a counter to 64 bits from it afterwards, like read(). HighsFirst: the software high parts are
-  // copied before the sweep (a region's begin: what follows its reads is inside the window) or
-  // after it (its end). Linked pairs need read()'s re-reads, and a stopped profiler its latched
+  // overflow fell inside; value() extends a counter to 64 bits from it afterwards, like read().
+  // HighsFirst: the software high parts are copied before the sweep (a region's begin: what
+  // follows its reads is inside the window) or after it (its end). Linked pairs need read()'s re-reads, and a stopped profiler its latched
   // values: sweepable() says when take() applies. Interrupts: safe anywhere (reads only).
   struct Snapshot {
     std::uint64_t raw[B::kSlots];
