@@ -147,11 +147,7 @@ class BasicFastRegions {
  private:
   [[gnu::always_inline]] void add_net(const Diff* diff, bool voided, RegionStats<B>& stats) const {
     bool clamped = false;
-    for (unsigned i = 0; i < kCount; ++i) {
-      const Diff net = voided || diff[i] < overhead_[i] ? 0 : diff[i] - overhead_[i];
-      clamped |= voided || diff[i] < overhead_[i];
-      stats.add(i, net);
-    }
+    for (unsigned i = 0; i < kCount; ++i) stats.add(i, net_of(diff[i], overhead_[i], voided, clamped));
     stats.close(clamped);
   }
 

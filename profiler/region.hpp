@@ -44,8 +44,9 @@ struct RegionStats {
 };
 
 // A difference less the calibrated overhead; 0, with `clamped` set, when the region is void or the
-// difference is below the overhead (jitter).
-constexpr std::uint64_t net_of(std::uint64_t d, std::uint64_t overhead, bool voided, bool& clamped) {
+// difference is below the overhead (jitter). T: std::uint64_t, or a fast region's narrower Diff.
+template <class T>
+constexpr T net_of(T d, T overhead, bool voided, bool& clamped) {
   if (voided || d < overhead) {
     clamped = true;
     return 0;

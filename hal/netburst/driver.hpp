@@ -227,7 +227,7 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
     if (slot_escr_[Slot] != 0 || is_enabled(Slot)) return Status::busy;
     constexpr Request rq = request_for(Ev);
     const u64 escr_v = escr_for_thread(rq);
-    if (escr_taken<Slot, id>(escr_v)) return Status::no_free_counter;
+    if (escr_taken(Slot, id, escr_v)) return Status::no_free_counter;
     R::template write_raw<Escr<static_cast<unsigned>(id)>>(escr_v);
     R::template write_raw<Cccr<Slot>>(cccr_value(rq) & ~cccr::ENABLE);
     remember(Slot, id, escr_v);
@@ -407,20 +407,14 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
     return v;
   }
   // One ESCR serves one set-up: another counter holds it with another value.
+  // Another counter holds ESCR `id` with another value. Only the counters that ESCR feeds can
+  // (EscrInfo::counters, at most 3); with the slot and ESCR known at compile time this folds to
+  // those few tests, not a loop over all 18.
   static bool escr_taken(unsigned slot, EscrId id, u64 escr_v) {
-    for (unsigned other = 0; other < kCounters; ++other)
-      if (other != slot && escr_at(other) == id && escr_v_[other] != escr_v) return true;
-    return false;
-  }
-  // The same with the slot and ESCR known: only the other counters this ESCR feeds can share it
-  // (EscrInfo::counters, at most 3), so no loop over all 18.
-  template <unsigned Slot, EscrId Id>
-  static bool escr_taken(u64 escr_v) {
-    constexpr std::uint32_t others = escr_info(Id).counters & ~(1u << Slot);
     bool taken = false;
-    each(others, [&](auto s) {
+    each(escr_info(id).counters & ~(1u << slot), [&](auto s) {
       constexpr unsigned n = decltype(s)::value;
-      taken |= escr_at(n) == Id && escr_v_[n] != escr_v;
+      taken |= escr_at(n) == id && escr_v_[n] != escr_v;
     });
     return taken;
   }

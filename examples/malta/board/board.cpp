@@ -121,9 +121,9 @@ namespace {
 // Copies a handler image to the general exception vector and makes it visible to instruction
 // fetch: D-cache written back and I-cache invalidated line by line (a no-op under QEMU).
 void install_vector(const u32* image, const u32* image_end) {
-  volatile u32* vec = reinterpret_cast<volatile u32*>(0x80000180u);
-  for (const u32* w = image; w != image_end; ++w) vec[w - image] = *w;
-  for (std::uintptr_t a = 0x80000180u; a < 0x80000180u + 4 * static_cast<std::uintptr_t>(image_end - image); a += 4) {
+  constexpr std::uintptr_t kVector = 0x80000180u;  // kseg0: the general exception vector (BEV = 0)
+  for (std::uintptr_t a = kVector; image != image_end; ++image, a += 4) {
+    *reinterpret_cast<volatile u32*>(a) = *image;
 #if defined(__mips_isa_rev) && __mips_isa_rev >= 2
     asm volatile("synci 0(%0)" : : "r"(a) : "memory");
 #else

@@ -47,14 +47,19 @@ inline std::uint32_t cpsr() {
   asm volatile("mrs %0, cpsr" : "=r"(v));
   return v;
 }
-inline void irq_enable() {
+// CPSR's I (0x80) and F (0x40) mask bits, read-modify-write of the control byte.
+template <std::uint32_t Bit>
+inline void cpsr_clear() {
   std::uint32_t tmp;
-  asm volatile("mrs %0, cpsr\n\tbic %0, %0, #0x80\n\tmsr cpsr_c, %0" : "=&r"(tmp) : : "memory");
+  asm volatile("mrs %0, cpsr\n\tbic %0, %0, %1\n\tmsr cpsr_c, %0" : "=&r"(tmp) : "I"(Bit) : "memory");
 }
-inline void irq_disable() {
+template <std::uint32_t Bit>
+inline void cpsr_set() {
   std::uint32_t tmp;
-  asm volatile("mrs %0, cpsr\n\torr %0, %0, #0x80\n\tmsr cpsr_c, %0" : "=&r"(tmp) : : "memory");
+  asm volatile("mrs %0, cpsr\n\torr %0, %0, %1\n\tmsr cpsr_c, %0" : "=&r"(tmp) : "I"(Bit) : "memory");
 }
+inline void irq_enable() { cpsr_clear<0x80>(); }
+inline void irq_disable() { cpsr_set<0x80>(); }
 inline bool irq_enabled() { return (cpsr() & 0x80u) == 0; }
 
 // IRQ masked for the lifetime of the object; nests. The kit's guard (CPSR.I in firmware builds),
@@ -115,14 +120,8 @@ using FiqHandler = void (*)();
 // Installs h as the FIQ handler (nullptr: the fatal report). Takes effect at the next FIQ.
 void fiq_set_handler(FiqHandler h);
 
-inline void fiq_enable() {
-  std::uint32_t tmp;
-  asm volatile("mrs %0, cpsr\n\tbic %0, %0, #0x40\n\tmsr cpsr_c, %0" : "=&r"(tmp) : : "memory");
-}
-inline void fiq_disable() {
-  std::uint32_t tmp;
-  asm volatile("mrs %0, cpsr\n\torr %0, %0, #0x40\n\tmsr cpsr_c, %0" : "=&r"(tmp) : : "memory");
-}
+inline void fiq_enable() { cpsr_clear<0x40>(); }
+inline void fiq_disable() { cpsr_set<0x40>(); }
 
 // Routes OS timer match 0 to FIQ (ICLR bit 26) with its first match period_ticks from now. The
 // handler re-arms it with fiq_timer_rearm<period_ticks>(). Same period rule as timer_start(); the
