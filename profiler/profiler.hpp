@@ -17,8 +17,9 @@
 // when an overflow lands between its register reads (it retries; see read()).
 //
 // Interrupts (one core; the PMU overflow interrupt is the only other context that uses a Profiler):
-//   may be called from the interrupt handler:  read, fold, fold_mask, running, used_slots, slot_of,
-//                                              event_of, valid, linked, epoch, folds, start_value
+//   may be called from the interrupt handler:  read, fold, fold_mask, running, used_slots,
+//                                              foldable_slots, slot_of, event_of, valid, linked,
+//                                              epoch, folds, start_value
 //                                              (and Sampler's handlers)
 //   thread context only:                       probe, add*, link, clear, start, stop, reset,
 //                                              accumulate, set_start_value
@@ -309,6 +310,9 @@ class Profiler {
     return s.linked_lo != Counter::kInvalid || (linked_lows_ & bit(s.slot)) != 0;
   }
   std::uint32_t used_slots() const { return used_; }
+  // The used slots whose overflow conditions mean something to fold or sample: all but the low
+  // counters of linked pairs (their overflow is what the high counter counts).
+  std::uint32_t foldable_slots() const { return used_ & ~linked_lows_; }
   unsigned counters_added() const {
     unsigned n = 0;
     for (const auto& c : counters_) n += c.slot != Counter::kInvalid;

@@ -11,8 +11,9 @@
 //
 // The interrupt path: freeze the counters, read which overflowed, record one sample per armed
 // counter, re-arm it (preset 2^width - N), fold the overflows of counting-only counters into their
-// 64-bit values, acknowledge, unfreeze. A full buffer drops the sample and counts it: dropped()
-// is always reported next to the samples.
+// 64-bit values, acknowledge, unfreeze. on_pmu_interrupt<Slot>, for a counter known at compile
+// time, does the common case (only that counter overflowed) without a loop or a freeze. A full
+// buffer drops the sample and counts it: dropped() is always reported next to the samples.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -247,6 +248,46 @@ class Sampler {
   // PMU overflow interrupt entry. pc/lr: the interrupted context, passed by the board's glue.
   void on_pmu_interrupt(std::uint32_t pc, std::uint32_t lr) {
     interrupts_ = interrupts_ + 1;
+    service(pc, lr);
+  }
+
+  // The same entry for a firmware that samples one counter whose slot it knows at compile time
+  // (e.g. CCNT, slot 0 on XScale). Common case, Slot armed and its overflow the only one set: the
+  // sample, then the driver's rearm<Slot> (the counter rewound by the period, so the events since
+  // the overflow count towards the next sample, and the condition acknowledged; no counter stops).
+  // No loop and no branch besides the one test for that case. Anything else (another counter's
+  // overflow to fold, Slot not armed, a spurious interrupt) takes the general path, out of line.
+  // A linked pair's low counter passing bit 31 (e500) is not "another overflow": it is ignored.
+  template <unsigned Slot>
+  void on_pmu_interrupt(std::uint32_t pc, std::uint32_t lr) {
+    static_assert(Slot < B::kSlots, "on_pmu_interrupt<Slot>: this PMU has no such slot");
+    static_assert(requires { B::template rearm<Slot>(std::uint64_t{}); },
+                  "on_pmu_interrupt<Slot>: this backend has no overflow interrupt (no rearm<Slot>)");
+    constexpr std::uint32_t bit = std::uint32_t{1} << Slot;
+    interrupts_ = interrupts_ + 1;
+    const std::uint32_t ovf = B::overflow_status() & p_.foldable_slots();
+    if (((ovf ^ bit) | (~armed_ & bit)) == 0) [[likely]] {
+      sink_.record(pc, lr);
+      B::template rearm<Slot>(period_[Slot]);
+      return;
+    }
+    service_out_of_line(pc, lr);
+  }
+
+  // Timer-driven sampling where the PMU has no (working) overflow interrupt.
+  void on_timer_tick(std::uint32_t pc, std::uint32_t lr) {
+    interrupts_ = interrupts_ + 1;
+    sink_.record(pc, lr);
+  }
+
+  std::uint32_t interrupts() const { return interrupts_; }
+  std::uint32_t armed_slots() const { return armed_; }
+  std::uint64_t period(unsigned slot) const { return slot < B::kSlots ? period_[slot] : 0; }
+
+ private:
+  // The general service: freeze, sample and re-arm each overflowed armed counter (preset), fold the
+  // counting-only ones, acknowledge, release.
+  void service(std::uint32_t pc, std::uint32_t lr) {
     const std::uint32_t used = p_.used_slots();
     B::stop(used);
     const std::uint32_t ovf = B::overflow_status();
@@ -261,17 +302,8 @@ class Sampler {
     if (p_.running()) B::start(used);
   }
 
-  // Timer-driven sampling where the PMU has no (working) overflow interrupt.
-  void on_timer_tick(std::uint32_t pc, std::uint32_t lr) {
-    interrupts_ = interrupts_ + 1;
-    sink_.record(pc, lr);
-  }
+  [[gnu::noinline]] void service_out_of_line(std::uint32_t pc, std::uint32_t lr) { service(pc, lr); }
 
-  std::uint32_t interrupts() const { return interrupts_; }
-  std::uint32_t armed_slots() const { return armed_; }
-  std::uint64_t period(unsigned slot) const { return slot < B::kSlots ? period_[slot] : 0; }
-
- private:
   std::uint64_t preset(unsigned s) const {
     return (std::uint64_t{1} << B::width(s)) - period_[s];
   }

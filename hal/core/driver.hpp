@@ -100,6 +100,11 @@ concept Driver = requires(unsigned slot, std::uint64_t value, std::uint32_t mask
   { D::set_overflow_interrupt(mask, true) } -> std::same_as<void>;
   { D::link(slot, slot) } -> std::same_as<Status>;     // make hi count lo's overflows (kLink)
 };
+// Optional, for PMUs with an overflow interrupt: template <unsigned Slot> static void
+// rearm(std::uint64_t period), the sampling interrupt's common case for a slot known at compile
+// time (prof::Sampler's on_pmu_interrupt<Slot>). With Slot's overflow condition set, re-arm it for
+// `period` events after that overflow (rewind<Slot>) and acknowledge it, without stopping the other
+// counters and without a branch.
 
 // Which core a driver runs on: what probe() reads from the core's ID register (e500 PVR, RM7000
 // PRId), unless the firmware forced a core for a part the driver's table does not list. Core{} (the
@@ -174,6 +179,14 @@ struct CounterDriver {
   static void write(unsigned slot, std::uint64_t value) {
     if (!for_slot<kSlots>(slot, [&](auto s) { write<decltype(s)::value>(value); }))
       report_narrowing("counter", "slot", slot);
+  }
+  // Moves Slot's count back by `period` events (modulo the register). Just after its overflow it
+  // then overflows again `period` events after the last time, keeping what it counted since: the
+  // re-arm of a compile-time slot's sampling interrupt (each driver's rearm<Slot>). Only the events
+  // between the read and the write, one instruction apart, are lost.
+  template <unsigned Slot>
+  static void rewind(std::uint64_t period) {
+    write<Slot>((read<Slot>() - period) & kCounterMax);
   }
   // f(SlotIndex<n>) for each slot n of mask that this PMU has.
   template <class F>

@@ -227,6 +227,18 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
     if (rearm) enable_interrupt(true);
   }
 
+  // Sampling's common case (hal/core/driver.hpp), in the interrupt (MSR[EE] clear, so PMGC0's
+  // read-modify-write needs no guard). The rewind takes bit 31 (the condition) away when fewer
+  // than `period` events came since the overflow; otherwise the condition stays and the next
+  // interrupt samples the next period, as it should. Then PMGC0[PMIE] on again: the e500 cleared
+  // it when it took the interrupt (Table 7-3). A freeze by FCECE is not released: a firmware that
+  // sets set_freeze_on_condition samples through the general path (its stop and start).
+  template <unsigned Slot>
+  static void rearm(std::uint64_t period) {
+    Base::template rewind<Slot>(period);
+    R::modify(pmgc0_pmie<>(1));
+  }
+
   // enable: PMLCan[CE]=1 for these slots and PMGC0[PMIE]=1. disable: CE=0 (PMIE is left alone:
   // with no CE set it has nothing to signal).
   static void set_overflow_interrupt(std::uint32_t mask, bool enable) {

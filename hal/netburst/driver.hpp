@@ -289,6 +289,19 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
     // Also with an empty mask: a PMI may come with no OVF to clear, and the entry is masked anyway.
     if (owns_lvt_ && R::read(lvt_mask)) pmi_acknowledge();
   }
+  // Sampling's common case (hal/core/driver.hpp), in clear_overflow's order: one CCCR write
+  // stops the counter and clears OVF, the counter is rewound while stopped (erratum O8 above), the
+  // next CCCR write restores ENABLE, and the LVT entry is unmasked last. Its one test is who owns
+  // that entry (set_pmi_vector), fixed while sampling.
+  template <unsigned Slot>
+  static void rearm(std::uint64_t period) {
+    using C = Cccr<Slot>;
+    const u64 c = R::template read_raw<C>() & ~cccr::OVF;
+    R::template write_raw<C>(c & ~cccr::ENABLE);
+    write<Slot>((Base::template read<Slot>() - period) & kCounterMask);
+    R::template write_raw<C>(c);
+    if (owns_lvt_) pmi_acknowledge();
+  }
   // OVF_PMI_T0 per counter (the PMI goes to logical processor 0).
   static void set_overflow_interrupt(std::uint32_t mask, bool enable) {
     IrqGuard guard;  // the handler read-modify-writes the same CCCRs (stop/start)

@@ -159,6 +159,15 @@ struct Driver : CounterDriver<Bus, RegList<PerfCount>, 31> {
     if (v & kPerfCountBit31) R::template write_raw<PerfCount>(v & ~kPerfCountBit31);
   }
 
+  // Sampling's common case (hal/core/driver.hpp): the rewind is the acknowledge, as bit 31 is the
+  // request. It clears bit 31 when fewer than `period` events came since the overflow; otherwise
+  // the request stays and the next interrupt samples the next period, as it should.
+  template <unsigned Slot>
+  static void rearm(std::uint64_t period) {
+    static_assert(Slot == 0, "rearm<Slot>: the RM7000 has one counter, slot 0");
+    Base::template rewind<Slot>(period);
+  }
+
   // Interrupt Control IM13 (cfc0/ctc0), with interrupts masked across the read-modify-write: the
   // register also holds the masks of interrupts 8..15, which the board's handlers may change.
   // Precondition (also for interrupt_enabled): an RM7000, i.e. probe() returned ok. On other MIPS

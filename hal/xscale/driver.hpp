@@ -280,6 +280,13 @@ struct Pmu : CounterDriver<Bus, typename V::Counters, 32> {
   }
   static std::uint32_t overflow_status() { return flags(); }
   static void clear_overflow(std::uint32_t mask) { clear_flags(mask); }
+  // Sampling's common case (hal/core/driver.hpp): the counter rewound, then its flag's W1C write
+  // (XSC2 FLAG: one store; XSC1: PMNC's read-modify-write, the other flags written as 0).
+  template <unsigned Slot>
+  static void rearm(std::uint64_t period) {
+    Base::template rewind<Slot>(period);
+    clear_flags(1u << Slot);
+  }
   static void set_overflow_interrupt(std::uint32_t mask, bool on) {
     if ((mask & kAllSlots) != 0) R::modify(V::inten.each(mask & kAllSlots, on ? 1u : 0u));
   }
