@@ -55,12 +55,31 @@ for log in "$root"/*/examples/*/*_profile.elf.*.log; do
 done
 echo
 
+echo "## PMU overflow sampling (pmusim; vector to return through the board's IRQ glue)"
+echo
+echo "| run | compile-time slot (on_pmu_interrupt<0>, nothing frozen) | general entry, at least (frozen part unseen) |"
+echo "|---|---|---|"
+for log in "$root"/*/examples/*/*_profile.elf.*.log; do
+  [ -f "$log" ] || continue
+  run=$(basename "$log" .log); run=${run#*.elf.}
+  quick=$(sed -n 's/^PMU sampling interrupt cost, compile-time slot: \([0-9.]*\) .*/\1/p' "$log" | head -n1)
+  slow=$(sed -n 's/^PMU sampling interrupt cost, general entry, at least: \([0-9.]*\) .*/\1/p' "$log" | head -n1)
+  [ -n "$quick" ] && echo "| $run | $quick | ${slow:--} |"
+done
+echo
+echo "Its service is branch-free but for the common-case test: the branches_pmu_irq rows below."
+echo
+
 echo "## Zero-cost gate and fast-region window from the disassembly (bench/zero_cost)"
 echo
 if out=$(bash "$repo/bench/zero_cost/run_all.sh" "$root" 2>&1); then status=passed; else status=FAILED; fi
 echo "| target | window_1slot instructions between the reads | goal <= 2 |"
 echo "|---|---|---|"
 grep -E '^\| [a-z0-9-]+ +\| window_1slot ' <<<"$out" | awk -F'|' '{gsub(/ /, "", $2); gsub(/ /, "", $4); print "| " $2 " | " $4 " | " ($4 + 0 <= 2 ? "yes" : "no") " |"}'
+echo
+echo "| target | branches_pmu_irq: conditional branches in on_pmu_interrupt<0> | limit |"
+echo "|---|---|---|"
+grep -E '^\| [a-z0-9-]+ +\| branches_pmu_irq ' <<<"$out" | awk -F'|' '{gsub(/ /, "", $2); gsub(/ /, "", $4); gsub(/ /, "", $5); print "| " $2 " | " $4 " | " $5 " |"}'
 echo
 tail -n 2 <<<"$out" | head -n 1
 echo "(gate $status)"

@@ -30,6 +30,11 @@ counters' reads excepted. The row shows the
 largest window as "ours" and the limit (WINDOW_LIMIT) as "hand", and is gated on ours <= limit;
 window_info_<op> rows are reported only.
 
+Branches: a function branches_<op>_<N> holds a sequence promised branch-free but for N tests
+(the PMU sampling interrupt's common case, prof::Sampler::on_pmu_interrupt<Slot>). The row shows
+its conditional branches as "ours" and N as "hand", gated on ours <= N; branches_info_<op>_<N>
+rows are reported only.
+
 Counting rule (the same for both sides of a pair):
   1. Data in the text (ARM literal pools shown as .word) is not an instruction and is skipped.
      objdump runs with -z so runs of zero words (MIPS nops) are shown, not folded into "...".
@@ -326,6 +331,19 @@ def window_of(arch: str, body: list[Insn], n: int) -> tuple[int, str]:
     return max(reads[n + c] - reads[c] - 1 - (n - 1) for c in range(n)), ""
 
 
+# Conditional branches with a target, per architecture (calls and unconditional jumps excluded).
+COND_BRANCH = {
+    "arm": re.compile(r"^(b(eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le)(\.[nw])?|cbn?z)$"),
+    "ppc": re.compile(r"^b(eq|ne|lt|le|gt|ge|so|ns|un|nu|dnz|dz|c)[+-]?$"),
+    "mips": re.compile(r"^b(eq|ne|gez|gtz|lez|ltz|eqz|nez|c1[tf])l?$"),
+    "x86": re.compile(r"^j(?!mp)[a-z]+$"),
+}
+
+
+def conditional_branches(arch: str, body: list[Insn]) -> int:
+    return sum(1 for i in body if is_branch(i) and COND_BRANCH[arch].match(i.mnem))
+
+
 # ----------------------------------------------------------------------------------------------
 # Comparison and report
 
@@ -361,6 +379,12 @@ def check_object(target: str, objdump: str, obj: str) -> list[Row]:
         raise RuntimeError(f"{obj}: no ours_*/hand_* functions found")
     rows: list[Row] = []
     for name, f in funcs.items():
+        m = re.fullmatch(r"branches_(\w+)_(\d+)", name)
+        if m:
+            body = counted(arch, f)
+            rows.append(Row(target, f"branches_{m.group(1)}", conditional_branches(arch, body), int(m.group(2)),
+                            True, m.group(1).startswith("info_"), "", [i.text() for i in body], []))
+            continue
         if not name.startswith("window_"):
             continue
         op = name[len("window_"):]

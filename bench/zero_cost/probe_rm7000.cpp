@@ -199,3 +199,4 @@ void hand_info_write_unchecked(u32 ev) {
 
 // Fast-region windows (check.py, "Windows"): PerfCount: the one counter.
 PMU_ZC_WINDOW(Driver, 0)
+PMU_ZC_PMU_IRQ(Driver, 0, 1)

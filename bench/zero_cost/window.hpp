@@ -5,7 +5,12 @@
 //   PMU_ZC_WINDOW(Pmu, slot)          window_1slot: the region on one slot, gated (WINDOW_LIMIT)
 //   PMU_ZC_WINDOW2(Pmu, slot, slot2)  window_info_2slots: on two, reported (the other counter's
 //                                     read sits in each window)
+// And the PMU sampling interrupt for a counter known at compile time (check.py, "Branches"):
+//   PMU_ZC_PMU_IRQ(Pmu, slot, tests)  branches_pmu_irq_<tests>: Sampler::on_pmu_interrupt<slot>
+//                                     into a keep-newest ring, gated on at most `tests` conditional
+//                                     branches (1: the test for the common case)
 #include "profiler/fast_region.hpp"
+#include "profiler/sampler.hpp"
 
 namespace zc {
 template <class Pmu>
@@ -14,6 +19,12 @@ template <class Pmu>
 inline prof::RegionStats<Pmu> stats{"window"};
 template <class Pmu, unsigned... Slots>
 inline const prof::FastRegions<Pmu, Slots...> fast{profiler<Pmu>};
+
+using Ring = prof::SampleRing<256, prof::RingFull::keep_newest>;
+template <class Pmu>
+inline Ring ring;
+template <class Pmu>
+inline prof::Sampler<Pmu, Ring> sampler{profiler<Pmu>, ring<Pmu>};
 
 template <class Pmu, unsigned... Slots>
 [[gnu::always_inline]] inline void window() {
@@ -26,3 +37,7 @@ template <class Pmu, unsigned... Slots>
   extern "C" void window_1slot() { zc::window<Pmu, a>(); }
 #define PMU_ZC_WINDOW2(Pmu, a, b) \
   extern "C" void window_info_2slots() { zc::window<Pmu, a, b>(); }
+#define PMU_ZC_PMU_IRQ(Pmu, slot, tests)                                                 \
+  extern "C" void branches_pmu_irq_##tests(std::uint32_t pc, std::uint32_t lr) {         \
+    zc::sampler<Pmu>.template on_pmu_interrupt<slot>(pc, lr);                            \
+  }

@@ -27,8 +27,9 @@
 //     overhead, measure an empty region, a region of known length and three workloads, with
 //     interrupts off (nothing but the measured code between the two reads);
 //  2. measure what one sampling interrupt costs: a long known region measured while sampling, minus
-//     its length, per interrupt taken inside it (timer sampling only: PMU sampling arms the very
-//     counter the region reads);
+//     its length, per interrupt taken inside it (timer sampling; for PMU sampling, which arms the
+//     cycles counter, the region reads the instructions counter where that is exact, and the
+//     general entry is compared with the compile-time-slot one, which then samples the workloads);
 //  3. sample the workloads (PMU overflow interrupt where the board routes it, else its timer; the
 //     same Sampler and ring either way), and check where the samples land;
 //  4. print a readable summary and emit the dump (text frames) for the host tool.
@@ -92,6 +93,13 @@ struct Bench {
   static inline prof::Sampler<B, ProfileRing> sampler{profiler, profile_ring};
   static void on_tick(std::uint32_t pc, std::uint32_t lr) { sampler.on_timer_tick(pc, lr); }
   static void on_pmu(std::uint32_t pc, std::uint32_t lr) { sampler.on_pmu_interrupt(pc, lr); }
+  // The compile-time-slot entry, for the cycles counter on slot 0 (where the backend has one).
+  static void on_pmu_slot0(std::uint32_t pc, std::uint32_t lr) {
+    if constexpr (requires { B::template rearm<0>(std::uint64_t{}); })
+      sampler.template on_pmu_interrupt<0>(pc, lr);
+    else
+      sampler.on_pmu_interrupt(pc, lr);
+  }
 };
 
 template <class Board>
@@ -151,19 +159,19 @@ inline constexpr std::uint64_t kNoCost = ~std::uint64_t{0};
 
 // One sampling interrupt's cost in instructions x10: a long known region measured while the
 // interrupt runs (already started), minus the region's own instructions, per interrupt taken in it
-// (interrupts(): a running count of them). kNoCost where the clock is not instruction-exact or
-// no interrupt arrived.
+// (interrupts(): a running count of them), on the region's counter k. kNoCost where the clock is
+// not instruction-exact or no interrupt arrived.
 template <class Board, prof::Backend B, class Count>
 std::uint64_t interrupt_cost_x10(const Setup& s, prof::Regions<B>& regions, prof::RegionStats<B>& stats,
-                                 Count interrupts) {
-  const std::uint64_t total0 = stats.total[0];
+                                 Count interrupts, unsigned k = 0) {
+  const std::uint64_t total0 = stats.total[k];
   const std::uint32_t n0 = interrupts();
   {
     prof::Region<B> r{regions, stats};
     Board::spin_exact(1000 * s.known_iters);
   }
   const std::uint32_t n = interrupts() - n0;
-  const std::uint64_t total = stats.total[0] - total0;
+  const std::uint64_t total = stats.total[k] - total0;
   const std::uint64_t quiet = 1000 * (known_instructions(s) - s.known_extra) + s.known_extra;
   if (n == 0 || s.per_instr_den == 0 || total * s.per_instr_den <= quiet * s.per_instr_num) return kNoCost;
   return (total * s.per_instr_den - quiet * s.per_instr_num) * 10 / (s.per_instr_num * n);
@@ -220,6 +228,47 @@ void fast_sampling_cost(const Setup& s, prof::Regions<B>& regions, Checks& check
   out.dec(pct % 100);
   out.line(" (goal: at most 1.50)");
   checks.check(2 * ours <= 3 * hand, "fast sampling interrupt within 1.5x the hand-written handler");
+}
+
+// The PMU overflow interrupt's cost through the compile-time-slot entry (Sampler::
+// on_pmu_interrupt<0>), sampling the cycles counter on slot 0. The known region is read on the
+// instructions counter (the armed counter's own value means nothing meanwhile), so only where that
+// counter is exact: under pmusim. The general entry is measured the same way for reference, but it
+// freezes every counter for part of its work, which no counter then sees: its figure is a lower
+// bound. Returns the entry to sample with.
+template <class Board, prof::Backend B>
+auto pmu_sampling_cost(const Setup& s, prof::Profiler<B>& p, prof::Regions<B>& regions, prof::Counter cycles,
+                       prof::Counter instr, Checks& checks) -> void (*)(std::uint32_t, std::uint32_t) {
+  const Console& out = checks.out;
+  if (!requires { B::template rearm<0>(std::uint64_t{}); } || p.slot_of(cycles) != 0) {
+    out.line("PMU sampling: general entry (the cycles counter is not on slot 0)");
+    return &Bench<B>::on_pmu;
+  }
+  if (!instr.valid() || s.per_instr_num != 1 || s.per_instr_den != 1 || s.resolution != 0) {
+    out.line("PMU sampling: compile-time slot entry (its cost needs an exact instructions counter: not here)");
+    return &Bench<B>::on_pmu_slot0;
+  }
+  static prof::RegionStats<B> general{"spin_exact_pmu_sampled"}, fast{"spin_exact_pmu_slot0_sampled"};
+  auto cost = [&](void (*irq)(std::uint32_t, std::uint32_t), prof::RegionStats<B>& stats) {
+    checks.check(Board::pmu_interrupt(irq), "PMU interrupt routed");
+    checks.check(Bench<B>::sampler.arm(cycles, s.pmu_period) == pmu::Status::ok, "sampler armed");
+    Board::irq_enable();
+    const std::uint64_t x10 = interrupt_cost_x10<Board>(
+        s, regions, stats, [] { return Bench<B>::sampler.interrupts(); }, instr.index);
+    Board::irq_disable();
+    Bench<B>::sampler.disarm();
+    for (prof::Sample drop; profile_ring.pop(drop);) {  // the spin loop's samples: discard
+    }
+    return x10;
+  };
+  const std::uint64_t slow = cost(&Bench<B>::on_pmu, general);
+  const std::uint64_t quick = cost(&Bench<B>::on_pmu_slot0, fast);
+  print_cost(out, "PMU sampling interrupt cost, compile-time slot", quick,
+             "vector to return, Sampler::on_pmu_interrupt<0>, nothing frozen");
+  print_cost(out, "PMU sampling interrupt cost, general entry, at least", slow,
+             "vector to return less what runs with the counters frozen");
+  checks.check(quick != kNoCost, "PMU sampling interrupt cost measured");
+  return &Bench<B>::on_pmu_slot0;
 }
 
 // The workloads the sampling phase profiles.
@@ -371,8 +420,11 @@ int profile(const Setup& s) {
                "crc32 region costs the most");
   fast_region<Board>(p, cycles, known, s, checks);
 
-  // 2. What one sampling interrupt costs (timer sampling only; see the top of this file).
+  // 2. What one sampling interrupt costs (timer sampling only; see the top of this file; and the
+  // PMU's entries against each other where an instructions counter can measure them).
   const bool pmu_irq = s.pmu_interrupt && Board::pmu_interrupt(&Bench<B>::on_pmu);
+  if (pmu_irq) checks.check(Board::pmu_interrupt(pmu_sampling_cost<Board>(s, p, regions, cycles, instr, checks)),
+                            "PMU interrupt routed to the entry it samples with");
   constexpr bool fast = requires { Board::fast_sampling_start(true); };
   out.line(pmu_irq ? "sampling: PMU overflow interrupt (cycles counter)"
            : fast  ? "sampling: PMU overflow interrupt not used here -> board timer, fast path"
