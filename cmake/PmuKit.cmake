@@ -4,6 +4,7 @@
 #   PMU_CATALOG_HEADER   the header that defines the PMU's catalogs (e.g. hal/<pmu>/events.hpp)
 #   PMU_CATALOGS         the catalogs' C++ names (e.g. pmu::e500::catalog), listed by `pmukit events`
 # and registers, where this build has them:
+#   - the interface library pmukit::<pmu> (pmukit_<pmu> in the tree, installed and exported);
 #   - the catalogs with the host tool (a generated header, pmukit_catalogs.hpp);
 #   - the PMU's host tests and must-fail compile cases: hal/<pmu>/tests/CMakeLists.txt, added
 #     when the build has tests (pmu_host_test and pmu_compile_fail are defined by then).
@@ -24,6 +25,10 @@ macro(pmu_add pmu)
     message(FATAL_ERROR "pmu_add(${pmu}): pmu.cmake must set PMU_CATALOG_HEADER and PMU_CATALOGS")
   endif()
   set_property(GLOBAL APPEND PROPERTY PMU_LIST ${pmu})
+  add_library(pmukit_${pmu} INTERFACE)
+  target_link_libraries(pmukit_${pmu} INTERFACE pmukit_hal)
+  set_target_properties(pmukit_${pmu} PROPERTIES EXPORT_NAME ${pmu})
+  add_library(pmukit::${pmu} ALIAS pmukit_${pmu})
   set_property(GLOBAL APPEND PROPERTY PMU_CATALOG_HEADERS ${PMU_CATALOG_HEADER})
   set_property(GLOBAL APPEND PROPERTY PMU_CATALOG_NAMES ${PMU_CATALOGS})
 endmacro()

@@ -6,7 +6,7 @@
 #   BUILD_ROOT  where the build trees go, one per preset: BUILD_ROOT/zc-<preset>
 #               (default: <repo>/build)
 #   PRESET      any of: xscale mips-cps rm7000 e500 netburst (default: all five)
-#   --full      configure the whole project (-DPMU_BUILD_TESTS=OFF) instead of the probes alone;
+#   --full      configure the whole project (-DPMUKIT_BUILD_TESTS=OFF) instead of the probes alone;
 #               slower, and fails if any other part of the tree does not configure
 # Exit status: 0 pass, 1 a gated operation costs more than hand-written code (or the gate's
 # self-test failed), 2 a tool is missing or a configure/build failed.
@@ -52,7 +52,7 @@ root="$(cd "$root" && pwd)"
 
 build_one() {  # configure + build the probe objects of one preset; output to its log
   local p="$1" dir="$root/zc-$1" src="$here" extra=""
-  if [[ $full -eq 1 ]]; then src="$repo"; extra="-DPMU_BUILD_TESTS=OFF"; fi
+  if [[ $full -eq 1 ]]; then src="$repo"; extra="-DPMUKIT_BUILD_TESTS=OFF"; fi
   # Only objects are built, so CMake's compiler check need not link. It must not for rm7000:
   # Debian's mips-linux-gnu crt files are MIPS32r2 and ld refuses to link MIPS IV objects to them.
   # shellcheck disable=SC2046

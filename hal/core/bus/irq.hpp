@@ -5,7 +5,7 @@
 //
 //   { pmu::IrqGuard g;  ...  }   // interrupts masked inside, restored (not forced on) after
 //
-// ARM: CPSR.I (mrs/msr). PowerPC Book E: MSR[EE] (wrteei/wrtee). MIPS32r2: di/ei with ehb; MIPS IV:
+// ARM: CPSR.I (mrs/msr); Cortex-M: PRIMASK. PowerPC Book E: MSR[EE] (wrteei/wrtee). MIPS32r2: di/ei with ehb; MIPS IV:
 // Status.IE by mfc0/mtc0 with the CP0 bus's write hazard (PMU_MIPS4_CP0_HAZARD_NOPS). x86:
 // EFLAGS.IF (pushf/cli/popf).
 // Which: the hardware mask in freestanding builds (firmware: -ffreestanding, as pmu_freestanding
@@ -51,6 +51,10 @@ inline IrqState irq_save() {
 #if PMU_IRQ_SOFT
   s = host_irq::masked;
   host_irq::masked = 1;
+#elif defined(__arm__) && defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+  // M profile (Cortex-M): no CPSR; PRIMASK masks every configurable-priority exception (ARMv7-M
+  // ARM B1.4.3).
+  asm volatile("mrs %0, primask\n\tcpsid i" : "=r"(s) : : "memory");
 #elif defined(__arm__)
   unsigned long t;
   asm volatile("mrs %0, cpsr\n\torr %1, %0, #0x80\n\tmsr cpsr_c, %1" : "=r"(s), "=r"(t) : : "memory");
@@ -81,6 +85,8 @@ inline void irq_restore(IrqState st) {
     host_irq::deferred = nullptr;
     fn(host_irq::deferred_context);
   }
+#elif defined(__arm__) && defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+  asm volatile("msr primask, %0" : : "r"(st.saved) : "memory");
 #elif defined(__arm__)
   asm volatile("msr cpsr_c, %0" : : "r"(st.saved) : "memory");
 #elif defined(__powerpc__)
