@@ -41,7 +41,7 @@ pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Pr
     const char* preset = p.preset_of(c);
     counters[i] = CounterInfo{static_cast<std::uint8_t>(s),
                               static_cast<std::uint8_t>(register_bits(B::width(s))),
-                              p.event_of(c).code, preset ? preset : p.event_name(c),
+                              p.event_of(c).code, p.event_name(c),
                               preset ? preset : ""};
     if (register_bits(B::width(s)) > width) width = register_bits(B::width(s));
   }

@@ -1,11 +1,15 @@
 #include "tools/cli/commands.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <fnmatch.h>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
@@ -18,6 +22,7 @@
 #include "tools/events/events_listing.hpp"
 #include "hal/netburst/encode.hpp"
 #include "hal/netburst/driver.hpp"
+#include "tools/report/diff.hpp"
 #include "tools/report/formats.hpp"
 
 namespace pmukit {
@@ -30,10 +35,7 @@ std::string input_path(const Args& a) {
   return a.positionals[0];
 }
 
-// raw_samples: keep every sample record (decode lists them); a report needs only their counts
-// per distinct (pc, lr), so its memory does not grow with the dump.
-LoadedDump load(const Args& a, bool raw_samples) {
-  const std::string path = input_path(a);
+LoadedDump load_path(const std::string& path, const Args& a, bool raw_samples) {
   DecodeOptions options;
   options.raw_samples = raw_samples;
   try {
@@ -43,18 +45,23 @@ LoadedDump load(const Args& a, bool raw_samples) {
   }
 }
 
+// raw_samples: keep every sample record (decode lists them); a report needs only their counts
+// per distinct (pc, lr), so its memory does not grow with the dump.
+LoadedDump load(const Args& a, bool raw_samples) { return load_path(input_path(a), a, raw_samples); }
+
 // True when the two paths name the same file (hard or symbolic links included).
 bool same_file(const std::string& a, const std::string& b) {
   std::error_code ec;
   return !a.empty() && !b.empty() && a != "-" && std::filesystem::equivalent(a, b, ec) && !ec;
 }
 
-// Writes through `body` to -o's file (or stdout); a failed write is an error, not a silent loss.
+// Writes through `body` to -o's file (or stdout, also for "-o -"); a failed write is an error,
+// not a silent loss.
 // The file is written beside its final name and renamed into place only when complete, so a
 // failed run never leaves half a report; -o may not name an input (the dump or the ELF).
 template <typename Body>
 void emit(const Args& a, Body body) {
-  if (!a.has("-o")) {
+  if (!a.has("-o") || a.get("-o") == "-") {
     body(std::cout);
     std::cout.flush();
     if (!std::cout) throw OutputError("cannot write to standard output");
@@ -136,6 +143,41 @@ int run_report(const std::vector<std::string>& argv) {
   return 0;
 }
 
+int run_diff(const std::vector<std::string>& argv) {
+  const Args a = parse_args(argv, {{"--elf", true}, {"--elf-base", true}, {"--elf-new", true}, {"--threshold", true},
+                                   {"--frame", true}, {"-o", true}});
+  if (a.positionals.size() != 2) throw UsageError("diff takes two dumps, BASE and NEW");
+  if (a.has("--elf") && (a.has("--elf-base") || a.has("--elf-new")))
+    throw UsageError("--elf is for both dumps: not with --elf-base/--elf-new");
+  if (a.has("--elf-base") != a.has("--elf-new")) throw UsageError("--elf-base and --elf-new go together");
+  std::optional<double> threshold;
+  if (a.has("--threshold")) {
+    const std::string t = a.get("--threshold");
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    if (t.empty() || end == nullptr || *end != '\0' || !(v >= 0) || v > 1e9)
+      throw UsageError("--threshold wants a non-negative percentage, not '" + t + "'");
+    threshold = v;
+  }
+  const LoadedDump base = load_path(a.positionals[0], a, false);
+  const LoadedDump next = load_path(a.positionals[1], a, false);
+  const std::string eb = a.has("--elf") ? a.get("--elf") : a.get("--elf-base");
+  const std::string en = a.has("--elf") ? a.get("--elf") : a.get("--elf-new");
+  // Functions compare by name, so only with symbols (without them the names would be addresses
+  // of two possibly different builds).
+  std::optional<Profile> pb, pn;
+  SymbolTable sb, sn;
+  if (!eb.empty()) {
+    sb = elf_symbols_for(base.dump, eb, false);
+    sn = elf_symbols_for(next.dump, en, false);
+    pb = build_profile(base.dump, sb, false);
+    pn = build_profile(next.dump, sn, false);
+  }
+  const DiffResult r = diff_dumps(base.dump, pb ? &*pb : nullptr, next.dump, pn ? &*pn : nullptr, threshold);
+  emit(a, [&](std::ostream& os) { write_diff(os, r, a.positionals[0], a.positionals[1]); });
+  return r.past() != 0 ? 3 : 0;
+}
+
 int run_decode(const std::vector<std::string>& argv) {
   const Args a = parse_args(argv, {{"-o", true}, {"--frame", true}});
   const LoadedDump loaded = load(a, true);
@@ -143,14 +185,70 @@ int run_decode(const std::vector<std::string>& argv) {
   return 0;
 }
 
+namespace {
+
+// perf list's PATTERN: a glob (fnmatch, case-insensitive) when it has * ? or [, else a
+// case-insensitive substring, matched against the event's name and description.
+bool matches(const std::string& pattern, const char* name, const char* description) {
+  if (pattern.find_first_of("*?[") != std::string::npos)
+    return fnmatch(pattern.c_str(), name, FNM_CASEFOLD) == 0;
+  auto has = [&](const char* text) {
+    const std::string t = text ? text : "";
+    auto lower = [](unsigned char c) { return static_cast<char>(std::tolower(c)); };
+    std::string a(t.size(), ' '), b(pattern.size(), ' ');
+    std::transform(t.begin(), t.end(), a.begin(), lower);
+    std::transform(pattern.begin(), pattern.end(), b.begin(), lower);
+    return a.find(b) != std::string::npos;
+  };
+  return has(name) || has(description);
+}
+
+// A catalog narrowed to the events (and presets) PATTERN matches; the storage lives in `keep`.
+struct Narrowed {
+  std::vector<pmu::EventInfo> events;
+  std::vector<pmu::PresetBinding> presets;
+};
+// A matching preset keeps its event too, so the listing can name it.
+pmu::PmuCatalog narrow(const pmu::PmuCatalog& c, const std::string& pattern, Narrowed& keep) {
+  for (std::size_t i = 0; i < c.num_presets; ++i)
+    if (matches(pattern, pmu::preset_name(c.presets[i].preset), pmu::event_name(c, c.presets[i].code)))
+      keep.presets.push_back(c.presets[i]);
+  for (std::size_t i = 0; i < c.num_events; ++i) {
+    const pmu::EventInfo& e = c.events[i];
+    bool wanted = matches(pattern, e.name, e.description);
+    for (const pmu::PresetBinding& p : keep.presets) wanted |= p.code == e.code;
+    if (wanted) keep.events.push_back(e);
+  }
+  pmu::PmuCatalog n = c;
+  n.events = keep.events.data();
+  n.num_events = keep.events.size();
+  n.presets = keep.presets.data();
+  n.num_presets = keep.presets.size();
+  return n;
+}
+
+}  // namespace
+
 int run_events(const std::vector<std::string>& argv) {
   const Args a = parse_args(argv, {{"--json", false}, {"--pmu", true}, {"-o", true}});
-  if (!a.positionals.empty()) throw UsageError("events takes no input file");
+  if (a.positionals.size() > 1) throw UsageError("events takes one PATTERN at most");
+  const std::string pattern = a.positionals.empty() ? "" : a.positionals[0];
   const std::span<const pmu::PmuCatalog> all = builtin_catalogs();
   std::vector<pmu::PmuCatalog> chosen;
-  for (const pmu::PmuCatalog& c : all)
-    if (!a.has("--pmu") || a.get("--pmu") == c.id) chosen.push_back(c);
+  std::vector<Narrowed> storage(all.size());
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const pmu::PmuCatalog& c = all[k];
+    if (a.has("--pmu") && a.get("--pmu") != c.id) continue;
+    if (pattern.empty()) {
+      chosen.push_back(c);
+      continue;
+    }
+    const pmu::PmuCatalog n = narrow(c, pattern, storage[k]);
+    if (n.num_events != 0 || n.num_presets != 0) chosen.push_back(n);
+  }
   if (all.empty()) throw OutputError("this pmukit was built without PMU catalogs (hal/pmus.cmake registers none)");
+  if (chosen.empty() && !pattern.empty() && (!a.has("--pmu") || std::any_of(all.begin(), all.end(), [&](const pmu::PmuCatalog& c) { return a.get("--pmu") == c.id; })))
+    throw std::runtime_error("no event or preset matches '" + pattern + "'");
   if (chosen.empty()) {
     std::string ids;
     for (const pmu::PmuCatalog& c : all) ids += std::string(ids.empty() ? "" : ", ") + c.id;
@@ -257,35 +355,112 @@ int run_encode(const std::vector<std::string>& argv) {
   return 0;
 }
 
+namespace {
+
+struct CommandHelp {
+  std::string name, synopsis, text;
+};
+
+std::string format_list() {
+  std::string s;
+  for (std::size_t i = 0; i < report_formats().size(); ++i) s += (i ? "|" : "") + report_formats()[i];
+  return s;
+}
+
+// The one help text: pmukit --help, pmukit COMMAND --help and docs/pmukit.md (help --markdown).
+std::vector<CommandHelp> command_help() {
+  return {
+      {"report", "report INPUT [--elf FIRMWARE.elf [--force-elf]] [--format FORMAT] [-o FILE] [--frame N] [--top N] [--table regions|profile]",
+       "Decodes a dump and writes a report. INPUT is a binary dump or a UART log with text frames\n"
+       "('-' reads standard input). FORMAT: " + format_list() + " (default table).\n"
+       "--frame N picks the Nth dump of a log (default: the last); --top N limits the table's\n"
+       "profile (default 25, 0 = all); --table picks the csv table. The ELF must be the one that\n"
+       "wrote the dump (machine, build-id, code CRC); --force-elf uses it anyway, with a warning\n"
+       "per difference. Without --elf, samples are shown as addresses."},
+      {"diff", "diff BASE NEW [--elf FILE | --elf-base FILE --elf-new FILE] [--threshold PCT] [--frame N] [-o FILE]",
+       "Compares two dumps: each region's mean per call (first counter) and, with ELFs, each\n"
+       "function's share of the samples. Prints the changes; exits 3 when a region's mean grew by\n"
+       "more than PCT percent or a function's share by more than PCT percentage points (a CI\n"
+       "regression gate; default threshold: none, report only). Regions are matched by name;\n"
+       "a region or function in one dump only is listed as added or removed."},
+      {"decode", "decode INPUT [-o FILE] [--frame N]", "The dump's content as JSON; no ELF needed."},
+      {"events", "events [PATTERN] [--pmu ID] [--json] [-o FILE]",
+       "The events and presets of each PMU, like `perf list`. PATTERN keeps the events whose name\n"
+       "or description contains it (case-insensitive), or whose name matches it as a glob when it\n"
+       "has * ? or [."},
+      {"encode", "encode [--pmu ID] EVENT-STRING [-o FILE]",
+       "The register values an event string programs (libpfm4 syntax; default PMU netburst:\n"
+       "EVENT[:MASK...][:TAGn...][:u][:k][:e][:cmpl][:thr=N], prints escr=, cccr=, the ESCR and\n"
+       "CCCR chosen; other PMUs: EVENT, prints its event-select value)."},
+      {"sim", "sim FIRMWARE.elf [--pmu ID] [--insns N] [--log FILE] [--no-pmu] [--quiet]",
+       "Runs a firmware ELF on Unicorn with the PMU's behavioural model attached (pmusim:\n"
+       "i386 + netburst, MIPS IV + rm7000, ARM + xscale, PowerPC + e500, MIPS32r2 + the MIPS CM).\n"
+       "Exit status: the firmware's; 3 when it never exited (limit, fault, unsupported ELF)."},
+      {"help", "help [COMMAND] [--markdown]",
+       "This text, or one command's; --markdown writes docs/pmukit.md."},
+  };
+}
+
+const char* const kExitText =
+    "exit status: 0 success, 1 bad input (dump, ELF, output file), 2 bad command line,\n"
+    "3 diff: a change past --threshold.\n"
+    "-o - writes to standard output (the default); every command takes -h or --help.";
+
+void indent(std::ostream& os, const std::string& text, const char* by) {
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = text.find('\n', start);
+    os << by << text.substr(start, end == std::string::npos ? std::string::npos : end - start) << '\n';
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+}
+
+}  // namespace
+
 void print_usage(std::ostream& os) {
-  os << "usage: pmukit <command> [options]\n"
-        "\n"
-        "commands:\n"
-        "  report INPUT [--elf FIRMWARE.elf [--force-elf]] [--format FORMAT] [-o FILE]\n"
-        "         [--frame N] [--top N] [--table regions|profile]\n"
-        "      Decode a dump and write a report. INPUT is a binary dump or a UART log with\n"
-        "      text frames ('-' reads standard input). FORMAT: ";
-  for (std::size_t i = 0; i < report_formats().size(); ++i)
-    os << (i ? "|" : "") << report_formats()[i];
-  os << " (default table).\n"
-        "      --frame N picks the Nth dump of a log (default: the last); --top N limits the\n"
-        "      table's profile (default 25, 0 = all); --table picks the csv table.\n"
-        "      The ELF must be the one that wrote the dump (machine, build-id, code CRC);\n"
-        "      --force-elf uses it anyway, with a warning per difference.\n"
-        "  decode INPUT [-o FILE] [--frame N]\n"
-        "      The dump's content as JSON; no ELF needed.\n"
-        "  events [--pmu ID] [--json] [-o FILE]\n"
-        "      The events and presets of each PMU.\n"
-        "  encode [--pmu ID] EVENT-STRING [-o FILE]\n"
-        "      The register values an event string programs (libpfm4 syntax; default PMU\n"
-        "      netburst: EVENT[:MASK...][:TAGn...][:u][:k][:e][:cmpl][:thr=N], prints escr=,\n"
-        "      cccr=, the ESCR and CCCR chosen; other PMUs: EVENT, prints its event-select value).\n"
-        "  sim FIRMWARE.elf [--pmu ID] [--insns N] [--log FILE] [--no-pmu] [--quiet]\n"
-        "      Runs a firmware ELF on Unicorn with the PMU's behavioural model attached\n"
-        "      (pmusim; i386 + netburst, MIPS IV + rm7000 so far). Exit status: the firmware's;\n"
-        "      3 when it never exited (limit, fault, unsupported ELF).\n"
-        "\n"
-        "exit status: 0 success, 1 bad input (dump, ELF, output file), 2 bad command line.\n";
+  os << "usage: pmukit <command> [options]   (pmukit <command> --help for one)\n\ncommands:\n";
+  for (const CommandHelp& c : command_help()) {
+    os << "  " << c.synopsis << '\n';
+    indent(os, c.text, "      ");
+  }
+  os << '\n' << kExitText << '\n';
+}
+
+bool print_command_help(std::ostream& os, const std::string& command) {
+  for (const CommandHelp& c : command_help()) {
+    if (c.name != command) continue;
+    os << "usage: pmukit " << c.synopsis << "\n\n" << c.text << "\n\n" << kExitText << '\n';
+    return true;
+  }
+  return false;
+}
+
+void print_markdown(std::ostream& os) {
+  os << "# pmukit: the host tool\n\n"
+        "<!-- Generated by `pmukit help --markdown` from the tool's own help text; a test checks that\n"
+        "     this file matches it. Edit tools/cli/commands.cpp, then regenerate. -->\n\n"
+        "`pmukit <command> [options]`; `pmukit --version`; `pmukit <command> --help` (or `-h`).\n";
+  for (const CommandHelp& c : command_help()) {
+    os << "\n## pmukit " << c.name << "\n\n    pmukit " << c.synopsis << "\n\n" << c.text << "\n";
+  }
+  os << "\n## Exit status and conventions\n\n" << kExitText << "\n";
+}
+
+int run_help(const std::vector<std::string>& argv) {
+  const Args a = parse_args(argv, {{"--markdown", false}});
+  if (a.has("--markdown")) {
+    if (!a.positionals.empty()) throw UsageError("help --markdown takes no command");
+    print_markdown(std::cout);
+    return 0;
+  }
+  if (a.positionals.empty()) {
+    print_usage(std::cout);
+    return 0;
+  }
+  if (a.positionals.size() > 1 || !print_command_help(std::cout, a.positionals[0]))
+    throw UsageError("no command '" + a.positionals[0] + "'");
+  return 0;
 }
 
 }  // namespace pmukit

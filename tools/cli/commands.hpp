@@ -17,7 +17,11 @@ int run_report(const std::vector<std::string>& args);
 int run_decode(const std::vector<std::string>& args);
 int run_events(const std::vector<std::string>& args);
 int run_encode(const std::vector<std::string>& args);
+int run_diff(const std::vector<std::string>& args);
+int run_help(const std::vector<std::string>& args);
 
 void print_usage(std::ostream& os);
+// One command's help ("usage: pmukit report ..."); false for an unknown command.
+bool print_command_help(std::ostream& os, const std::string& command);
 
 }  // namespace pmukit

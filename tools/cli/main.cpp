@@ -12,7 +12,7 @@
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     pmukit::print_usage(args.empty() ? std::cerr : std::cout);
     return args.empty() ? 2 : 0;
   }
@@ -21,7 +21,15 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::vector<std::string> rest(args.begin() + 1, args.end());
+  // COMMAND --help / -h anywhere among its arguments: that command's help.
+  for (const std::string& r : rest)
+    if (r == "--help" || r == "-h") {
+      if (pmukit::print_command_help(std::cout, args[0])) return 0;
+      break;  // an unknown command: reported below
+    }
   try {
+    if (args[0] == "help") return pmukit::run_help(rest);
+    if (args[0] == "diff") return pmukit::run_diff(rest);
     if (args[0] == "report") return pmukit::run_report(rest);
     if (args[0] == "decode") return pmukit::run_decode(rest);
     if (args[0] == "events") return pmukit::run_events(rest);

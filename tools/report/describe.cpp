@@ -34,6 +34,15 @@ std::string describe_counter(const Counter& c) {
   return s;
 }
 
+std::string counter_label(const Counter& c) {
+  if (c.preset.empty() || c.preset == c.name) return c.name;
+  std::string s = c.name;
+  s += " (";
+  s += c.preset;
+  s += ')';
+  return s;
+}
+
 std::string describe_source(const Dump& d) {
   if (!d.source) return "no sample source recorded";
   const SampleSource& s = *d.source;

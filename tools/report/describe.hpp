@@ -7,7 +7,10 @@
 namespace pmukit {
 
 std::string describe_target(const Dump& d);   // "xscale, PMU xscale-xsc2, 400000000 Hz, 32-bit"
-std::string describe_counter(const Counter& c);  // "cycles: preset cycles, event 0xff, 32 bits"
+std::string describe_counter(const Counter& c);
+// What a counter measures, for a table column: its event's name, and the preset it stands for when
+// that differs ("CLOCK_TICKS (cycles)": time-base ticks where the firmware asked for cycles).
+std::string counter_label(const Counter& c);  // "cycles: preset cycles, event 0xff, 32 bits"
 std::string describe_source(const Dump& d);   // "pmu-overflow on counter 0 every 10000 events"
 std::string byte_order_name(ByteOrder o);     // "little-endian" / "big-endian"
 std::string mean(const CounterStats& s, std::uint64_t calls, unsigned decimals);  // total / calls

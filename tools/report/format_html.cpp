@@ -29,7 +29,7 @@ void regions(std::ostream& os, const Dump& d) {
       os << "<tr>";
       cell(os, i == 0 ? r.name : "", false);
       cell(os, i == 0 ? std::to_string(r.calls) : "", true);
-      cell(os, d.counters[i].name, false);
+      cell(os, counter_label(d.counters[i]), false);
       cell(os, std::to_string(s.total), true);
       cell(os, mean(s, r.calls, 1), true);
       cell(os, std::to_string(s.min), true);

@@ -16,7 +16,7 @@ void regions(std::ostream& os, const Dump& d) {
   for (const Region& r : d.regions) {
     for (std::size_t i = 0; i < r.stats.size(); ++i) {
       const CounterStats& s = r.stats[i];
-      t.row({i == 0 ? r.name : "", i == 0 ? std::to_string(r.calls) : "", d.counters[i].name,
+      t.row({i == 0 ? r.name : "", i == 0 ? std::to_string(r.calls) : "", counter_label(d.counters[i]),
              std::to_string(s.total), mean(s, r.calls, 1), std::to_string(s.min),
              std::to_string(s.max), std::to_string(s.overhead)});
     }

@@ -229,6 +229,85 @@ TEST_F(Cli, Events) {
     EXPECT_NE(r.out.find(id), std::string::npos) << id;
 }
 
+// Issue 16's conventions: every command's --help/-h, -o -, events PATTERN, docs/pmukit.md is the
+// tool's own help text.
+TEST_F(Cli, EveryCommandHasItsHelp) {
+  for (const char* c : {"report", "diff", "decode", "events", "encode", "sim", "help"}) {
+    SCOPED_TRACE(c);
+    const Result h = pmukit(std::string(c) + " --help"), s = pmukit(std::string(c) + " -h");
+    EXPECT_EQ(h.status, 0) << h.err;
+    EXPECT_EQ(h.out.rfind(std::string("usage: pmukit ") + c + " ", 0), 0u) << h.out;
+    EXPECT_EQ(h.out, s.out);
+    EXPECT_EQ(h.out, pmukit(std::string("help ") + c).out);
+  }
+  EXPECT_EQ(pmukit("report " + dump + " --help").status, 0) << "help wins over the other arguments";
+  expect_error(pmukit("help frobnicate"), 2, "no command 'frobnicate' (see pmukit --help)");
+  const Result v = pmukit("--version");
+  EXPECT_EQ(v.status, 0);
+  EXPECT_EQ(v.out.rfind("pmukit ", 0), 0u);
+}
+
+TEST_F(Cli, DocsPageIsTheHelpText) {
+  EXPECT_EQ(pmukit("help --markdown").out, read(PMUKIT_SOURCE_DIR "/docs/pmukit.md"))
+      << "docs/pmukit.md is stale: regenerate it with `pmukit help --markdown > docs/pmukit.md`";
+}
+
+TEST_F(Cli, DashOutputIsStandardOutput) {
+  const Result r = pmukit("report --format csv -o - " + dump);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, pmukit("report --format csv " + dump).out);
+  EXPECT_FALSE(std::filesystem::exists("-"));
+}
+
+TEST_F(Cli, EventsFilterLikePerfList) {
+  const Result all = pmukit("events --pmu e500");
+  const Result some = pmukit("events --pmu e500 reload");
+  EXPECT_EQ(some.status, 0) << some.err;
+  EXPECT_NE(some.out.find("DL1_RELOADS"), std::string::npos) << some.out;
+  EXPECT_LT(some.out.size(), all.out.size() / 4);
+  const Result glob = pmukit("events 'dl1_*' --pmu e500");
+  EXPECT_NE(glob.out.find("DL1_RELOADS"), std::string::npos) << glob.out;
+  EXPECT_EQ(glob.out.find("CYCLES"), std::string::npos);
+  expect_error(pmukit("events no_such_event_anywhere"), 1, "no event or preset matches 'no_such_event_anywhere'");
+}
+
+// Two dumps whose one region's mean is `mean` cycles (10 calls).
+std::string region_dump(const std::string& name, std::uint64_t mean) {
+  dumptest::VectorSink out;
+  pd::Writer w(out.sink(), pd::ByteOrder::little);
+  w.begin({"xscale", "xscale-xsc2", 0, 32, 4});
+  const pd::CounterInfo counters[] = {{0, 32, 0xFF, "CCNT", "cycles"}};
+  w.counters(counters, 1);
+  const pd::CounterStats loop[] = {{10 * mean, mean, mean, 3}};
+  const pd::CounterStats steady[] = {{5000, 500, 500, 3}};
+  w.region({"hot_loop", 10, loop, 1});
+  w.region({"steady", 10, steady, 1});
+  w.finish();
+  const std::string path = temp_path(name);
+  write(path, out.bytes);
+  return path;
+}
+
+TEST(CliDiff, ExitsNonZeroPastTheThreshold) {
+  const std::string base = region_dump("base.bin", 1000), slower = region_dump("slower.bin", 1100);
+  const Result same = pmukit("diff " + base + " " + base + " --threshold 5");
+  EXPECT_EQ(same.status, 0) << same.err;
+  EXPECT_NE(same.out.find("nothing past the threshold"), std::string::npos) << same.out;
+  const Result worse = pmukit("diff " + base + " " + slower + " --threshold 5");
+  EXPECT_EQ(worse.status, 3) << worse.out << worse.err;
+  EXPECT_NE(worse.out.find("+10.0%"), std::string::npos) << worse.out;
+  EXPECT_NE(worse.out.find("CCNT (cycles)"), std::string::npos) << worse.out;
+  EXPECT_NE(worse.out.find("1 past the threshold"), std::string::npos) << worse.out;
+  EXPECT_EQ(pmukit("diff " + base + " " + slower + " --threshold 10.5").status, 0);
+  EXPECT_EQ(pmukit("diff " + base + " " + slower).status, 0) << "no threshold: a report";
+  EXPECT_EQ(pmukit("diff " + slower + " " + base + " --threshold 5").status, 0) << "faster is no regression";
+  expect_error(pmukit("diff " + base), 2, "diff takes two dumps, BASE and NEW (see pmukit --help)");
+  expect_error(pmukit("diff " + base + " " + base + " --threshold -1"), 2,
+               "--threshold wants a non-negative percentage, not '-1' (see pmukit --help)");
+  std::remove(base.c_str());
+  std::remove(slower.c_str());
+}
+
 using dumptest::nm_functions;
 
 // Samples in the sample ELF's functions, written as a dump (with an IMAGE chunk when given;
