@@ -8,13 +8,14 @@
 #ifndef PMUKIT_C_API_H
 #define PMUKIT_C_API_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Same values as pmu::Status. */
+/* Same values as pmu::Status, and one of the C API's own. */
 typedef enum {
   PMUKIT_OK = 0,
   PMUKIT_UNSUPPORTED_EVENT,
@@ -23,7 +24,9 @@ typedef enum {
   PMUKIT_PMU_ABSENT,
   PMUKIT_BAD_ARGUMENT,
   PMUKIT_NOT_LINKABLE,
-  PMUKIT_BUSY
+  PMUKIT_BUSY,
+  PMUKIT_UNSUPPORTED_CORE,
+  PMUKIT_DUMP_FAILED = 16 /* the dump's sink refused bytes, or it did not fit the buffer */
 } pmukit_status;
 
 /* Same values as pmu::Preset. */
@@ -70,6 +73,17 @@ void pmukit_on_timer_tick(uint32_t pc, uint32_t lr);
 int pmukit_sample_pop(uint32_t* pc, uint32_t* lr); /* 1: got one, 0: empty */
 uint64_t pmukit_samples_dropped(void);
 
+/* The dump (docs/capture.md): the counters, the named regions and the ring's samples, which it
+ * consumes. write() gets the bytes in order and returns 1 when it took them (0 stops the dump).
+ * The samples' source: the armed counter and its period, else the timer at timer_period_ns
+ * (0: unknown). Thread context only. */
+typedef int (*pmukit_write_fn)(void* ctx, const uint8_t* bytes, size_t size);
+pmukit_status pmukit_write_dump(const char* target_id, uint64_t counter_hz, uint64_t timer_period_ns,
+                                pmukit_write_fn write, void* ctx);
+/* The same into pmukit_dump_buffer, for a debugger to copy out once pmukit_dump_ready() is
+ * reached (PMUKIT_DUMP_BUFFER_BYTES, default 16384; docs/capture.md has the GDB and OpenOCD
+ * commands). */
+pmukit_status pmukit_dump_to_debugger(const char* target_id, uint64_t counter_hz, uint64_t timer_period_ns);
 #ifdef __cplusplus
 }
 #endif

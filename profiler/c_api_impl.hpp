@@ -4,11 +4,14 @@
 //   #include "profiler/c_api_impl.hpp"
 // Include it in exactly one C++ translation unit of a firmware image.
 #include "profiler/c_api.h"
+#include "profiler/dump/debugger_capture.hpp"
+#include "profiler/emit.hpp"
 #include "profiler/profiler.hpp"
 #include "profiler/region.hpp"
 #include "profiler/sampler.hpp"
 
 static_assert(static_cast<int>(PMUKIT_BUSY) == static_cast<int>(pmu::Status::busy) &&
+                  static_cast<int>(PMUKIT_UNSUPPORTED_CORE) == static_cast<int>(pmu::Status::unsupported_core) &&
                   static_cast<int>(PMUKIT_NO_FREE_COUNTER) ==
                       static_cast<int>(pmu::Status::no_free_counter),
               "C status codes must match pmu::Status");
@@ -43,10 +46,44 @@ inline pmukit_status out(pmu::Status s, prof::Counter k, pmukit_counter* o) {
   if (o) *o = s == pmu::Status::ok ? k.index : -1;
   return c(s);
 }
+
+struct WriteFn {
+  pmukit_write_fn fn;
+  void* ctx;
+  static bool put(void* self, const std::uint8_t* bytes, std::size_t n) {
+    auto* w = static_cast<WriteFn*>(self);
+    return w->fn(w->ctx, bytes, n) == 1;
+  }
+};
+
+inline pmukit_status dump(const char* target, std::uint64_t hz, std::uint64_t timer_ns, pmu::dump::Sink sink) {
+  if (target == nullptr) return PMUKIT_BAD_ARGUMENT;
+  prof::RegionStats<B>* named[PMUKIT_MAX_REGIONS];
+  std::size_t n = 0;
+  for (auto& s : state.stats)
+    if (s.calls != 0 || (s.name != nullptr && s.name[0] != '\0')) named[n++] = &s;
+  prof::DumpSamples source{pmu::dump::SampleSourceKind::timer, pmu::dump::kNoCounter, timer_ns};
+  const std::uint32_t armed = state.sampler.armed_slots();
+  if (armed != 0) {
+    const unsigned slot = static_cast<unsigned>(__builtin_ctz(armed));
+    source = {pmu::dump::SampleSourceKind::pmu_overflow, static_cast<std::uint8_t>(slot), state.sampler.period(slot)};
+  }
+  const bool samples = armed != 0 || state.ring.recorded() != 0 || state.ring.dropped() != 0;
+  pmu::dump::Writer w{sink};
+  const auto st = prof::write_dump(w, {target, hz}, state.profiler, state.regions, named, n,
+                                   samples ? &source : nullptr, samples ? &state.ring : nullptr);
+  return st == pmu::dump::Status::ok ? PMUKIT_OK : PMUKIT_DUMP_FAILED;
+}
 }  // namespace pmukit_c
+
+#ifndef PMUKIT_DUMP_BUFFER_BYTES
+#define PMUKIT_DUMP_BUFFER_BYTES 16384
+#endif
+PMUKIT_DEFINE_DEBUGGER_CAPTURE(PMUKIT_DUMP_BUFFER_BYTES)
 
 extern "C" {
 const char* pmukit_status_name(pmukit_status s) {
+  if (s == PMUKIT_DUMP_FAILED) return "dump not written";
   return pmu::status_name(static_cast<pmu::Status>(s));
 }
 pmukit_status pmukit_probe(uint32_t* working) {
@@ -113,4 +150,15 @@ int pmukit_sample_pop(uint32_t* pc, uint32_t* lr) {
   return 1;
 }
 uint64_t pmukit_samples_dropped(void) { return pmukit_c::state.ring.dropped(); }
+
+pmukit_status pmukit_write_dump(const char* target_id, uint64_t counter_hz, uint64_t timer_period_ns,
+                                pmukit_write_fn write, void* ctx) {
+  if (write == nullptr) return PMUKIT_BAD_ARGUMENT;
+  pmukit_c::WriteFn w{write, ctx};
+  return pmukit_c::dump(target_id, counter_hz, timer_period_ns, pmu::dump::Sink{&pmukit_c::WriteFn::put, &w});
+}
+pmukit_status pmukit_dump_to_debugger(const char* target_id, uint64_t counter_hz, uint64_t timer_period_ns) {
+  pmu::dump::DebuggerCaptureSink cap;
+  return pmukit_c::dump(target_id, counter_hz, timer_period_ns, cap.sink());
+}
 }

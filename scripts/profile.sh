@@ -86,8 +86,10 @@ fi
 log=build/$board-profile.log
 mkdir -p build
 echo "== running $elf on ${qemu[*]}" >&2
+elf_abs=$(realpath "$elf")
 set +e
-timeout 120 "${qemu[@]}" -kernel "$elf" >"$log" 2>&1
+# In build/: a firmware that writes a semihosting file (docs/capture.md) writes it there.
+(cd build && timeout 120 "${qemu[@]}" -kernel "$elf_abs") >"$log" 2>&1
 status=$?
 set -e
 # isa-debug-exit (netburst): QEMU's status is (code << 1) | 1; an even status is QEMU's own.

@@ -17,6 +17,8 @@ PKGS=(
   # emulators; Unicorn for pmusim (tools/sim/)
   libunicorn-dev
   qemu-system-arm qemu-system-mips qemu-system-ppc qemu-system-x86 qemu-user
+  # capture from a debugger (docs/capture.md): GDB for every target architecture
+  gdb-multiarch
 )
 
 missing=()

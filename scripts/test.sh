@@ -45,9 +45,10 @@ done
 
 # The host tool on what the firmware really wrote: every profile run's dump must be accepted with
 # its own ELF (machine, build-id and the CRC the firmware took of its code in emulator memory) and
-# symbolize without a warning.
+# symbolize without a warning. The console logs, and the captured files (docs/capture.md: the
+# semihosting file and the debugger's copy, *.pmud).
 if [ -x build/host/tools/pmukit ]; then
-  for log in build/*/examples/*/*_profile.elf.*.log; do
+  for log in build/*/examples/*/*_profile.elf.*.log build/*/examples/*/*_profile.elf.*.pmud; do
     [ -f "$log" ] || continue
     elf="${log%%.elf.*}.elf"
     if build/host/tools/pmukit report "$log" --elf "$elf" --format flat >/dev/null 2>"$logdir/report.err" &&
@@ -61,6 +62,18 @@ if [ -x build/host/tools/pmukit ]; then
       sed 's/^/    /' "$logdir/report.err"
     fi
   done
+fi
+
+# Every command the README, docs/ and the examples' READMEs show, run as written (the presets are
+# built by now, so the main job and the examples' commands only link and run).
+if [ -x tests/docs/run_commands.sh ] && [ $# -eq 0 ]; then
+  echo "=== commands in the docs (tests/docs/run_commands.sh)"
+  if bash tests/docs/run_commands.sh; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    bad+=("docs-commands")
+  fi
 fi
 
 if [ -x bench/zero_cost/run_all.sh ] && [ $# -eq 0 ]; then

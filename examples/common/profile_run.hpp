@@ -20,6 +20,10 @@
 //     static std::uint32_t handwritten_samples();          // the hand-written ring's count
 //     static std::uint64_t fast_sampling_period_ns();
 //     static bool in_known_loop(prof::Sample);  // optional: PC in spin_exact's loop, LR its caller
+//     // Optional: a second place the dump goes (a semihosting file, a buffer for a debugger),
+//     // and what became of it (docs/capture.md).
+//     static pmu::dump::Sink capture_sink();           // write null: none this run
+//     static void capture_done(bool written);
 //   };
 //
 // What it does, in the order a firmware engineer would:
@@ -310,9 +314,13 @@ int report_and_dump(const Setup& s, const Report<B>& r, Ring& ring, const prof::
   checks.check(ring.size() > 0, "samples recorded");
   checks.check(2 * in_crc > ring.size(), "most samples in crc32, the longest-running function");
   pmu::dump::TextFrameSink frames{&frame_putc<Board>, nullptr};
-  pmu::dump::Writer writer{frames.sink()};
+  // The same bytes also where the board captures them besides the console (docs/capture.md).
+  pmu::dump::TeeSink tee{frames.sink()};
+  if constexpr (requires { Board::capture_sink(); }) tee.secondary = Board::capture_sink();
+  pmu::dump::Writer writer{tee.sink()};
   const auto ds = prof::write_dump(writer, {s.target, s.counter_hz}, r.p, r.regions, r.all, r.count, &source, &ring);
   checks.check(ds == pmu::dump::Status::ok, "dump written");
+  if constexpr (requires { Board::capture_done(true); }) Board::capture_done(tee.secondary.write != nullptr && !tee.secondary_failed());
   return checks.failures;
 }
 

@@ -12,6 +12,11 @@
 #include "hal/core/bus/arm_cp.hpp"
 #include "hal/xscale/driver.hpp"
 #include "hal/xscale/regs.hpp"
+#include "profiler/dump/debugger_capture.hpp"
+#include "profiler/dump/semihosting_sink.hpp"
+
+// The dump also stays in memory for a debugger (docs/capture.md): pmukit_dump_buffer, 32 KiB.
+PMUKIT_DEFINE_DEBUGGER_CAPTURE(32 * 1024)
 
 namespace {
 
@@ -66,6 +71,26 @@ struct Mainstone {
   static std::uint64_t fast_sampling_period_ns() {
     return std::uint64_t{FAST_SAMPLING_PERIOD} * 1'000'000'000u / board::timer_hz();
   }
+  // Capture besides the console (docs/capture.md): the debugger's buffer, and a file on the host
+  // through semihosting where the emulator serves SYS_OPEN (QEMU -semihosting; pmusim does not).
+  static inline pmu::dump::DebuggerCaptureSink debugger;
+  static inline pmu::dump::SemihostingFileSink file;
+  static inline pmu::dump::TeeSink both{};
+  static pmu::dump::Sink capture_sink() {
+    both = pmu::dump::TeeSink{debugger.sink()};
+    if (file.open(kCaptureFile)) both.secondary = file.sink();
+    return both.sink();
+  }
+  static void capture_done(bool written) {
+    board::console.put("capture: debugger buffer pmukit_dump_buffer, ");
+    board::console.dec(written ? pmukit_dump_size : 0);
+    board::console.put(" bytes; semihosting file ");
+    board::console.put(kCaptureFile);
+    board::console.line(both.secondary.write == nullptr ? ": not served here"
+                        : both.secondary_failed()       ? ": write failed"
+                                                        : ": written");
+  }
+  static constexpr const char* kCaptureFile = "xscale_profile.elf.semihosting.pmud";
 };
 
 // CCNT counts instructions under -icount shift=0 (cycles on silicon): exact, so resolution 0.

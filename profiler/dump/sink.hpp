@@ -32,4 +32,32 @@ struct BufferSink {
   }
 };
 
+// Two sinks fed the same bytes: the primary (the console's text frames) and a secondary (a file,
+// or a buffer a debugger dumps). A failure of the primary fails the write; a failure of the
+// secondary only drops it from then on (secondary_failed() says so), so it never costs the
+// primary its dump. A secondary whose write is null is not used.
+struct TeeSink {
+  Sink primary{}, secondary{};
+
+  TeeSink() = default;
+  explicit TeeSink(Sink p, Sink s = Sink{}) : primary(p), secondary(s) {}
+
+  Sink sink() { return Sink{&TeeSink::put, this, &TeeSink::close_both}; }
+  bool secondary_failed() const { return failed_; }
+
+ private:
+  static bool put(void* ctx, const std::uint8_t* bytes, std::size_t n) {
+    auto* self = static_cast<TeeSink*>(ctx);
+    Sink& s = self->secondary;
+    if (s.write != nullptr && !self->failed_ && !s.write(s.ctx, bytes, n)) self->failed_ = true;
+    return self->primary.write(self->primary.ctx, bytes, n);
+  }
+  static void close_both(void* ctx) {
+    auto* self = static_cast<TeeSink*>(ctx);
+    if (self->primary.close != nullptr) self->primary.close(self->primary.ctx);
+    if (self->secondary.write != nullptr && self->secondary.close != nullptr) self->secondary.close(self->secondary.ctx);
+  }
+  bool failed_ = false;
+};
+
 }  // namespace pmu::dump

@@ -48,7 +48,7 @@ constexpr u32 kPmuSource = 1u << 12;
 constexpr u32 PSR_I = 1u << 7, PSR_F = 1u << 6, PSR_T = 1u << 5, PSR_MODE = 0x1F;
 constexpr u32 MODE_USR = 0x10, MODE_FIQ = 0x11, MODE_IRQ = 0x12, MODE_SVC = 0x13, MODE_ABT = 0x17, MODE_UND = 0x1B;
 // Semihosting (ARM "Semihosting for AArch32 and AArch64"): SVC 0x123456 in ARM state.
-constexpr u32 kSysWritec = 0x03, kSysWrite0 = 0x04, kSysExit = 0x18, kSysExitExtended = 0x20;
+constexpr u32 kSysOpen = 0x01, kSysWritec = 0x03, kSysWrite0 = 0x04, kSysExit = 0x18, kSysExitExtended = 0x20;
 constexpr u32 kApplicationExit = 0x20026;  // ADP_Stopped_ApplicationExit
 
 // What the decoder found at a word. Bit flags: an instruction is one of the first four.
@@ -185,6 +185,8 @@ struct Machine : Cpu {
         if (!c) break;
         console.put(c);
       }
+    } else if (op == kSysOpen) {
+      set(UC_ARM_REG_R0, ~u32{0});  // no host files from pmusim: the firmware sees a refusal
     } else {
       stop("semihosting operation " + std::to_string(op) + " not provided");
       return;

@@ -1,7 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <vector>
+
 #include "fake_backend.hpp"
 #include "profiler/c_api.h"
+#include "profiler/dump/debugger_capture.hpp"
 
 extern "C" int c_user_setup(pmukit_counter* cycles);
 extern "C" int c_user_region(unsigned id, void (*work)(void));
@@ -36,5 +40,46 @@ TEST(CApi, SameProfilerFromC) {
   EXPECT_EQ(lr, 0x200u);
   EXPECT_EQ(pmukit_sample_pop(&pc, &lr), 0);
   EXPECT_EQ(pmukit_samples_dropped(), 0u);
+  pmukit_stop();
+}
+
+// The dump from C: to a write function, and into the debugger's buffer (the same bytes), with the
+// named region and the samples; a refusing sink and a buffer too small are a status, not a crash.
+TEST(CApi, DumpToAWriteFunctionAndForTheDebugger) {
+  using B = fake::Pmu<32>;
+  B::reset_state();
+  pmukit_counter cyc = -1;
+  ASSERT_EQ(pmukit_add_preset(PMUKIT_CYCLES, &cyc), PMUKIT_OK);
+  pmukit_start();
+  EXPECT_EQ(pmukit_region_name(0, "work"), PMUKIT_OK);
+  EXPECT_EQ(c_user_region(0, [] { B::event(1, 40); }), PMUKIT_OK);
+  auto record = [] {
+    for (std::uint32_t i = 0; i < 3; ++i) pmukit_on_timer_tick(0x1000 + 4 * i, 0x2000);
+  };
+  record();
+  std::vector<std::uint8_t> bytes;
+  auto append = [](void* ctx, const std::uint8_t* b, std::size_t n) -> int {
+    static_cast<std::vector<std::uint8_t>*>(ctx)->insert(static_cast<std::vector<std::uint8_t>*>(ctx)->end(), b, b + n);
+    return 1;
+  };
+  ASSERT_EQ(pmukit_write_dump("host", 1000000, 50000, append, &bytes), PMUKIT_OK);
+  ASSERT_GT(bytes.size(), 16u);
+  EXPECT_EQ(std::memcmp(bytes.data(), "PMUD", 4), 0);
+  const std::string text(bytes.begin(), bytes.end());
+  EXPECT_NE(text.find("work"), std::string::npos) << "the named region is in the dump";
+  EXPECT_EQ(pmukit_sample_pop(nullptr, nullptr), 0) << "the dump consumed the samples";
+
+  record();  // the same samples again, into the debugger's buffer
+  EXPECT_EQ(pmukit_dump_to_debugger("host", 1000000, 50000), PMUKIT_OK);
+  ASSERT_EQ(pmukit_dump_size, bytes.size());
+  EXPECT_EQ(std::memcmp(pmukit_dump_buffer, bytes.data(), bytes.size()), 0);
+
+  auto refuse = [](void*, const std::uint8_t*, std::size_t) -> int { return 0; };
+  EXPECT_EQ(pmukit_write_dump("host", 0, 0, refuse, nullptr), PMUKIT_DUMP_FAILED);
+  EXPECT_STREQ(pmukit_status_name(PMUKIT_DUMP_FAILED), "dump not written");
+  EXPECT_EQ(pmukit_write_dump("host", 0, 0, nullptr, nullptr), PMUKIT_BAD_ARGUMENT);
+  for (int i = 0; i < 200; ++i) record();  // 600 samples, 4.8 KB: more than the 4 KiB buffer
+  EXPECT_EQ(pmukit_dump_to_debugger("host", 0, 0), PMUKIT_DUMP_FAILED);
+  EXPECT_EQ(pmukit_dump_size, 0u) << "an incomplete dump is never offered to the debugger";
   pmukit_stop();
 }
