@@ -19,6 +19,9 @@ PKGS=(
   qemu-system-arm qemu-system-mips qemu-system-ppc qemu-system-x86 qemu-user
   # capture from a debugger (docs/capture.md): GDB for every target architecture
   gdb-multiarch
+  # the report formats' own consumers, run by the tests: callgrind_annotate (gprof comes with
+  # each cross binutils above)
+  valgrind
 )
 
 missing=()

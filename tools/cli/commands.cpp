@@ -376,7 +376,10 @@ std::vector<CommandHelp> command_help() {
        "--frame N picks the Nth dump of a log (default: the last); --top N limits the table's\n"
        "profile (default 25, 0 = all); --table picks the csv table. The ELF must be the one that\n"
        "wrote the dump (machine, build-id, code CRC); --force-elf uses it anyway, with a warning\n"
-       "per difference. Without --elf, samples are shown as addresses."},
+       "per difference. Without --elf, samples are shown as addresses.\n"
+       "Consumers: folded -> flamegraph.pl or speedscope; callgrind (instruction addresses and\n"
+       "lines) -> KCacheGrind, callgrind_annotate; gmon (binary, the target's byte order) ->\n"
+       "the target's gprof: `mips-linux-gnu-gprof -b FIRMWARE.elf gmon.out`; json -> scripts."},
       {"diff", "diff BASE NEW [--elf FILE | --elf-base FILE --elf-new FILE] [--threshold PCT] [--frame N] [-o FILE]",
        "Compares two dumps: each region's mean per call (first counter) and, with ELFs, each\n"
        "function's share of the samples. Prints the changes; exits 3 when a region's mean grew by\n"

@@ -1,11 +1,13 @@
 // `callgrind`: the Callgrind profile format, for KCacheGrind / QCacheGrind. One event,
-// "Samples". Self cost per source line; a call edge caller -> callee for every sample whose LR
-// frame was kept (profile.hpp), placed on the caller's line of the return address, with the
-// sample count as both the call count and the inclusive cost (the PMU cannot count calls).
+// "Samples". Positions are instruction address and source line: self cost per sampled
+// instruction; a call edge caller -> callee for every sample whose LR frame was kept
+// (profile.hpp), placed at the call instruction (lr - 1) and its line, with the sample count as
+// both the call count and the inclusive cost (the PMU cannot count calls).
 #include <algorithm>
 #include <tuple>
 
 #include "tools/report/formats.hpp"
+#include "tools/report/text_util.hpp"
 
 namespace pmukit {
 namespace {
@@ -36,38 +38,32 @@ void write_callgrind(std::ostream& os, const ReportInput& in) {
   const Profile& p = in.profile;
   os << "# callgrind format\nversion: 1\ncreator: pmukit\n";
   if (!in.options.elf.empty()) os << "cmd: " << in.options.elf << '\n';
-  os << "positions: line\nevents: Samples\nsummary: " << p.total << "\n\n";
+  // Instruction addresses first, so KCacheGrind can show costs against the disassembly
+  // (objdump of the ob= file); source lines second.
+  os << "positions: instr line\nevents: Samples\nsummary: " << p.total << "\n\n";
   if (!in.options.elf.empty()) os << "ob=" << in.options.elf << '\n';
 
-  // Per function: self costs by line, and calls by (callee, call site line). Both keys are
-  // already unique in the profile, so they only need sorting, by file name and line number.
+  // Per function: self costs by instruction, and calls by (callee, call site), each in address
+  // order. Both keys are already unique in the profile.
   struct SelfCost {
+    std::uint64_t pc;
     std::uint32_t line;
     std::uint64_t cost;
   };
   struct CallCost {
     std::uint32_t callee, line;
-    std::uint64_t cost;
+    std::uint64_t site, cost;
   };
   std::vector<std::vector<SelfCost>> self(p.functions.size());
   std::vector<std::vector<CallCost>> calls(p.functions.size());
-  for (const auto& [key, count] : p.line_self)
-    self[key >> 32].push_back({static_cast<std::uint32_t>(key), count});
-  for (const auto& [c, count] : p.calls) calls[c.caller].push_back({c.callee, c.caller_line, count});
+  for (const auto& [pc, c] : p.pc_self) self[c.function].push_back({pc, c.line, c.count});
+  for (const auto& [c, count] : p.calls) calls[c.caller].push_back({c.callee, c.caller_line, c.site, count});
   Writer w{os, p};
-  const auto line_less = [&](std::uint32_t a, std::uint32_t b) {
-    const std::string &fa = w.file_of(a), &fb = w.file_of(b);
-    if (fa != fb) return fa < fb;
-    return w.number_of(a) < w.number_of(b);
-  };
   for (auto& v : self)
-    std::sort(v.begin(), v.end(), [&](const SelfCost& a, const SelfCost& b) { return line_less(a.line, b.line); });
+    std::sort(v.begin(), v.end(), [](const SelfCost& a, const SelfCost& b) { return a.pc < b.pc; });
   for (auto& v : calls)
     std::sort(v.begin(), v.end(), [&](const CallCost& a, const CallCost& b) {
-      const std::string &na = p.functions[a.callee].name, &nb = p.functions[b.callee].name;
-      if (na != nb) return na < nb;
-      if (a.callee != b.callee) return a.callee < b.callee;
-      return line_less(a.line, b.line);
+      return std::tie(a.site, p.functions[a.callee].name, a.callee) < std::tie(b.site, p.functions[b.callee].name, b.callee);
     });
 
   std::vector<std::uint32_t> order(p.functions.size());
@@ -83,14 +79,15 @@ void write_callgrind(std::ostream& os, const ReportInput& in) {
     os << "\nfl=" << current << "\nfn=" << f.name << '\n';
     for (const SelfCost& c : self[id]) {
       w.switch_file(current, c.line);
-      os << w.number_of(c.line) << ' ' << c.cost << '\n';
+      os << hex(c.pc) << ' ' << w.number_of(c.line) << ' ' << c.cost << '\n';
     }
     for (const CallCost& c : calls[id]) {
       const ProfileFunction& callee = p.functions[c.callee];
       // Any fi= goes before cfl=: a calls= line must be followed directly by its cost line.
       w.switch_file(current, c.line);
-      os << "cfl=" << w.file_of(callee.line) << "\ncfn=" << callee.name << "\ncalls=" << c.cost
-         << ' ' << w.number_of(callee.line) << '\n' << w.number_of(c.line) << ' ' << c.cost << '\n';
+      os << "cfl=" << w.file_of(callee.line) << "\ncfn=" << callee.name << "\ncalls=" << c.cost << ' '
+         << hex(callee.address) << ' ' << w.number_of(callee.line) << '\n'
+         << hex(c.site) << ' ' << w.number_of(c.line) << ' ' << c.cost << '\n';
     }
   }
 }

@@ -32,8 +32,11 @@ class Builder {
     }
     profile_.stacks[std::uint64_t{caller} << 32 | leaf] += weight;
     if (!with_lines_) return;
-    profile_.line_self[std::uint64_t{leaf} << 32 | line_of(pc)] += weight;
-    if (caller != kNoFunction) profile_.calls[{caller, line_of(call_site), leaf}] += weight;
+    const std::uint32_t line = line_of(pc);
+    profile_.line_self[std::uint64_t{leaf} << 32 | line] += weight;
+    Profile::PcCost& at = profile_.pc_self.try_emplace(pc, Profile::PcCost{leaf, line, 0}).first->second;
+    at.count += weight;
+    if (caller != kNoFunction) profile_.calls[{caller, line_of(call_site), leaf, call_site}] += weight;
   }
 
   Profile take() { return std::move(profile_); }

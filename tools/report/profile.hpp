@@ -37,14 +37,22 @@ struct Profile {
   std::uint64_t unknown_samples() const { return unknown == kNoFunction ? 0 : functions[unknown].self; }
   // Self samples by (function, line). Only with build_profile(..., with_lines = true).
   std::unordered_map<std::uint64_t, std::uint64_t> line_self;  // function << 32 | line
+  // Self samples by instruction address (callgrind's instr positions, gmon's histogram), with the
+  // function and line of that address. Only with lines; as many entries as distinct PCs.
+  struct PcCost {
+    std::uint32_t function, line;
+    std::uint64_t count;
+  };
+  std::unordered_map<std::uint64_t, PcCost> pc_self;
   struct Call {
     std::uint32_t caller, caller_line, callee;
+    std::uint64_t site;  // the call instruction's address (lr - 1: inside the call)
     bool operator==(const Call&) const = default;
   };
   struct CallHash {
     std::size_t operator()(const Call& c) const {
       return std::hash<std::uint64_t>()((std::uint64_t{c.caller} << 32 | c.caller_line) ^
-                                        (std::uint64_t{c.callee} * 0x9E3779B97F4A7C15ull));
+                                        (std::uint64_t{c.callee} * 0x9E3779B97F4A7C15ull) ^ (c.site * 0xC2B2AE3D27D4EB4Full));
     }
   };
   // Samples in callee whose LR frame was kept, by caller call site (see above). Only with

@@ -356,6 +356,55 @@ TEST(CliElf, EveryFormatWithABigEndianElf) {
   EXPECT_NE(flat.out.find("sample.cpp:"), std::string::npos) << flat.out;
 }
 
+// gmon.out as the target's own gprof reads it: the flat profile's shares are the samples' (3 in 4 in
+// leaf_add, the rest in middle, elf_dump's mix), and the call graph has middle -> leaf_add.
+TEST(CliConsumers, GprofReadsTheGmonOutput) {
+  const std::string elf = std::string(PMUKIT_TEST_ELF_DIR) + "/mips.elf";
+  if (!std::ifstream(elf)) GTEST_SKIP() << "no mips cross compiler";
+  if (std::system("command -v mips-linux-gnu-gprof >/dev/null") != 0) GTEST_SKIP() << "no mips-linux-gnu-gprof";
+  const std::string dump = elf_dump(elf, 4000, 7), gmon = temp_path("gmon.out");
+  const Result r = pmukit("report --format gmon --elf " + elf + " -o " + gmon + " " + dump);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read(gmon).rfind("gmon", 0), 0u);
+  const std::string out = temp_path("gprof.txt");
+  ASSERT_EQ(std::system(("mips-linux-gnu-gprof -b " + elf + " " + gmon + " >" + out + " 2>&1").c_str()), 0);
+  const std::string text = read(out);
+  double leaf = -1, middle = -1;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    double pct = 0;
+    if (std::sscanf(line.c_str(), " %lf", &pct) != 1) continue;
+    if (line.find("fw::leaf_add(int, int)") != std::string::npos && leaf < 0) leaf = pct;
+    if (line.find("fw::middle(int)") != std::string::npos && line.find('[') == std::string::npos && middle < 0) middle = pct;
+  }
+  EXPECT_NEAR(leaf, 75.0, 3.0) << text;
+  EXPECT_NEAR(middle, 25.0, 3.0) << text;
+  EXPECT_NE(text.find("fw::middle(int) ["), std::string::npos) << "call graph: " << text;
+  std::remove(dump.c_str());
+  std::remove(gmon.c_str());
+  std::remove(out.c_str());
+}
+
+// callgrind output as Valgrind's callgrind_annotate reads it: every sample accounted for, and
+// instruction addresses (positions: instr line) for KCacheGrind's disassembly view.
+TEST(CliConsumers, CallgrindAnnotateReadsTheCallgrindOutput) {
+  const std::string elf = std::string(PMUKIT_TEST_ELF_DIR) + "/mips.elf";
+  if (!std::ifstream(elf)) GTEST_SKIP() << "no mips cross compiler";
+  if (std::system("command -v callgrind_annotate >/dev/null") != 0) GTEST_SKIP() << "no callgrind_annotate";
+  const std::string dump = elf_dump(elf, 1000, 3), cg = temp_path("callgrind.out");
+  const Result r = pmukit("report --format callgrind --elf " + elf + " -o " + cg + " " + dump);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(read(cg).find("positions: instr line"), std::string::npos);
+  const std::string out = temp_path("annotate.txt");
+  ASSERT_EQ(std::system(("callgrind_annotate " + cg + " >" + out + " 2>&1").c_str()), 0) << read(out);
+  const std::string text = read(out);
+  EXPECT_NE(text.find("1,000"), std::string::npos) << "the total: " << text;
+  EXPECT_NE(text.find("fw::leaf_add(int, int)"), std::string::npos) << text;
+  std::remove(dump.c_str());
+  std::remove(cg.c_str());
+  std::remove(out.c_str());
+}
+
 // The build-id as `readelf -n` prints it (binutils: an independent reader of the note).
 std::vector<std::uint8_t> readelf_build_id(const std::string& elf) {
   std::vector<std::uint8_t> id;

@@ -55,6 +55,7 @@ std::string report(const dumptest::Bytes& bytes, const pmukit::SymbolTable& symb
 std::string extension(const std::string& format) {
   if (format == "json" || format == "csv" || format == "html" || format == "svg") return format;
   if (format == "callgrind") return "out";
+  if (format == "gmon") return "gmon";  // binary
   return "txt";
 }
 
@@ -76,7 +77,7 @@ INSTANTIATE_TEST_SUITE_P(Formats, GoldenReport, ::testing::ValuesIn(pmukit::repo
                          [](const auto& info) { return info.param; });
 
 TEST(GoldenReport, EveryFormatIsCovered) {
-  EXPECT_EQ(pmukit::report_formats().size(), 8u);
+  EXPECT_EQ(pmukit::report_formats().size(), 9u);
 }
 
 TEST(GoldenReport, CsvProfileTable) {
@@ -99,11 +100,23 @@ std::string without_byte_order(const std::string& text) {
 TEST(GoldenReport, SameOutputFromBothByteOrders) {
   const pmukit::SymbolTable symbols = dumptest::synthetic_symbols();
   for (const std::string& format : pmukit::report_formats()) {
+    if (format == "gmon") continue;  // gprof's file is in the target's byte order: see GmonByteOrder
     const std::string big = report(dumptest::profile_dump(pd::ByteOrder::big), symbols, format, "e");
     const std::string little = report(dumptest::profile_dump(pd::ByteOrder::little), symbols, format, "e");
     EXPECT_EQ(without_byte_order(big), without_byte_order(little)) << format;
     EXPECT_NE(big.find("dma_copy"), std::string::npos) << format;
   }
+}
+
+// gmon.out follows the target: the same samples from a big- and a little-endian dump give the same
+// file with every multi-byte field reversed (the version word shows it).
+TEST(GoldenReport, GmonByteOrder) {
+  const pmukit::SymbolTable symbols = dumptest::synthetic_symbols();
+  const std::string big = report(dumptest::profile_dump(pd::ByteOrder::big), symbols, "gmon", "e");
+  const std::string little = report(dumptest::profile_dump(pd::ByteOrder::little), symbols, "gmon", "e");
+  ASSERT_EQ(big.size(), little.size());
+  EXPECT_EQ(big.substr(0, 8), std::string("gmon\0\0\0\1", 8));
+  EXPECT_EQ(little.substr(0, 8), std::string("gmon\1\0\0\0", 8));
 }
 
 TEST(GoldenDecode, Json) {
