@@ -22,6 +22,7 @@
 #include "tools/events/events_listing.hpp"
 #include "hal/netburst/encode.hpp"
 #include "hal/netburst/driver.hpp"
+#include "tools/pprof/format_pprof.hpp"
 #include "tools/report/diff.hpp"
 #include "tools/report/formats.hpp"
 
@@ -48,6 +49,16 @@ LoadedDump load_path(const std::string& path, const Args& a, bool raw_samples) {
 // raw_samples: keep every sample record (decode lists them); a report needs only their counts
 // per distinct (pc, lr), so its memory does not grow with the dump.
 LoadedDump load(const Args& a, bool raw_samples) { return load_path(input_path(a), a, raw_samples); }
+
+// The report formats: the report library's, and pprof (tools/pprof/, host tool only).
+const std::vector<std::string>& cli_formats() {
+  static const std::vector<std::string> all = [] {
+    std::vector<std::string> v = report_formats();
+    v.push_back("pprof");
+    return v;
+  }();
+  return all;
+}
 
 // True when the two paths name the same file (hard or symbolic links included).
 bool same_file(const std::string& a, const std::string& b) {
@@ -121,7 +132,7 @@ int run_report(const std::vector<std::string>& argv) {
                                    {"--frame", true}, {"--top", true}, {"--table", true}});
   const std::string format = a.get("--format", "table");
   bool known = false;
-  for (const std::string& f : report_formats()) known |= f == format;
+  for (const std::string& f : cli_formats()) known |= f == format;
   if (!known) throw UsageError("unknown --format '" + format + "'");
   ReportOptions options;
   options.top = a.number("--top", options.top);
@@ -135,11 +146,17 @@ int run_report(const std::vector<std::string>& argv) {
   options.carrier = loaded.carrier;
   const SymbolTable symbols = options.elf.empty() ? SymbolTable()
                                                   : elf_symbols_for(loaded.dump, options.elf, a.has("--force-elf"));
-  const Profile profile = build_profile(loaded.dump, symbols, format_needs_lines(format));
+  const bool pprof = format == "pprof";
+  const Profile profile = build_profile(loaded.dump, symbols, pprof || format_needs_lines(format));
   if (!options.elf.empty() && 2 * profile.unknown_samples() > profile.total)
     warn(std::to_string(profile.unknown_samples()) + " of " + std::to_string(profile.total) +
          " samples are in no function of '" + options.elf + "' (another build, or code the symbol table lacks?)");
-  emit(a, [&](std::ostream& os) { write_report(os, format, {loaded.dump, profile, options}); });
+  emit(a, [&](std::ostream& os) {
+    if (pprof)
+      write_pprof(os, {loaded.dump, profile, options});
+    else
+      write_report(os, format, {loaded.dump, profile, options});
+  });
   return 0;
 }
 
@@ -363,7 +380,7 @@ struct CommandHelp {
 
 std::string format_list() {
   std::string s;
-  for (std::size_t i = 0; i < report_formats().size(); ++i) s += (i ? "|" : "") + report_formats()[i];
+  for (std::size_t i = 0; i < cli_formats().size(); ++i) s += (i ? "|" : "") + cli_formats()[i];
   return s;
 }
 
@@ -379,7 +396,8 @@ std::vector<CommandHelp> command_help() {
        "per difference. Without --elf, samples are shown as addresses.\n"
        "Consumers: folded -> flamegraph.pl or speedscope; callgrind (instruction addresses and\n"
        "lines) -> KCacheGrind, callgrind_annotate; gmon (binary, the target's byte order) ->\n"
-       "the target's gprof: `mips-linux-gnu-gprof -b FIRMWARE.elf gmon.out`; json -> scripts."},
+       "the target's gprof: `mips-linux-gnu-gprof -b FIRMWARE.elf gmon.out`; pprof (protocol\n"
+       "buffers) -> pprof, speedscope; json -> scripts."},
       {"diff", "diff BASE NEW [--elf FILE | --elf-base FILE --elf-new FILE] [--threshold PCT] [--frame N] [-o FILE]",
        "Compares two dumps: each region's mean per call (first counter) and, with ELFs, each\n"
        "function's share of the samples. Prints the changes; exits 3 when a region's mean grew by\n"

@@ -405,6 +405,35 @@ TEST(CliConsumers, CallgrindAnnotateReadsTheCallgrindOutput) {
   std::remove(out.c_str());
 }
 
+// pprof's protocol buffers, parsed by protoc against the schema (pprof itself is not packaged in
+// Debian): every sample accounted for, leaf_add named, and its caller frame (middle) present.
+TEST(CliConsumers, PprofOutputParsesAgainstTheSchema) {
+  const std::string elf = std::string(PMUKIT_TEST_ELF_DIR) + "/mips.elf";
+  if (!std::ifstream(elf)) GTEST_SKIP() << "no mips cross compiler";
+  if (std::system("command -v protoc >/dev/null") != 0) GTEST_SKIP() << "no protoc";
+  const std::string dump = elf_dump(elf, 1000, 5), pb = temp_path("profile.pb"), text = temp_path("profile.txt");
+  const Result r = pmukit("report --format pprof --elf " + elf + " -o " + pb + " " + dump);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string proto = std::string(PMUKIT_SOURCE_DIR) + "/tools/pprof";
+  ASSERT_EQ(std::system(("protoc --decode=perftools.profiles.Profile -I" + proto + " " + proto + "/profile.proto <" + pb +
+                         " >" + text + " 2>&1").c_str()), 0) << read(text);
+  const std::string decoded = read(text);
+  std::uint64_t samples = 0;
+  std::size_t values = 0;
+  std::istringstream lines(decoded);
+  for (std::string line; std::getline(lines, line);) {
+    unsigned long long v = 0;
+    if (std::sscanf(line.c_str(), " value: %llu", &v) == 1 && values++ % 2 == 0) samples += v;  // count, then ns
+  }
+  EXPECT_EQ(samples, 1000u) << decoded;
+  EXPECT_NE(decoded.find("string_table: \"fw::leaf_add(int, int)\""), std::string::npos) << decoded;
+  EXPECT_NE(decoded.find("string_table: \"fw::middle(int)\""), std::string::npos) << decoded;
+  EXPECT_NE(decoded.find("string_table: \"nanoseconds\""), std::string::npos) << decoded;
+  std::remove(dump.c_str());
+  std::remove(pb.c_str());
+  std::remove(text.c_str());
+}
+
 // The build-id as `readelf -n` prints it (binutils: an independent reader of the note).
 std::vector<std::uint8_t> readelf_build_id(const std::string& elf) {
   std::vector<std::uint8_t> id;

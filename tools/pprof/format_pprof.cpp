@@ -1,0 +1,145 @@
+#include "tools/pprof/format_pprof.hpp"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+#include "profile.pb.h"
+#include "profiler/dump/format.hpp"
+#include "tools/report/describe.hpp"
+#include "tools/report/text_util.hpp"
+
+namespace pmukit {
+namespace {
+
+namespace pb = perftools::profiles;
+
+class Builder {
+ public:
+  Builder(const ReportInput& in) : in_(in), p_(in.profile) { out_.add_string_table(""); }
+
+  std::int64_t str(const std::string& s) {
+    auto [it, fresh] = strings_.try_emplace(s, out_.string_table_size());
+    if (fresh) out_.add_string_table(s);
+    return it->second;
+  }
+  std::uint64_t function(const std::string& name, std::uint32_t line_id) {
+    auto [it, fresh] = functions_.try_emplace(name, out_.function_size() + 1);
+    if (fresh) {
+      pb::Function* f = out_.add_function();
+      f->set_id(it->second);
+      f->set_name(str(name));
+      f->set_system_name(f->name());
+      if (line_id != kNoLine) {
+        f->set_filename(str(p_.symbols->file(p_.symbols->line(line_id).file)));
+        f->set_start_line(p_.symbols->line(line_id).line);
+      }
+    }
+    return it->second;
+  }
+  // One location per address: the function and line there.
+  std::uint64_t location(std::uint64_t address, const std::string& fn, std::uint32_t fn_line, std::uint32_t line_id) {
+    auto [it, fresh] = locations_.try_emplace(address, out_.location_size() + 1);
+    if (fresh) {
+      pb::Location* l = out_.add_location();
+      l->set_id(it->second);
+      l->set_mapping_id(1);
+      l->set_address(address);
+      pb::Line* line = l->add_line();
+      line->set_function_id(function(fn, fn_line));
+      if (line_id != kNoLine) line->set_line(p_.symbols->line(line_id).line);
+    }
+    return it->second;
+  }
+
+  pb::Profile build() {
+    const Dump& d = in_.dump;
+    const bool timer = d.source && d.source->kind == static_cast<unsigned>(pmu::dump::SampleSourceKind::timer);
+    const std::uint64_t period = d.source ? d.source->period : 0;
+    std::string event = "events";
+    if (d.source && !timer)
+      for (const Counter& c : d.counters)
+        if (c.slot == d.source->counter_slot) event = counter_label(c);
+    // Two values per sample: the count, and what it stands for (nanoseconds of a timer, events
+    // of the sampled counter) where the period is known.
+    pb::ValueType* t = out_.add_sample_type();
+    t->set_type(str("samples"));
+    t->set_unit(str("count"));
+    const bool weighted = period != 0;
+    if (weighted) {
+      pb::ValueType* w = out_.add_sample_type();
+      w->set_type(str(timer ? "cpu" : event));
+      w->set_unit(str(timer ? "nanoseconds" : "events"));
+      out_.mutable_period_type()->CopyFrom(*w);
+      out_.set_period(static_cast<std::int64_t>(period));
+    }
+    // The code the samples are in, named by the ELF and its build-id where known.
+    pb::Mapping* m = out_.add_mapping();
+    m->set_id(1);
+    std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+    for (const auto& [pc, c] : p_.pc_self) {
+      lo = std::min(lo, pc);
+      hi = std::max(hi, pc + 1);
+    }
+    if (d.image && d.image->has_code) {
+      lo = d.image->code_lo;
+      hi = d.image->code_hi;
+    }
+    if (hi > lo) {
+      m->set_memory_start(lo);
+      m->set_memory_limit(hi);
+    }
+    if (!in_.options.elf.empty()) m->set_filename(str(in_.options.elf));
+    if (d.image && !d.image->build_id.empty()) m->set_build_id(str(hex_bytes(d.image->build_id)));
+    const bool symbols = p_.symbols != nullptr && !p_.symbols->empty();
+    m->set_has_functions(symbols);
+    m->set_has_filenames(symbols);
+    m->set_has_line_numbers(symbols);
+
+    // Samples, leaf first, with the caller frame profile.hpp keeps (the LR of a leaf).
+    auto add = [&](std::uint64_t pc, std::uint64_t lr, std::uint64_t count) {
+      const auto at = p_.pc_self.find(pc);
+      if (at == p_.pc_self.end() || count == 0) return;
+      const ProfileFunction& leaf = p_.functions[at->second.function];
+      pb::Sample* s = out_.add_sample();
+      s->add_location_id(location(pc, leaf.name, leaf.line, at->second.line));
+      if (symbols && lr != 0) {
+        const std::uint64_t site = lr - 1;
+        if (const auto f = p_.symbols->function_at(site)) {
+          const Function& caller = p_.symbols->function(*f);
+          if (caller.name != leaf.name) {
+            const std::uint32_t site_line = p_.symbols->line_at(site).value_or(kNoLine);
+            const std::uint32_t start_line = p_.symbols->line_at(caller.lo).value_or(kNoLine);
+            s->add_location_id(location(site, caller.name, start_line, site_line));
+          }
+        }
+      }
+      s->add_value(static_cast<std::int64_t>(count));
+      if (weighted) s->add_value(static_cast<std::int64_t>(count * period));
+    };
+    for (const SampleCount& c : d.sample_counts) add(c.pc, c.lr, c.count);
+    for (const HistogramBin& b : d.histogram) add(b.pc, 0, b.count);
+    if (d.source && d.source->dropped != 0)
+      out_.add_comment(str(std::to_string(d.source->dropped) + " samples dropped on the target"));
+    out_.add_comment(str("pmukit: " + describe_target(d)));
+    return std::move(out_);
+  }
+
+ private:
+  const ReportInput& in_;
+  const Profile& p_;
+  pb::Profile out_;
+  std::unordered_map<std::string, std::int64_t> strings_;
+  std::unordered_map<std::string, std::uint64_t> functions_;
+  std::unordered_map<std::uint64_t, std::uint64_t> locations_;
+};
+
+}  // namespace
+
+void write_pprof(std::ostream& os, const ReportInput& in) {
+  const pb::Profile profile = Builder(in).build();
+  if (!profile.SerializeToOstream(&os)) throw std::runtime_error("pprof: write failed");
+}
+
+}  // namespace pmukit
