@@ -1,7 +1,8 @@
 #pragma once
 // Writes what a Profiler measured as one dump (docs/dump-format.md): target identity, counter
 // configuration, the program's identity (build-id, code CRC), calibrated region results, the
-// sample source with its dropped count, and the samples drained from the ring. Shared by every example firmware; no heap.
+// sample source with its dropped count, the samples drained from the ring, and the region timings
+// of a RegionTrace where one is given. Shared by every example firmware; no heap.
 #include <cstddef>
 #include <cstdint>
 
@@ -10,6 +11,7 @@
 #include "profiler/profiler.hpp"
 #include "profiler/region.hpp"
 #include "profiler/sampler.hpp"
+#include "profiler/trace.hpp"
 
 namespace prof {
 
@@ -28,7 +30,7 @@ template <Backend B, std::size_t N, RingFull Policy>
 pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Profiler<B>& p,
                              const Regions<B>& regions, RegionStats<B>* const* stats,
                              std::size_t num_regions, const DumpSamples* source,
-                             SampleRing<N, Policy>* ring) {
+                             SampleRing<N, Policy>* ring, const TraceView* trace = nullptr) {
   using pmu::dump::CounterInfo;
   using pmu::dump::CounterStats;
   constexpr unsigned kMax = Profiler<B>::kMaxCounters;
@@ -54,6 +56,21 @@ pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Pr
       cs[i] = CounterStats{stats[r]->total[i], stats[r]->min[i], stats[r]->max[i],
                            regions.overhead(i)};
     w.region({stats[r]->name, stats[r]->calls, cs, n});
+  }
+  if (trace != nullptr) {  // the events of the regions in this dump, each named by its index
+    auto index = [&](const void* r) {
+      std::size_t k = 0;
+      while (k < num_regions && static_cast<const void*>(stats[k]) != r) ++k;
+      return k;
+    };
+    std::uint32_t kept = 0;
+    for (std::size_t i = 0; i < trace->count; ++i) kept += index(trace->at(i).region) < num_regions;
+    w.begin_trace(kept, trace->dropped + (trace->count - kept));
+    for (std::size_t i = 0; i < trace->count; ++i) {
+      const TraceEvent& e = trace->at(i);
+      const std::size_t k = index(e.region);
+      if (k < num_regions) w.trace_event(static_cast<std::uint16_t>(k), e.begin, e.end);
+    }
   }
   if (source && ring) {
     w.sample_source({source->kind, source->counter_slot, source->period, ring->dropped()});

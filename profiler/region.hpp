@@ -69,6 +69,7 @@ class Regions {
   };
 
   explicit Regions(Profiler<B>& p) : p_(p) {}
+  const Profiler<B>& profiler() const { return p_; }
 
   // Out of line on purpose: a Region, calibrate() and the C API all run these same instructions
   // between the two reads of a counter, so the calibrated overhead is exactly what they cost.

@@ -50,6 +50,7 @@
 #include "profiler/profiler.hpp"
 #include "profiler/region.hpp"
 #include "profiler/sampler.hpp"
+#include "profiler/trace.hpp"
 
 namespace examples {
 
@@ -61,6 +62,10 @@ inline ProfileRing profile_ring;  // one ring, whichever backend fills it
 // sample is counted in dropped()); 256 entries, so that its index is one AND on ARM.
 using FastRing = prof::SampleRing<256, prof::RingFull::keep_newest>;
 inline FastRing fast_ring;
+
+// The workloads' region calls on a timeline: 12 rounds of three.
+inline constexpr std::size_t kTraceEvents = 64;
+inline prof::RegionTrace<kTraceEvents> timeline;
 
 // How profile() should treat the board and backend it is given.
 struct Setup {
@@ -318,7 +323,9 @@ int report_and_dump(const Setup& s, const Report<B>& r, Ring& ring, const prof::
   pmu::dump::TeeSink tee{frames.sink()};
   if constexpr (requires { Board::capture_sink(); }) tee.secondary = Board::capture_sink();
   pmu::dump::Writer writer{tee.sink()};
-  const auto ds = prof::write_dump(writer, {s.target, s.counter_hz}, r.p, r.regions, r.all, r.count, &source, &ring);
+  const prof::TraceView trace = timeline.view();
+  const auto ds =
+      prof::write_dump(writer, {s.target, s.counter_hz}, r.p, r.regions, r.all, r.count, &source, &ring, &trace);
   checks.check(ds == pmu::dump::Status::ok, "dump written");
   if constexpr (requires { Board::capture_done(true); }) Board::capture_done(tee.secondary.write != nullptr && !tee.secondary_failed());
   return checks.failures;
@@ -364,18 +371,20 @@ int profile(const Setup& s) {
     prof::Region<B> r{regions, known};
     Board::spin_exact(s.known_iters);
   }
+  // The workloads' calls also on the dump's timeline (profiler/trace.hpp; pmukit report --format
+  // trace): the same Regions, between two reads of the cycles counter.
   for (int round = 0; round < 12; ++round) {
     {
-      prof::Region<B> r{regions, crc};
+      prof::TracedRegion<B, kTraceEvents> r{regions, crc, timeline};
       sink = crc32(buffer, sizeof buffer);
     }
     {
       fill();
-      prof::Region<B> r{regions, sort};
+      prof::TracedRegion<B, kTraceEvents> r{regions, sort, timeline};
       insertion_sort(table, 256);
     }
     {
-      prof::Region<B> r{regions, fibr};
+      prof::TracedRegion<B, kTraceEvents> r{regions, fibr, timeline};
       sink = fib(5000);
     }
   }

@@ -10,7 +10,7 @@ namespace pmu::dump {
 inline constexpr std::uint8_t kMagic[4] = {'P', 'M', 'U', 'D'};
 inline constexpr std::uint32_t kByteOrderMark = 0x01020304u;  // written in the writer's byte order
 inline constexpr std::uint16_t kVersionMajor = 1;  // a decoder rejects any other major version
-inline constexpr std::uint16_t kVersionMinor = 1;  // minor bumps only append chunks or chunk fields
+inline constexpr std::uint16_t kVersionMinor = 2;  // minor bumps only append chunks or chunk fields
 inline constexpr std::uint16_t kHeaderSize = 16;
 inline constexpr std::size_t kChunkHeaderSize = 8;  // type u16, flags u16, payload length u32
 
@@ -23,6 +23,7 @@ enum class ChunkType : std::uint16_t {
   samples = 0x0005,        // raw sample records (pc, lr)
   histogram = 0x0006,      // PC histogram (pc, count)
   image = 0x0007,          // which program wrote the dump: ELF machine, GNU build-id, code CRC (1.1)
+  trace = 0x0008,          // region timings: (region, begin, end) in the first counter's units (1.2)
   end = 0x00FF,            // last chunk: CRC-32 of everything before the CRC value
 };
 inline constexpr std::uint16_t kChunkRequired = 0x0001;  // unknown chunk must not be skipped

@@ -176,6 +176,7 @@ class Writer {
       u64(r.stats[i].max);
       u64(r.stats[i].overhead);
     }
+    if (regions_written_ < 0xFFFF) ++regions_written_;
     return status_;
   }
 
@@ -236,9 +237,34 @@ class Writer {
     return item_done();
   }
 
+  // TRACE chunk (1.2): region timings for a timeline. `region` is the index of the event's REGION
+  // chunk in the order they were written (so after them); begin and end are the first counter's
+  // values. Announce `count` events and how many the firmware's trace dropped, then call
+  // trace_event() exactly `count` times.
+  Status begin_trace(std::uint32_t count, std::uint64_t dropped) {
+    if (!usable(State::open)) return status_;
+    const std::uint64_t len = 4 + 8 + std::uint64_t{count} * kTraceEventSize;
+    if (len > 0xFFFFFFFFu) return fail(Status::too_large);
+    chunk(ChunkType::trace, len);
+    u32(count);
+    u64(dropped);
+    items_left_ = count;
+    if (count != 0) state_ = State::trace;
+    return status_;
+  }
+  Status trace_event(std::uint16_t region, std::uint64_t begin, std::uint64_t end) {
+    if (!usable(State::trace)) return status_;
+    if (region >= regions_written_) return fail(Status::bad_argument);
+    u16(region);
+    u64(begin);
+    u64(end);
+    return item_done();
+  }
+
   // END chunk with the CRC-32 of every byte before the CRC value; then the sink's close().
   Status finish() {
-    if (state_ == State::samples || state_ == State::histogram) return fail(Status::count_mismatch);
+    if (state_ == State::samples || state_ == State::histogram || state_ == State::trace)
+      return fail(Status::count_mismatch);
     if (!usable(State::open)) return status_;
     chunk(ChunkType::end, 4);
     u32(crc_.value());
@@ -253,13 +279,14 @@ class Writer {
   std::uint64_t bytes_written() const { return written_; }
 
  private:
-  enum class State : std::uint8_t { fresh, open, samples, histogram, done };
+  enum class State : std::uint8_t { fresh, open, samples, histogram, trace, done };
+  static constexpr std::uint32_t kTraceEventSize = 2 + 8 + 8;
 
   bool usable(State expected) {
     if (status_ != Status::ok) return false;
     if (state_ != expected) {
-      const bool in_items = state_ == State::samples || state_ == State::histogram;
-      const bool want_items = expected == State::samples || expected == State::histogram;
+      const bool in_items = state_ == State::samples || state_ == State::histogram || state_ == State::trace;
+      const bool want_items = expected == State::samples || expected == State::histogram || expected == State::trace;
       if ((in_items && expected == State::open) || (want_items && state_ == State::open))
         fail(Status::count_mismatch);
       else
@@ -351,6 +378,7 @@ class Writer {
   std::uint8_t block_[kBlockSize] = {};
   std::size_t fill_ = 0;
   Crc32 crc_{};
+  std::uint32_t regions_written_ = 0;  // REGION chunks so far: what a trace event may name
   Status status_ = Status::ok;
   State state_ = State::fresh;
   std::uint8_t address_bytes_ = 4;

@@ -30,6 +30,7 @@ const char* chunk_name(unsigned type) {
     case fmt::ChunkType::sample_source: return "SAMPLE_SOURCE";
     case fmt::ChunkType::samples: return "SAMPLES";
     case fmt::ChunkType::histogram: return "HISTOGRAM";
+    case fmt::ChunkType::trace: return "TRACE";
     case fmt::ChunkType::image: return "IMAGE";
     case fmt::ChunkType::end: return "END";
   }
@@ -259,6 +260,7 @@ class Decoder {
       case fmt::ChunkType::sample_source: return source(r, where);
       case fmt::ChunkType::samples: return samples(r);
       case fmt::ChunkType::histogram: return histogram(r);
+      case fmt::ChunkType::trace: return trace(r, where);
       case fmt::ChunkType::image: return image(r, where);
       case fmt::ChunkType::end: break;  // walk() stops at END
     }
@@ -388,6 +390,23 @@ class Decoder {
       b.pc = r.uint(a, "pc");
       b.count = r.u32("count");
       dump_.histogram.push_back(b);
+    }
+  }
+
+  void trace(Reader& r, const std::string& where) {
+    const std::uint32_t n = r.u32("trace event count");
+    dump_.trace_dropped += r.u64("trace events dropped");
+    r.need_items(n, 2 + 8 + 8, "trace events");
+    dump_.trace.reserve(dump_.trace.size() + n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      TraceEvent e;
+      e.region = r.u16("trace region");
+      e.begin = r.u64("trace begin");
+      e.end = r.u64("trace end");
+      if (e.region >= dump_.regions.size())
+        throw DecodeError(where + ": event " + std::to_string(i) + " names region " + std::to_string(e.region) +
+                          " but only " + std::to_string(dump_.regions.size()) + " came before it");
+      dump_.trace.push_back(e);
     }
   }
 

@@ -55,6 +55,13 @@ struct SampleCount {
   std::uint64_t count = 0;
 };
 
+// One region call on the timeline (TRACE chunk, format 1.2): its REGION's index in Dump::regions,
+// and the first counter's values at its begin and end.
+struct TraceEvent {
+  std::uint32_t region = 0;
+  std::uint64_t begin = 0, end = 0;
+};
+
 struct HistogramBin {
   std::uint64_t pc = 0;
   std::uint32_t count = 0;
@@ -94,6 +101,8 @@ struct Dump {
   // The records themselves, in order: only when decoded with DecodeOptions::raw_samples.
   std::vector<Sample> samples;
   std::vector<HistogramBin> histogram;
+  std::vector<TraceEvent> trace;      // region timings, where the firmware kept them
+  std::uint64_t trace_dropped = 0;    // events its trace ring could not keep
   std::vector<SkippedChunk> skipped;  // unknown, optional chunks
 
   std::uint64_t total_samples() const;  // raw records plus histogram counts

@@ -91,6 +91,11 @@ void write_dump_json(std::ostream& os, const Dump& d, const std::string& carrier
   for (const HistogramBin& b : d.histogram)
     j.begin_object().field("pc", hex(b.pc, digits)).field("count", std::uint64_t{b.count}).end_object();
   j.end_array();
+  j.key("trace").begin_array();
+  for (const TraceEvent& e : d.trace)
+    j.begin_object().field("region", std::uint64_t{e.region}).field("begin", e.begin).field("end", e.end).end_object();
+  j.end_array();
+  j.field("trace_dropped", d.trace_dropped);
   j.key("skipped_chunks").begin_array();
   for (const SkippedChunk& c : d.skipped) {
     j.begin_object().field("type", hex(c.type, 4)).field("flags", hex(c.flags, 4));

@@ -126,7 +126,7 @@ TEST_F(Cli, WrongVersionAndUnknownByteOrder) {
   dumptest::put_u16(b, 8, 3, pd::ByteOrder::big);
   write(dump, b);
   expect_error(pmukit("report " + dump), 1,
-               dump + ": unsupported dump version 3.1 at offset 8 (this pmukit reads 1.x)");
+               dump + ": unsupported dump version 3.2 at offset 8 (this pmukit reads 1.x)");
   b[4] = 0xEE;
   write(dump, b);
   expect_error(pmukit("decode " + dump), 1,
@@ -250,6 +250,18 @@ TEST_F(Cli, EveryCommandHasItsHelp) {
 TEST_F(Cli, DocsPageIsTheHelpText) {
   EXPECT_EQ(pmukit("help --markdown").out, read(PMUKIT_SOURCE_DIR "/docs/pmukit.md"))
       << "docs/pmukit.md is stale: regenerate it with `pmukit help --markdown > docs/pmukit.md`";
+}
+
+TEST_F(Cli, TraceNeedsTimings) {
+  expect_error(pmukit("report --format trace " + dump), 1,
+               "this dump has no region timings (a TRACE chunk: prof::RegionTrace, docs/profiler.md)");
+  const std::string traced = temp_path("trace.bin");
+  write(traced, dumptest::trace_dump(pd::ByteOrder::little));
+  const Result r = pmukit("report --format trace " + traced);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"traceEvents\""), std::string::npos);
+  EXPECT_NE(r.out.find("\"dur\": 3.250"), std::string::npos) << "1300 cycles at 400 MHz: " << r.out;
+  std::remove(traced.c_str());
 }
 
 TEST_F(Cli, DashOutputIsStandardOutput) {
@@ -534,7 +546,7 @@ TEST(CliElfIdentity, WarnsWhatItCannotCheckAndWhatDoesNotSymbolize) {
   if (!std::ifstream(t.elf)) GTEST_SKIP() << "no mips cross compiler";
   const Result old = t.run(nullptr, "", "some-board");
   EXPECT_EQ(old.status, 0) << old.err;
-  EXPECT_NE(old.err.find("pmukit: warning: the dump carries no build-id or code CRC (format 1.1): cannot check"),
+  EXPECT_NE(old.err.find("pmukit: warning: the dump carries no build-id or code CRC (format 1.2): cannot check"),
             std::string::npos) << old.err;
   const pd::ImageInfo machine_only{8, nullptr, 0, 0, 0, 0};
   const Result lost = t.run(&machine_only, "", "mips", "", 0x40000000);

@@ -64,6 +64,24 @@ void write_histogram(pd::Writer& w) {
   w.finish();
 }
 
+Bytes trace_dump(pd::ByteOrder order) {
+  VectorSink out;
+  pd::Writer w(out.sink(), order);
+  w.begin({"xscale", "xscale-xsc2", 400000000u, 32, 4});
+  const pd::CounterInfo counters[] = {{0, 32, 0xFF, "CCNT", "cycles"}};
+  w.counters(counters, 1);
+  const pd::CounterStats dma[] = {{2550, 1250, 1300, 12}};
+  const pd::CounterStats crc[] = {{3100, 3100, 3100, 12}};
+  w.region({"dma_copy", 2, dma, 1});
+  w.region({"crc_update", 1, crc, 1});
+  w.begin_trace(3, 1);
+  w.trace_event(0, 100000, 101300);
+  w.trace_event(1, 102000, 105100);
+  w.trace_event(0, 106000, 107250);
+  w.finish();
+  return out.bytes;
+}
+
 Bytes profile_dump(pd::ByteOrder order) {
   VectorSink out;
   pd::Writer w(out.sink(), order);

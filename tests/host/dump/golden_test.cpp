@@ -56,18 +56,32 @@ std::string extension(const std::string& format) {
   if (format == "json" || format == "csv" || format == "html" || format == "svg") return format;
   if (format == "callgrind") return "out";
   if (format == "gmon") return "gmon";  // binary
+  if (format == "trace") return "trace.json";
   return "txt";
+}
+
+// The profile fixture, or for the timeline the trace fixture (the profile has no TRACE chunk).
+dumptest::Bytes fixture_for(const std::string& format, pd::ByteOrder order) {
+  return format == "trace" ? dumptest::trace_dump(order) : dumptest::profile_dump(order);
 }
 
 TEST_P(GoldenReport, ProfileWithSymbols) {
   const std::string format = GetParam();
   check_golden("report_" + format + "." + extension(format),
-               report(dumptest::profile_dump(pd::ByteOrder::big), dumptest::synthetic_symbols(),
-                      format, "firmware.elf"));
+               report(fixture_for(format, pd::ByteOrder::big), dumptest::synthetic_symbols(), format, "firmware.elf"));
 }
 
 TEST_P(GoldenReport, HistogramWithoutSymbols) {
   const std::string format = GetParam();
+  if (format == "trace") {  // no regions, no timeline: an error, not an empty trace
+    const pmukit::Dump dump = pmukit::decode_dump(dumptest::histogram_dump(pd::ByteOrder::little).data(),
+                                                  dumptest::histogram_dump(pd::ByteOrder::little).size());
+    const pmukit::Profile profile = pmukit::build_profile(dump, pmukit::SymbolTable());
+    pmukit::ReportOptions options;
+    std::ostringstream os;
+    EXPECT_THROW(pmukit::write_report(os, format, {dump, profile, options}), std::runtime_error);
+    return;
+  }
   check_golden("histogram_" + format + "." + extension(format),
                report(dumptest::histogram_dump(pd::ByteOrder::little), pmukit::SymbolTable(),
                       format, ""));
@@ -77,7 +91,7 @@ INSTANTIATE_TEST_SUITE_P(Formats, GoldenReport, ::testing::ValuesIn(pmukit::repo
                          [](const auto& info) { return info.param; });
 
 TEST(GoldenReport, EveryFormatIsCovered) {
-  EXPECT_EQ(pmukit::report_formats().size(), 9u);
+  EXPECT_EQ(pmukit::report_formats().size(), 10u);
 }
 
 TEST(GoldenReport, CsvProfileTable) {
@@ -101,8 +115,8 @@ TEST(GoldenReport, SameOutputFromBothByteOrders) {
   const pmukit::SymbolTable symbols = dumptest::synthetic_symbols();
   for (const std::string& format : pmukit::report_formats()) {
     if (format == "gmon") continue;  // gprof's file is in the target's byte order: see GmonByteOrder
-    const std::string big = report(dumptest::profile_dump(pd::ByteOrder::big), symbols, format, "e");
-    const std::string little = report(dumptest::profile_dump(pd::ByteOrder::little), symbols, format, "e");
+    const std::string big = report(fixture_for(format, pd::ByteOrder::big), symbols, format, "e");
+    const std::string little = report(fixture_for(format, pd::ByteOrder::little), symbols, format, "e");
     EXPECT_EQ(without_byte_order(big), without_byte_order(little)) << format;
     EXPECT_NE(big.find("dma_copy"), std::string::npos) << format;
   }
@@ -133,6 +147,7 @@ TEST(GoldenCorpus, FuzzSeeds) {
   check_file(dir + "profile_le.bin", text(dumptest::profile_dump(pd::ByteOrder::little)));
   check_file(dir + "histogram_le.bin", text(dumptest::histogram_dump(pd::ByteOrder::little)));
   check_file(dir + "histogram_be.bin", text(dumptest::histogram_dump(pd::ByteOrder::big)));
+  check_file(dir + "trace_be.bin", text(dumptest::trace_dump(pd::ByteOrder::big)));
   check_file(dir + "console_log.txt", dumptest::profile_log(pd::ByteOrder::big));
   dumptest::VectorSink wide;
   pd::Writer w(wide.sink(), pd::ByteOrder::little);

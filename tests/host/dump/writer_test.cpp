@@ -41,7 +41,7 @@ Bytes small_dump(pd::ByteOrder order) {
 
 TEST(DumpWriter, BigEndianBytesAreExactlyTheSpec) {
   const Bytes b = small_dump(pd::ByteOrder::big);
-  Bytes expect = {'P', 'M', 'U', 'D', 1, 2, 3, 4, 0, 1, 0, 1, 0, 16, 0, 0,  // header, version 1.1
+  Bytes expect = {'P', 'M', 'U', 'D', 1, 2, 3, 4, 0, 1, 0, 2, 0, 16, 0, 0,  // header, version 1.2
                   0, 1, 0, 0, 0, 0, 0, 15,                                 // TARGET, 15 bytes
                   2, 'a', 'b', 1, 'c', 1, 2, 3, 4, 5, 6, 7, 8, 32, 4,
                   0, 0xFF, 0, 0, 0, 0, 0, 4};  // END, 4 bytes
@@ -52,7 +52,7 @@ TEST(DumpWriter, BigEndianBytesAreExactlyTheSpec) {
 
 TEST(DumpWriter, LittleEndianBytesAreExactlyTheSpec) {
   const Bytes b = small_dump(pd::ByteOrder::little);
-  Bytes expect = {'P', 'M', 'U', 'D', 4, 3, 2, 1, 1, 0, 1, 0, 16, 0, 0, 0,
+  Bytes expect = {'P', 'M', 'U', 'D', 4, 3, 2, 1, 1, 0, 2, 0, 16, 0, 0, 0,
                   1, 0, 0, 0, 15, 0, 0, 0,
                   2, 'a', 'b', 1, 'c', 8, 7, 6, 5, 4, 3, 2, 1, 32, 4,
                   0xFF, 0, 0, 0, 4, 0, 0, 0};
@@ -192,6 +192,26 @@ TEST(DumpWriter, BufferSinkHoldsAWholeDump) {
   EXPECT_EQ(Bytes(buf, buf + mem.size), dumptest::profile_dump(pd::ByteOrder::big));
 }
 
+// A trace event may only name a REGION already written; the announced count must be met.
+TEST(DumpWriter, TraceEventsNameWrittenRegions) {
+  dumptest::VectorSink out;
+  pd::Writer w(out.sink(), pd::ByteOrder::little);
+  w.begin({"t", "p", 0, 32, 4});
+  const pd::CounterInfo c[] = {{0, 32, 1, "cycles", "cycles"}};
+  w.counters(c, 1);
+  const pd::CounterStats s[] = {{10, 10, 10, 0}};
+  w.region({"r", 1, s, 1});
+  ASSERT_EQ(w.begin_trace(2, 0), pd::Status::ok);
+  EXPECT_EQ(w.trace_event(0, 5, 15), pd::Status::ok);
+  EXPECT_EQ(w.finish(), pd::Status::count_mismatch) << "one event short";
+  pd::Writer w2(out.sink(), pd::ByteOrder::little);
+  w2.begin({"t", "p", 0, 32, 4});
+  w2.counters(c, 1);
+  w2.region({"r", 1, s, 1});
+  w2.begin_trace(1, 0);
+  EXPECT_EQ(w2.trace_event(1, 5, 15), pd::Status::bad_argument) << "region 1 was never written";
+}
+
 TEST(TextFrameSink, WritesBeginDataAndEndLines) {
   dumptest::TextLog log;
   pd::Writer w(log.frames.sink(), pd::ByteOrder::little);
@@ -200,8 +220,8 @@ TEST(TextFrameSink, WritesBeginDataAndEndLines) {
   // The example of docs/dump-format.md, computed independently (Python's zlib.crc32).
   EXPECT_EQ(log.text,
             "@PMUD BEGIN 1\n"
-            "@PMUD 0000 504d5544040302010100010010000000010000000f0000000261620163080706 2e43\n"
-            "@PMUD 0001 05040302012004ff00000004000000339391f4 b017\n"
+            "@PMUD 0000 504d5544040302010100020010000000010000000f0000000261620163080706 8303\n"
+            "@PMUD 0001 05040302012004ff0000000400000053acf0ae 07b5\n"
             "@PMUD END 2 51\n");
 }
 
