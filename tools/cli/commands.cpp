@@ -11,6 +11,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tools/cli/args.hpp"
@@ -23,7 +24,9 @@
 #include "hal/netburst/encode.hpp"
 #include "hal/netburst/driver.hpp"
 #include "tools/pprof/format_pprof.hpp"
+#include "tools/report/annotate.hpp"
 #include "tools/report/diff.hpp"
+#include "tools/report/text_util.hpp"
 #include "tools/report/formats.hpp"
 
 namespace pmukit {
@@ -108,9 +111,9 @@ void emit(const Args& a, Body body) {
 
 void warn(const std::string& what) { std::cerr << "pmukit: warning: " << what << '\n'; }
 
-// The --elf's symbols, after checking that it is the program that wrote the dump: another build
-// or architecture would give a report of plausible-looking nonsense (or 100% [unknown]).
-SymbolTable elf_symbols_for(const Dump& dump, const std::string& path, bool force) {
+// The --elf, after checking that it is the program that wrote the dump: another build or
+// architecture would give a report of plausible-looking nonsense (or 100% [unknown]).
+ElfImage checked_elf(const Dump& dump, const std::string& path, bool force) {
   ElfImage elf = load_elf(path);
   for (const std::string& w : elf.warnings) warn(w);
   const ImageCheck check = check_image(dump, elf.identity);
@@ -122,7 +125,38 @@ SymbolTable elf_symbols_for(const Dump& dump, const std::string& path, bool forc
   }
   for (const std::string& m : check.mismatches) warn("--force-elf: " + m);
   for (const std::string& w : check.warnings) warn(w);
-  return std::move(elf.symbols);
+  return elf;
+}
+SymbolTable elf_symbols_for(const Dump& dump, const std::string& path, bool force) {
+  return std::move(checked_elf(dump, path, force).symbols);
+}
+
+// The standard output of a command (argv run without a shell); throws when it cannot start or fails.
+std::string run_program(const std::vector<std::string>& argv) {
+  int out[2];
+  if (::pipe(out) != 0) throw std::runtime_error("pipe: " + std::string(std::strerror(errno)));
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("fork: " + std::string(std::strerror(errno)));
+  if (pid == 0) {
+    ::dup2(out[1], 1);
+    ::close(out[0]);
+    ::close(out[1]);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  ::close(out[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  ::close(out[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error(argv[0] + " failed (exit status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
+  return text;
 }
 
 }  // namespace
@@ -193,6 +227,45 @@ int run_diff(const std::vector<std::string>& argv) {
   const DiffResult r = diff_dumps(base.dump, pb ? &*pb : nullptr, next.dump, pn ? &*pn : nullptr, threshold);
   emit(a, [&](std::ostream& os) { write_diff(os, r, a.positionals[0], a.positionals[1]); });
   return r.past() != 0 ? 3 : 0;
+}
+
+int run_annotate(const std::vector<std::string>& argv) {
+  const Args a = parse_args(argv, {{"--elf", true}, {"--force-elf", false}, {"--function", true}, {"--objdump", true},
+                                   {"--frame", true}, {"-o", true}});
+  if (!a.has("--elf") || a.get("--elf").empty()) throw UsageError("annotate needs --elf FIRMWARE.elf");
+  const LoadedDump loaded = load(a, false);
+  const ElfImage elf = checked_elf(loaded.dump, a.get("--elf"), a.has("--force-elf"));
+  const Profile profile = build_profile(loaded.dump, elf.symbols, true);
+  // The functions: those whose name contains --function, or every function with samples.
+  std::vector<const Function*> chosen;
+  if (a.has("--function")) {
+    const std::string want = a.get("--function");
+    for (std::size_t i = 0; i < elf.symbols.function_count(); ++i) {
+      const Function& f = elf.symbols.function(static_cast<std::uint32_t>(i));
+      if (f.name.find(want) != std::string::npos) chosen.push_back(&f);
+    }
+    if (chosen.empty()) throw UsageError("no function of '" + a.get("--elf") + "' is named like '" + want + "'");
+  } else {
+    for (std::uint32_t id : profile.by_self()) {
+      const ProfileFunction& pf = profile.functions[id];
+      if (id == profile.unknown) continue;
+      if (const auto f = elf.symbols.function_at(pf.address)) chosen.push_back(&elf.symbols.function(*f));
+    }
+  }
+  const std::string objdump = a.has("--objdump") ? a.get("--objdump") : objdump_for(elf.identity.machine);
+  if (objdump.empty())
+    throw std::runtime_error("no objdump for this ELF's machine (e_machine " + std::to_string(elf.identity.machine) +
+                             ") on PATH: install its cross binutils or give --objdump");
+  emit(a, [&](std::ostream& os) {
+    os << "pmukit annotate: " << profile.total << " samples, " << a.get("--elf") << '\n';
+    for (const Function* f : chosen) {
+      const std::string text = run_program({objdump, "-d", "-C", "--no-show-raw-insn",
+                                            "--start-address=" + hex(f->lo), "--stop-address=" + hex(f->hi),
+                                            a.get("--elf")});
+      write_annotation(os, profile, elf.symbols, *f, parse_objdump(text));
+    }
+  });
+  return 0;
 }
 
 int run_decode(const std::vector<std::string>& argv) {
@@ -404,6 +477,12 @@ std::vector<CommandHelp> command_help() {
        "more than PCT percent or a function's share by more than PCT percentage points (a CI\n"
        "regression gate; default threshold: none, report only). Regions are matched by name;\n"
        "a region or function in one dump only is listed as added or removed."},
+      {"annotate", "annotate INPUT --elf FIRMWARE.elf [--function NAME] [--objdump PROGRAM] [--force-elf] [--frame N] [-o FILE]",
+       "Where inside functions the samples are, like `perf annotate --stdio`: each source line's\n"
+       "samples and text, then its instructions (the ELF's machine's objdump, found on PATH:\n"
+       "arm-none-eabi-, mips-linux-gnu-, powerpc-linux-gnu-, i686-linux-gnu-objdump) with their\n"
+       "own samples. --function NAME: the functions whose name contains NAME (with or without\n"
+       "samples); default: every function with samples, most first."},
       {"decode", "decode INPUT [-o FILE] [--frame N]", "The dump's content as JSON; no ELF needed."},
       {"events", "events [PATTERN] [--pmu ID] [--json] [-o FILE]",
        "The events and presets of each PMU, like `perf list`. PATTERN keeps the events whose name\n"

@@ -232,7 +232,7 @@ TEST_F(Cli, Events) {
 // Issue 16's conventions: every command's --help/-h, -o -, events PATTERN, docs/pmukit.md is the
 // tool's own help text.
 TEST_F(Cli, EveryCommandHasItsHelp) {
-  for (const char* c : {"report", "diff", "decode", "events", "encode", "sim", "help"}) {
+  for (const char* c : {"report", "diff", "annotate", "decode", "events", "encode", "sim", "help"}) {
     SCOPED_TRACE(c);
     const Result h = pmukit(std::string(c) + " --help"), s = pmukit(std::string(c) + " -h");
     EXPECT_EQ(h.status, 0) << h.err;
@@ -444,6 +444,41 @@ TEST(CliConsumers, PprofOutputParsesAgainstTheSchema) {
   std::remove(dump.c_str());
   std::remove(pb.c_str());
   std::remove(text.c_str());
+}
+
+// annotate against the MIPS objdump: every sample of leaf_add on one of its instructions, the
+// per-instruction counts adding up to the function's, and a source line header.
+TEST(CliAnnotate, PerInstructionCountsAddUpWithTheDisassembly) {
+  const std::string elf = std::string(PMUKIT_TEST_ELF_DIR) + "/mips.elf";
+  if (!std::ifstream(elf)) GTEST_SKIP() << "no mips cross compiler";
+  if (std::system("command -v mips-linux-gnu-objdump >/dev/null") != 0) GTEST_SKIP() << "no mips objdump";
+  const std::string dump = elf_dump(elf, 1000, 11);
+  const Result r = pmukit("annotate " + dump + " --elf " + elf + " --function leaf_add");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::size_t head = r.out.find("Function fw::leaf_add(int, int)");
+  ASSERT_NE(head, std::string::npos) << r.out;
+  unsigned long long total = 0, sum = 0;
+  ASSERT_EQ(std::sscanf(r.out.c_str() + r.out.find("): ", head), "): %llu samples", &total), 1) << r.out;
+  EXPECT_GT(total, 700u);
+  std::istringstream lines(r.out.substr(head));
+  unsigned instructions = 0;
+  for (std::string line; std::getline(lines, line);) {
+    unsigned long long n = 0;
+    char addr[32];
+    if (line.find("      0x") != std::string::npos) {
+      ++instructions;
+      if (std::sscanf(line.c_str(), " %llu %*s %31s", &n, addr) == 2 && addr[0] == '0') sum += n;
+    }
+  }
+  EXPECT_GE(instructions, 3u) << r.out;
+  EXPECT_EQ(sum, total) << r.out;
+  EXPECT_NE(r.out.find("sample.cpp:"), std::string::npos) << r.out;
+  const Result none = pmukit("annotate " + dump + " --elf " + elf + " --function no_such_function");
+  EXPECT_EQ(none.status, 2);
+  EXPECT_NE(none.err.find("pmukit: error: no function of '" + elf + "' is named like 'no_such_function'"),
+            std::string::npos) << none.err;
+  expect_error(pmukit("annotate " + dump), 2, "annotate needs --elf FIRMWARE.elf (see pmukit --help)");
+  std::remove(dump.c_str());
 }
 
 // The build-id as `readelf -n` prints it (binutils: an independent reader of the note).
