@@ -11,6 +11,7 @@
 #include "profiler/profiler.hpp"
 #include "profiler/region.hpp"
 #include "profiler/sampler.hpp"
+#include "profiler/stack.hpp"
 #include "profiler/trace.hpp"
 
 namespace prof {
@@ -30,7 +31,8 @@ template <Backend B, std::size_t N, RingFull Policy>
 pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Profiler<B>& p,
                              const Regions<B>& regions, RegionStats<B>* const* stats,
                              std::size_t num_regions, const DumpSamples* source,
-                             SampleRing<N, Policy>* ring, const TraceView* trace = nullptr) {
+                             SampleRing<N, Policy>* ring, const TraceView* trace = nullptr,
+                             const StackView* stacks = nullptr) {
   using pmu::dump::CounterInfo;
   using pmu::dump::CounterStats;
   constexpr unsigned kMax = Profiler<B>::kMaxCounters;
@@ -71,6 +73,22 @@ pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Pr
       const std::size_t k = index(e.region);
       if (k < num_regions) w.trace_event(static_cast<std::uint16_t>(k), e.begin, e.end);
     }
+  }
+  if (stacks != nullptr) {  // consumed as written, like the ring's samples
+    std::uint64_t total = 0;
+    std::uint32_t bytes = 0;
+    for (std::size_t i = 0; i < stacks->count; ++i) {
+      (void)stacks->words(stacks->ring, i, bytes);
+      total += bytes;
+    }
+    w.begin_stacks(static_cast<std::uint32_t>(stacks->count), total);
+    for (std::size_t i = 0; i < stacks->count; ++i) {
+      const StackContext& c = stacks->context(stacks->ring, i);
+      const std::uint32_t* words = stacks->words(stacks->ring, i, bytes);
+      w.stack_sample(c.pc, c.lr, c.sp, c.fp, reinterpret_cast<const std::uint8_t*>(words),
+                     static_cast<std::uint16_t>(bytes));
+    }
+    stacks->consume(stacks->ring, stacks->count);
   }
   if (source && ring) {
     w.sample_source({source->kind, source->counter_slot, source->period, ring->dropped()});

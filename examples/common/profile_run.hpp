@@ -24,6 +24,10 @@
 //     // and what became of it (docs/capture.md).
 //     static pmu::dump::Sink capture_sink();           // write null: none this run
 //     static void capture_done(bool written);
+//     // Optional: stack capture from the timer's IRQ callback (profiler/stack.hpp), the
+//     // interrupted SP and frame pointer, and where that stack ends.
+//     static void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp);
+//     static std::uintptr_t stack_top();
 //   };
 //
 // What it does, in the order a firmware engineer would:
@@ -50,6 +54,7 @@
 #include "profiler/profiler.hpp"
 #include "profiler/region.hpp"
 #include "profiler/sampler.hpp"
+#include "profiler/stack.hpp"
 #include "profiler/trace.hpp"
 
 namespace examples {
@@ -62,6 +67,17 @@ inline ProfileRing profile_ring;  // one ring, whichever backend fills it
 // sample is counted in dropped()); 256 entries, so that its index is one AND on ARM.
 using FastRing = prof::SampleRing<256, prof::RingFull::keep_newest>;
 inline FastRing fast_ring;
+
+// Samples with their stack (the workloads sampled once more from the board's timer IRQ, where
+// the board can say the interrupted SP): the host unwinds them into full call stacks.
+using StackCapture = prof::StackRing<128, 512>;
+// Only a board with stack capture instantiates the ring (66 KB): the others never reach it.
+template <class Board>
+StackCapture& stack_capture() {
+  static StackCapture ring;
+  return ring;
+}
+inline prof::StackView captured_stacks{};  // what report_and_dump writes; count 0: none
 
 // The workloads' region calls on a timeline: 12 rounds of three.
 inline constexpr std::size_t kTraceEvents = 64;
@@ -110,6 +126,13 @@ struct Bench {
       sampler.on_pmu_interrupt(pc, lr);
   }
 };
+
+template <class Board>
+void on_tick_with_stack(std::uint32_t pc, std::uint32_t lr) {
+  std::uint32_t sp = 0, fp = 0;
+  Board::interrupted_stack(sp, fp);
+  stack_capture<Board>().record(prof::StackContext{pc, lr, sp, fp});
+}
 
 template <class Board>
 void frame_putc(void*, char c) {
@@ -172,16 +195,16 @@ inline constexpr std::uint64_t kNoCost = ~std::uint64_t{0};
 // not instruction-exact or no interrupt arrived.
 template <class Board, prof::Backend B, class Count>
 std::uint64_t interrupt_cost_x10(const Setup& s, prof::Regions<B>& regions, prof::RegionStats<B>& stats,
-                                 Count interrupts, unsigned k = 0) {
+                                 Count interrupts, unsigned k = 0, std::uint32_t times = 1000) {
   const std::uint64_t total0 = stats.total[k];
   const std::uint32_t n0 = interrupts();
   {
     prof::Region<B> r{regions, stats};
-    Board::spin_exact(1000 * s.known_iters);
+    Board::spin_exact(times * s.known_iters);
   }
   const std::uint32_t n = interrupts() - n0;
   const std::uint64_t total = stats.total[k] - total0;
-  const std::uint64_t quiet = 1000 * (known_instructions(s) - s.known_extra) + s.known_extra;
+  const std::uint64_t quiet = times * (known_instructions(s) - s.known_extra) + s.known_extra;
   if (n == 0 || s.per_instr_den == 0 || total * s.per_instr_den <= quiet * s.per_instr_num) return kNoCost;
   return (total * s.per_instr_den - quiet * s.per_instr_num) * 10 / (s.per_instr_num * n);
 }
@@ -324,8 +347,8 @@ int report_and_dump(const Setup& s, const Report<B>& r, Ring& ring, const prof::
   if constexpr (requires { Board::capture_sink(); }) tee.secondary = Board::capture_sink();
   pmu::dump::Writer writer{tee.sink()};
   const prof::TraceView trace = timeline.view();
-  const auto ds =
-      prof::write_dump(writer, {s.target, s.counter_hz}, r.p, r.regions, r.all, r.count, &source, &ring, &trace);
+  const auto ds = prof::write_dump(writer, {s.target, s.counter_hz}, r.p, r.regions, r.all, r.count, &source, &ring,
+                                   &trace, captured_stacks.ring != nullptr ? &captured_stacks : nullptr);
   checks.check(ds == pmu::dump::Status::ok, "dump written");
   if constexpr (requires { Board::capture_done(true); }) Board::capture_done(tee.secondary.write != nullptr && !tee.secondary_failed());
   return checks.failures;
@@ -463,6 +486,36 @@ int profile(const Setup& s) {
     for (prof::Sample drop; ring.pop(drop);) {  // the spin loop's samples: discard
     }
     if constexpr (fast) fast_sampling_cost<Board>(s, regions, checks);
+  }
+
+  // 2b. The workloads sampled with their stacks, from the timer's IRQ (general path): a call
+  // stack per sample once the host has unwound it.
+  if constexpr (requires(std::uint32_t v) { Board::interrupted_stack(v, v); }) {
+    StackCapture& stacks = stack_capture<Board>();
+    stacks.set_stack_top(Board::stack_top());
+    checks.check(Board::timer_start(&on_tick_with_stack<Board>), "timer started (stack capture)");
+    Board::irq_enable();
+    // Its cost first, on a region short enough that the ring never fills (a full ring's early
+    // return would flatter it); then the ring emptied for the workloads.
+    static prof::RegionStats<B> with_stack{"spin_exact_stack_sampled"};
+    const std::uint64_t x10 =
+        interrupt_cost_x10<Board>(s, regions, with_stack, [] { return stack_capture<Board>().recorded(); }, 0, 200);
+    print_cost(out, "sampling interrupt cost with a 512-byte stack capture", x10,
+               "vector to return, the board's IRQ path and the copy");
+    Board::irq_disable();
+    stacks.reset();
+    Board::irq_enable();
+    run_workloads();
+    Board::irq_disable();
+    Board::timer_stop();
+    if (stacks.size() != 0) captured_stacks = prof::StackView::of(stacks);
+    out.put("stack capture: ");
+    out.dec(static_cast<std::uint32_t>(stacks.size()));
+    out.put(" samples with up to ");
+    out.dec(static_cast<std::uint32_t>(StackCapture::kBytes));
+    out.put(" stack bytes, ");
+    out.dec(static_cast<std::uint32_t>(stacks.dropped()));
+    out.line(stacks.size() != 0 ? " dropped (the ring keeps the first)" : " dropped: no timer interrupt here");
   }
 
   // 3. Sample the workloads, 4. report and dump.

@@ -15,8 +15,9 @@
 #include "profiler/dump/debugger_capture.hpp"
 #include "profiler/dump/semihosting_sink.hpp"
 
-// The dump also stays in memory for a debugger (docs/capture.md): pmukit_dump_buffer, 32 KiB.
-PMUKIT_DEFINE_DEBUGGER_CAPTURE(32 * 1024)
+// The dump also stays in memory for a debugger (docs/capture.md): pmukit_dump_buffer, 128 KiB
+// (the stack samples are most of it).
+PMUKIT_DEFINE_DEBUGGER_CAPTURE(128 * 1024)
 
 namespace {
 
@@ -81,6 +82,9 @@ struct Mainstone {
     if (file.open(kCaptureFile)) both.secondary = file.sink();
     return both.sink();
   }
+  // Stack capture from the general timer IRQ (profile_run's stack sampling phase).
+  static void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp) { board::interrupted_stack(sp, fp); }
+  static std::uintptr_t stack_top() { return board::stack_top(); }
   static void capture_done(bool written) {
     board::console.put("capture: debugger buffer pmukit_dump_buffer, ");
     board::console.dec(written ? pmukit_dump_size : 0);

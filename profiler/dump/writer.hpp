@@ -261,9 +261,42 @@ class Writer {
     return item_done();
   }
 
+  // STACKS chunk (1.2): samples with the registers an unwinder starts from and the stack above the
+  // stack pointer, as it was in memory. Announce `count` samples and the sum of their stack bytes,
+  // then call stack_sample() exactly `count` times with exactly that many bytes in all.
+  Status begin_stacks(std::uint32_t count, std::uint64_t stack_bytes) {
+    if (!usable(State::open)) return status_;
+    const std::uint64_t len = 4 + std::uint64_t{count} * (4u * address_bytes_ + 2) + stack_bytes;
+    if (len > 0xFFFFFFFFu) return fail(Status::too_large);
+    chunk(ChunkType::stacks, len);
+    u32(count);
+    items_left_ = count;
+    stack_bytes_left_ = stack_bytes;
+    if (count != 0) state_ = State::stacks;
+    else if (stack_bytes != 0) return fail(Status::count_mismatch);
+    return status_;
+  }
+  Status stack_sample(std::uint64_t pc, std::uint64_t lr, std::uint64_t sp, std::uint64_t fp,
+                      const std::uint8_t* stack, std::uint16_t n) {
+    if (!usable(State::stacks)) return status_;
+    if (!fits_address(pc) || !fits_address(lr) || !fits_address(sp) || !fits_address(fp))
+      return fail(Status::address_too_wide);
+    if (n > stack_bytes_left_ || (items_left_ == 1 && n != stack_bytes_left_)) return fail(Status::count_mismatch);
+    if (n != 0 && stack == nullptr) return fail(Status::bad_argument);
+    address(pc);
+    address(lr);
+    address(sp);
+    address(fp);
+    u16(n);
+    bytes(stack, n);
+    stack_bytes_left_ -= n;
+    return item_done();
+  }
+
   // END chunk with the CRC-32 of every byte before the CRC value; then the sink's close().
   Status finish() {
-    if (state_ == State::samples || state_ == State::histogram || state_ == State::trace)
+    if (state_ == State::samples || state_ == State::histogram || state_ == State::trace ||
+        state_ == State::stacks)
       return fail(Status::count_mismatch);
     if (!usable(State::open)) return status_;
     chunk(ChunkType::end, 4);
@@ -279,14 +312,16 @@ class Writer {
   std::uint64_t bytes_written() const { return written_; }
 
  private:
-  enum class State : std::uint8_t { fresh, open, samples, histogram, trace, done };
+  enum class State : std::uint8_t { fresh, open, samples, histogram, trace, stacks, done };
   static constexpr std::uint32_t kTraceEventSize = 2 + 8 + 8;
 
   bool usable(State expected) {
     if (status_ != Status::ok) return false;
     if (state_ != expected) {
-      const bool in_items = state_ == State::samples || state_ == State::histogram || state_ == State::trace;
-      const bool want_items = expected == State::samples || expected == State::histogram || expected == State::trace;
+      const bool in_items = state_ == State::samples || state_ == State::histogram || state_ == State::trace ||
+                            state_ == State::stacks;
+      const bool want_items = expected == State::samples || expected == State::histogram ||
+                              expected == State::trace || expected == State::stacks;
       if ((in_items && expected == State::open) || (want_items && state_ == State::open))
         fail(Status::count_mismatch);
       else
@@ -378,6 +413,7 @@ class Writer {
   std::uint8_t block_[kBlockSize] = {};
   std::size_t fill_ = 0;
   Crc32 crc_{};
+  std::uint64_t stack_bytes_left_ = 0;  // STACKS: bytes announced and not yet written
   std::uint32_t regions_written_ = 0;  // REGION chunks so far: what a trace event may name
   Status status_ = Status::ok;
   State state_ = State::fresh;

@@ -20,6 +20,7 @@
 #include "tools/dumpread/load.hpp"
 #include "tools/elf/elf_symbols.hpp"
 #include "tools/elf/image_check.hpp"
+#include "tools/elf/unwind.hpp"
 #include "tools/events/events_listing.hpp"
 #include "hal/netburst/encode.hpp"
 #include "hal/netburst/driver.hpp"
@@ -181,7 +182,17 @@ int run_report(const std::vector<std::string>& argv) {
   const SymbolTable symbols = options.elf.empty() ? SymbolTable()
                                                   : elf_symbols_for(loaded.dump, options.elf, a.has("--force-elf"));
   const bool pprof = format == "pprof";
-  const Profile profile = build_profile(loaded.dump, symbols, pprof || format_needs_lines(format));
+  // Samples with stacks: unwound with the ELF's CFI into full call stacks.
+  std::vector<UnwoundStack> unwound;
+  if (!options.elf.empty() && !loaded.dump.stacks.empty()) {
+    const Unwinder unwinder(options.elf);
+    if (!unwinder.has_cfi()) warn("'" + options.elf + "' has no call frame information: stacks are one frame deep");
+    unwound.reserve(loaded.dump.stacks.size());
+    for (const StackSampleRecord& s : loaded.dump.stacks)
+      unwound.push_back(unwinder.unwind(s, loaded.dump.byte_order, loaded.dump.target.address_bytes));
+  }
+  const Profile profile = build_profile(loaded.dump, symbols, pprof || format_needs_lines(format),
+                                        unwound.empty() ? nullptr : &unwound);
   if (!options.elf.empty() && 2 * profile.unknown_samples() > profile.total)
     warn(std::to_string(profile.unknown_samples()) + " of " + std::to_string(profile.total) +
          " samples are in no function of '" + options.elf + "' (another build, or code the symbol table lacks?)");

@@ -31,6 +31,7 @@ const char* chunk_name(unsigned type) {
     case fmt::ChunkType::samples: return "SAMPLES";
     case fmt::ChunkType::histogram: return "HISTOGRAM";
     case fmt::ChunkType::trace: return "TRACE";
+    case fmt::ChunkType::stacks: return "STACKS";
     case fmt::ChunkType::image: return "IMAGE";
     case fmt::ChunkType::end: return "END";
   }
@@ -261,6 +262,7 @@ class Decoder {
       case fmt::ChunkType::samples: return samples(r);
       case fmt::ChunkType::histogram: return histogram(r);
       case fmt::ChunkType::trace: return trace(r, where);
+      case fmt::ChunkType::stacks: return stacks(r);
       case fmt::ChunkType::image: return image(r, where);
       case fmt::ChunkType::end: break;  // walk() stops at END
     }
@@ -390,6 +392,27 @@ class Decoder {
       b.pc = r.uint(a, "pc");
       b.count = r.u32("count");
       dump_.histogram.push_back(b);
+    }
+  }
+
+  void stacks(Reader& r) {
+    const std::uint32_t n = r.u32("stack sample count");
+    const unsigned a = dump_.target.address_bytes;
+    r.need_items(n, 4 * a + 2, "stack samples");
+    dump_.stacks.reserve(dump_.stacks.size() + n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      StackSampleRecord s;
+      s.pc = r.uint(a, "pc");
+      s.lr = r.uint(a, "lr");
+      s.sp = r.uint(a, "sp");
+      s.fp = r.uint(a, "fp");
+      const unsigned bytes = r.u16("stack bytes");
+      r.need_items(bytes, 1, "stack bytes");
+      s.stack.resize(bytes);
+      for (unsigned k = 0; k < bytes; ++k) s.stack[k] = r.u8("stack byte");
+      pairs_.add(s.pc, s.lr);
+      dump_.sample_records += 1;
+      dump_.stacks.push_back(std::move(s));
     }
   }
 

@@ -62,6 +62,13 @@ struct TraceEvent {
   std::uint64_t begin = 0, end = 0;
 };
 
+// A sample with its stack (STACKS chunk, format 1.2): the registers the unwinder starts from and
+// the bytes that were above sp, as they were in the target's memory.
+struct StackSampleRecord {
+  std::uint64_t pc = 0, lr = 0, sp = 0, fp = 0;
+  std::vector<std::uint8_t> stack;
+};
+
 struct HistogramBin {
   std::uint64_t pc = 0;
   std::uint32_t count = 0;
@@ -102,6 +109,9 @@ struct Dump {
   std::vector<Sample> samples;
   std::vector<HistogramBin> histogram;
   std::vector<TraceEvent> trace;      // region timings, where the firmware kept them
+  // Samples with stacks. Each is also counted in sample_counts (its pc and lr), so every report
+  // sees it; the unwinder (tools/elf/unwind.hpp) reads these.
+  std::vector<StackSampleRecord> stacks;
   std::uint64_t trace_dropped = 0;    // events its trace ring could not keep
   std::vector<SkippedChunk> skipped;  // unknown, optional chunks
 

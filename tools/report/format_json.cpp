@@ -96,6 +96,12 @@ void write_dump_json(std::ostream& os, const Dump& d, const std::string& carrier
     j.begin_object().field("region", std::uint64_t{e.region}).field("begin", e.begin).field("end", e.end).end_object();
   j.end_array();
   j.field("trace_dropped", d.trace_dropped);
+  j.key("stacks").begin_array();
+  for (const StackSampleRecord& s : d.stacks) {
+    j.begin_object().field("pc", hex(s.pc, digits)).field("lr", hex(s.lr, digits)).field("sp", hex(s.sp, digits));
+    j.field("fp", hex(s.fp, digits)).field("stack_bytes", std::uint64_t{s.stack.size()}).end_object();
+  }
+  j.end_array();
   j.key("skipped_chunks").begin_array();
   for (const SkippedChunk& c : d.skipped) {
     j.begin_object().field("type", hex(c.type, 4)).field("flags", hex(c.flags, 4));

@@ -25,11 +25,7 @@ class Builder {
     // LR is a return address: the call is the instruction before it (and may be a function's
     // last one), so the caller and its call-site line are looked up at lr - 1.
     const std::uint64_t call_site = lr - 1;
-    std::uint32_t caller = kNoFunction;
-    if (has_lr && lr != 0 && !symbols_.empty()) {
-      const std::uint32_t from = function_of(call_site);
-      if (from != leaf && from != unknown_) caller = from;
-    }
+    const std::uint32_t caller = has_lr ? caller_of(lr, leaf) : kNoFunction;
     profile_.stacks[std::uint64_t{caller} << 32 | leaf] += weight;
     if (!with_lines_) return;
     const std::uint32_t line = line_of(pc);
@@ -39,9 +35,41 @@ class Builder {
     if (caller != kNoFunction) profile_.calls[{caller, line_of(call_site), leaf, call_site}] += weight;
   }
 
+  // A STACKS sample already add()ed with its LR guess: that guess undone, its unwound frames kept.
+  void replace_stack(std::uint64_t pc, std::uint64_t lr, const UnwoundStack& u) {
+    const std::uint32_t leaf = function_of(pc);
+    const std::uint32_t caller = caller_of(lr, leaf);
+    erase_one(profile_.stacks, std::uint64_t{caller} << 32 | leaf);
+    if (with_lines_ && caller != kNoFunction) erase_one(profile_.calls, Profile::Call{caller, line_of(lr - 1), leaf, lr - 1});
+    std::vector<std::string> frames;
+    std::uint32_t callee = leaf;
+    frames.push_back(profile_.functions[leaf].name);
+    for (std::size_t k = 1; k < u.pcs.size(); ++k) {
+      const std::uint64_t site = u.pcs[k] - 1;  // the call, not the return address after it
+      const std::uint32_t f = function_of(site);
+      if (with_lines_) profile_.calls[{f, line_of(site), callee, site}] += 1;
+      frames.push_back(profile_.functions[f].name);
+      callee = f;
+    }
+    if (!u.stopped.empty()) frames.push_back("[unwind stopped: " + u.stopped + "]");
+    std::reverse(frames.begin(), frames.end());
+    profile_.deep[frames] += 1;
+  }
+
   Profile take() { return std::move(profile_); }
 
  private:
+  std::uint32_t caller_of(std::uint64_t lr, std::uint32_t leaf) {
+    if (lr == 0 || symbols_.empty()) return kNoFunction;
+    const std::uint32_t from = function_of(lr - 1);
+    return from != leaf && from != unknown_ ? from : kNoFunction;
+  }
+  template <class Map, class Key>
+  static void erase_one(Map& m, const Key& k) {
+    const auto it = m.find(k);
+    if (it != m.end() && --it->second == 0) m.erase(it);
+  }
+
   // Binary searches in the sorted symbol table: cheaper than caching millions of distinct
   // addresses, and as fast as a cache for the few hot addresses of a real profile.
   std::uint32_t function_of(std::uint64_t address) {
@@ -87,10 +115,14 @@ class Builder {
 
 }  // namespace
 
-Profile build_profile(const Dump& dump, const SymbolTable& symbols, bool with_lines) {
+Profile build_profile(const Dump& dump, const SymbolTable& symbols, bool with_lines,
+                      const std::vector<UnwoundStack>* unwound) {
   Builder b(symbols, dump.target.address_bytes, with_lines);
   for (const SampleCount& s : dump.sample_counts) b.add(s.pc, s.lr, true, s.count);
   for (const HistogramBin& h : dump.histogram) b.add(h.pc, 0, false, h.count);
+  if (unwound != nullptr && unwound->size() == dump.stacks.size())
+    for (std::size_t i = 0; i < unwound->size(); ++i)
+      b.replace_stack(dump.stacks[i].pc, dump.stacks[i].lr, (*unwound)[i]);
   return b.take();
 }
 
@@ -119,11 +151,21 @@ std::vector<Profile::Stack> Profile::folded() const {
     if (s.frames.size() == 2) text += ";" + s.frames.back();
     keyed.emplace_back(std::move(text), std::move(s));
   }
+  for (const auto& [frames, count] : deep) {
+    std::string text;
+    for (const std::string& f : frames) text += (text.empty() ? "" : ";") + f;
+    keyed.emplace_back(std::move(text), Stack{frames, count});
+  }
   std::sort(keyed.begin(), keyed.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<Stack> out;
   out.reserve(keyed.size());
-  for (auto& k : keyed) out.push_back(std::move(k.second));
+  for (auto& k : keyed) {  // a deep stack may fold to the text of a two-frame one: one line
+    if (!out.empty() && out.back().frames == k.second.frames)
+      out.back().count += k.second.count;
+    else
+      out.push_back(std::move(k.second));
+  }
   return out;
 }
 

@@ -10,6 +10,7 @@
 // sampled function itself. LR is looked up at lr - 1, the call instruction rather than the
 // return address after it. Histogram bins give the single frame [function(pc)].
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -60,6 +61,9 @@ struct Profile {
   std::unordered_map<Call, std::uint64_t, CallHash> calls;
   // Folded stacks: caller (kNoFunction for a one-frame stack) << 32 | leaf.
   std::unordered_map<std::uint64_t, std::uint64_t> stacks;
+  // Stacks unwound from STACKS samples at full depth, outermost frame first (a walk that stopped
+  // early starts with a "[unwind stopped: ...]" frame). Those samples are not in `stacks`.
+  std::map<std::vector<std::string>, std::uint64_t> deep;
 
   // Ids of the functions with self samples, most first (ties by name, then address). Functions
   // seen only as callers have none.
@@ -74,8 +78,18 @@ struct Profile {
   std::string location(std::uint32_t line) const;
 };
 
+// A STACKS sample's call stack as an unwinder found it (tools/elf/unwind.hpp): pcs leaf first
+// (the sample's pc, then return addresses); stopped: "" for a complete walk, else why it ended.
+struct UnwoundStack {
+  std::vector<std::uint64_t> pcs;
+  std::string stopped;
+};
+
 // with_lines: also fill line_self and calls (per source line), which only some formats need
-// (format_needs_lines()) and which cost most of the time on large profiles.
-Profile build_profile(const Dump& dump, const SymbolTable& symbols, bool with_lines = true);
+// (format_needs_lines()) and which cost most of the time on large profiles. unwound: one entry per
+// dump.stacks sample, in order; they then give `deep` stacks and a call arc per frame (the
+// callgrind output's inclusive costs) instead of the LR guess.
+Profile build_profile(const Dump& dump, const SymbolTable& symbols, bool with_lines = true,
+                      const std::vector<UnwoundStack>* unwound = nullptr);
 
 }  // namespace pmukit

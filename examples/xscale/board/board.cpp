@@ -23,6 +23,7 @@
 #include "hal/core/fault_catch.hpp"
 
 extern "C" void board_fiq_entry();  // vectors.S: the fatal report
+extern "C" char __sys_stack_top[];   // mainstone.ld: main()'s (SYS mode) stack ends here
 
 namespace board {
 namespace {
@@ -67,6 +68,9 @@ TickFn volatile g_on_tick = nullptr;
 volatile std::uint32_t g_period = 0;
 volatile std::uint32_t g_ticks = 0;
 TickFn volatile g_on_pmu = nullptr;
+// The interrupted context's stack pointer and r11 of the IRQ being handled (interrupted_stack()).
+std::uint32_t g_irq_sp = 0;
+std::uint32_t g_irq_fp = 0;
 
 void uart_init() {
   constexpr std::uint32_t divisor = kUartClockHz / (16 * kBaud);  // 8
@@ -156,6 +160,13 @@ void timer_stop() {
 
 std::uint32_t timer_ticks() { return g_ticks; }
 
+std::uintptr_t stack_top() { return reinterpret_cast<std::uintptr_t>(__sys_stack_top); }
+
+void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp) {
+  sp = g_irq_sp;
+  fp = g_irq_fp;
+}
+
 void fiq_set_handler(FiqHandler h) {
   const std::uintptr_t target =
       h ? reinterpret_cast<std::uintptr_t>(h) : reinterpret_cast<std::uintptr_t>(&board_fiq_entry);
@@ -207,8 +218,10 @@ void pmu_irq_stop() {
 
 // ---- Called from vectors.S ---------------------------------------------------------------------------
 
-extern "C" void board_irq_dispatch(std::uint32_t pc, std::uint32_t lr) {
+extern "C" void board_irq_dispatch(std::uint32_t pc, std::uint32_t lr, std::uint32_t sp, std::uint32_t fp) {
   using namespace board;
+  g_irq_sp = sp;
+  g_irq_fp = fp;
   if ((rd(OSSR) & OSSR_M0) == 0) {  // not the timer: the PMU is the only other source ever unmasked
     if ((rd(ICIP) & kIrqPmu) != 0)
       if (const TickFn f = g_on_pmu) f(pc, lr);

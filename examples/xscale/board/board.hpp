@@ -95,6 +95,11 @@ void timer_stop();
 // Ticks delivered since the last timer_start().
 std::uint32_t timer_ticks();
 
+// From inside an IRQ callback (timer or PMU): the interrupted mode's stack pointer and r11, for a
+// stack capture (profiler/stack.hpp). The stack that code runs on ends at stack_top().
+void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp);
+std::uintptr_t stack_top();
+
 // ---- PMU interrupt -----------------------------------------------------------------------------------
 
 // Calls on_pmu(pc, lr) (the TickFn conventions above) on each IRQ from the core PMU, interrupt
@@ -156,11 +161,12 @@ inline void fiq_timer_rearm() {
 }
 
 // Instructions one timer interrupt executes outside the callback, from the IRQ vector fetch to the
-// return into the interrupted code: 16 in the entry stub (vectors.S: vector, FIQ mask, 13 to the call, the
-// return) plus 33 in board_irq_dispatch as GCC 12 -O2 compiles it (it tail-calls the callback). A
+// return into the interrupted code: 18 in the entry stub (vectors.S: vector, FIQ mask, 15 to the call, the
+// return) plus 37 in board_irq_dispatch as GCC 12 -O2 compiles it (it tail-calls the callback). A
 // callback of k instructions makes one interrupt cost kIrqPathInstructions + k. Measured under QEMU
-// -icount shift=0 with CCNT (44 before the PMU source was added to the dispatcher, then confirmed
-// with an instruction trace, -singlestep -d exec); the self-test fails if the figure goes stale. A sampling profiler can subtract it from counts.
-inline constexpr std::uint32_t kIrqPathInstructions = 49;
+// -icount shift=0 with CCNT (44 before the PMU source was added to the dispatcher, 49 before the
+// interrupted SP and r11 were kept for stack capture); the self-test fails if the figure goes
+// stale. A sampling profiler can subtract it from counts.
+inline constexpr std::uint32_t kIrqPathInstructions = 55;
 
 }  // namespace board

@@ -33,14 +33,15 @@ __vectors:
  * board::fiq_set_handler() picks the handler at run time for the one instruction a literal-pool
  * vector costs too. startup.S points it at board_fiq_entry (fatal) until then. */
 
-/* IRQ: calls board_irq_dispatch(pc, lr) on the IRQ stack with IRQ and FIQ masked (the exception
+/* IRQ: calls board_irq_dispatch(pc, lr, sp, fp) on the IRQ stack with IRQ and FIQ masked (the exception
  * entry masks IRQ only; FIQ is masked first, so that a FIQ only ever interrupts SYS/USR code).
  *   pc = the interrupted instruction (LR_irq - 4: where execution resumes);
  *   lr = the interrupted mode's own link register. That register is banked, so the stub switches to
  *        the interrupted mode (taken from SPSR; USR is read through SYS, which shares its bank) with
- *        interrupts still masked, copies LR, and switches back.
- * Saves only what AAPCS lets the C++ side clobber. 16 instructions counting the vector and the
- * return; with board_irq_dispatch, 49 outside the callback (board.hpp, kIrqPathInstructions). */
+ *        interrupts still masked, copies LR (and SP), and switches back;
+ *   sp, fp = the interrupted mode's stack pointer and r11, for stack capture (board::interrupted_stack).
+ * Saves only what AAPCS lets the C++ side clobber. 18 instructions counting the vector and the
+ * return; with board_irq_dispatch, 55 outside the callback (board.hpp, kIrqPathInstructions). */
     .global board_irq_entry
     .type   board_irq_entry, %function
 board_irq_entry:
@@ -52,10 +53,12 @@ board_irq_entry:
     cmp     r0, #MODE_USR
     moveq   r0, #MODE_SYS
     orr     r0, r0, #(PSR_I | PSR_F)
-    mrs     r2, cpsr
+    mrs     r3, cpsr
     msr     cpsr_c, r0                  /* borrow the interrupted mode's bank */
     mov     r1, lr
-    msr     cpsr_c, r2                  /* back to IRQ mode */
+    mov     r2, sp                      /* its stack pointer too (stack capture: profiler/stack.hpp) */
+    msr     cpsr_c, r3                  /* back to IRQ mode */
+    mov     r3, r11                     /* the frame pointer is not banked */
     mov     r0, lr
     bl      board_irq_dispatch
     ldmfd   sp!, {r0-r3, r12, pc}^      /* return and restore CPSR from SPSR_irq */

@@ -82,6 +82,18 @@ Bytes trace_dump(pd::ByteOrder order) {
   return out.bytes;
 }
 
+Bytes stacks_dump(pd::ByteOrder order) {
+  VectorSink out;
+  pd::Writer w(out.sink(), order);
+  w.begin({"xscale", "xscale-xsc2", 0, 32, 4});
+  const std::uint8_t stack[] = {0x10, 0x20, 0x00, 0xa0, 0x00, 0x00, 0x00, 0x00, 0x44, 0x30, 0x00, 0xa0};
+  w.begin_stacks(2, sizeof stack + 4);
+  w.stack_sample(0x2010, 0x3020, 0xa0ff0000, 0, stack, sizeof stack);
+  w.stack_sample(0x2014, 0x3020, 0xa0ff0010, 0xa0ff0020, stack, 4);
+  w.finish();
+  return out.bytes;
+}
+
 Bytes profile_dump(pd::ByteOrder order) {
   VectorSink out;
   pd::Writer w(out.sink(), order);

@@ -10,6 +10,7 @@
 #include "profiler/dump/text_frame_sink.hpp"
 #include "profiler/dump/image.hpp"
 #include "profiler/dump/writer.hpp"
+#include "tools/dumpread/binary_decoder.hpp"
 
 namespace {
 
@@ -210,6 +211,30 @@ TEST(DumpWriter, TraceEventsNameWrittenRegions) {
   w2.region({"r", 1, s, 1});
   w2.begin_trace(1, 0);
   EXPECT_EQ(w2.trace_event(1, 5, 15), pd::Status::bad_argument) << "region 1 was never written";
+}
+
+// STACKS: the announced samples and stack bytes must be met exactly, and decode back.
+TEST(DumpWriter, StacksRoundTrip) {
+  const dumptest::Bytes b = dumptest::stacks_dump(pd::ByteOrder::big);
+  const pmukit::Dump d = pmukit::decode_dump(b.data(), b.size());
+  ASSERT_EQ(d.stacks.size(), 2u);
+  EXPECT_EQ(d.stacks[0].sp, 0xa0ff0000u);
+  EXPECT_EQ(d.stacks[0].stack.size(), 12u);
+  EXPECT_EQ(d.stacks[1].fp, 0xa0ff0020u);
+  EXPECT_EQ(d.stacks[1].stack.size(), 4u);
+  EXPECT_EQ(d.total_samples(), 2u) << "stack samples are samples";
+  dumptest::VectorSink out;
+  pd::Writer w(out.sink(), pd::ByteOrder::little);
+  w.begin({"t", "p", 0, 32, 4});
+  const std::uint8_t stack[12] = {};
+  ASSERT_EQ(w.begin_stacks(2, 8), pd::Status::ok);
+  EXPECT_EQ(w.stack_sample(1, 2, 3, 4, stack, 4), pd::Status::ok);
+  EXPECT_EQ(w.stack_sample(1, 2, 3, 4, stack, 12), pd::Status::count_mismatch) << "more bytes than announced";
+  pd::Writer w2(out.sink(), pd::ByteOrder::little);
+  w2.begin({"t", "p", 0, 32, 4});
+  ASSERT_EQ(w2.begin_stacks(2, 8), pd::Status::ok);
+  EXPECT_EQ(w2.stack_sample(1, 2, 3, 4, stack, 8), pd::Status::ok);
+  EXPECT_EQ(w2.finish(), pd::Status::count_mismatch) << "one sample short";
 }
 
 TEST(TextFrameSink, WritesBeginDataAndEndLines) {

@@ -1,0 +1,257 @@
+#include "tools/elf/unwind.hpp"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <optional>
+
+#include "tools/elf/elf_symbols.hpp"
+
+namespace pmukit {
+namespace {
+
+// DWARF register numbers of what a sample carries, per e_machine (the psABIs' DWARF mappings).
+struct Abi {
+  int sp, fp;
+  std::vector<int> lr;  // where the sample's lr goes (PowerPC's LR has two numbers in use)
+};
+std::optional<Abi> abi_for(unsigned machine) {
+  switch (machine) {
+    case 40: return Abi{13, 11, {14}};        // ARM: r13 sp, r11 fp, r14 lr
+    case 8: return Abi{29, 30, {31}};         // MIPS: $29 sp, $30 fp, $31 ra
+    case 20: return Abi{1, 31, {65, 108}};    // PowerPC: r1, r31; LR 65 (.eh_frame), 108 (.debug_frame)
+    case 3: return Abi{4, 5, {}};             // i386: esp, ebp; the return address is on the stack
+    default: return std::nullopt;
+  }
+}
+
+using Regs = std::map<int, std::uint64_t>;
+
+struct Memory {
+  const StackSampleRecord& s;
+  bool big;
+  unsigned bytes;
+  std::optional<std::uint64_t> read(std::uint64_t addr) const {
+    if (addr < s.sp || addr - s.sp + bytes > s.stack.size()) return std::nullopt;
+    std::uint64_t v = 0;
+    const std::size_t at = static_cast<std::size_t>(addr - s.sp);
+    for (unsigned i = 0; i < bytes; ++i) {
+      const std::uint64_t b = s.stack[at + i];
+      v |= b << (8 * (big ? bytes - 1 - i : i));
+    }
+    return v;
+  }
+};
+
+// A DWARF expression as libdw gives CFI rules: a small stack machine over the registers known so
+// far, the CFA and the captured stack. nullopt: it needs what the sample does not have.
+struct Eval {
+  const Regs& regs;
+  std::optional<std::uint64_t> cfa;
+  const Memory& mem;
+  std::uint64_t mask;
+  bool value = false;      // DW_OP_stack_value / DW_OP_regN: the result is the value itself
+  std::optional<std::uint64_t> run(const Dwarf_Op* ops, std::size_t n) {
+    std::vector<std::uint64_t> st;
+    auto reg = [&](std::uint64_t r) -> std::optional<std::uint64_t> {
+      const auto it = regs.find(static_cast<int>(r));
+      if (it == regs.end()) return std::nullopt;
+      return it->second;
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+      const Dwarf_Op& o = ops[i];
+      const unsigned a = o.atom;
+      if (a >= DW_OP_breg0 && a <= DW_OP_breg31) {
+        const auto v = reg(a - DW_OP_breg0);
+        if (!v) return std::nullopt;
+        st.push_back(*v + static_cast<std::int64_t>(o.number));
+      } else if (a == DW_OP_bregx) {
+        const auto v = reg(o.number);
+        if (!v) return std::nullopt;
+        st.push_back(*v + static_cast<std::int64_t>(o.number2));
+      } else if (a >= DW_OP_reg0 && a <= DW_OP_reg31) {
+        const auto v = reg(a - DW_OP_reg0);
+        if (!v) return std::nullopt;
+        st.push_back(*v);
+        value = true;
+      } else if (a == DW_OP_regx) {
+        const auto v = reg(o.number);
+        if (!v) return std::nullopt;
+        st.push_back(*v);
+        value = true;
+      } else if (a == DW_OP_call_frame_cfa) {
+        if (!cfa) return std::nullopt;
+        st.push_back(*cfa);
+      } else if (a >= DW_OP_lit0 && a <= DW_OP_lit31) {
+        st.push_back(a - DW_OP_lit0);
+      } else if (a == DW_OP_const1u || a == DW_OP_const2u || a == DW_OP_const4u || a == DW_OP_const8u ||
+                 a == DW_OP_constu || a == DW_OP_const1s || a == DW_OP_const2s || a == DW_OP_const4s ||
+                 a == DW_OP_const8s || a == DW_OP_consts) {
+        st.push_back(o.number);
+      } else if (a == DW_OP_plus_uconst) {
+        if (st.empty()) return std::nullopt;
+        st.back() += o.number;
+      } else if (a == DW_OP_plus || a == DW_OP_minus) {
+        if (st.size() < 2) return std::nullopt;
+        const std::uint64_t y = st.back();
+        st.pop_back();
+        st.back() = a == DW_OP_plus ? st.back() + y : st.back() - y;
+      } else if (a == DW_OP_deref) {
+        if (st.empty()) return std::nullopt;
+        const auto v = mem.read(st.back() & mask);
+        if (!v) return std::nullopt;
+        st.back() = *v;
+      } else if (a == DW_OP_stack_value) {
+        value = true;
+      } else if (a == DW_OP_nop) {
+      } else {
+        return std::nullopt;  // an operation CFI for these targets does not use
+      }
+    }
+    if (st.empty()) return std::nullopt;
+    return st.back() & mask;
+  }
+};
+
+}  // namespace
+
+struct Unwinder::Impl {
+  int fd = -1;
+  Elf* elf = nullptr;
+  Dwarf* dwarf = nullptr;
+  Dwarf_CFI* debug_frame = nullptr;  // owned by dwarf
+  Dwarf_CFI* eh_frame = nullptr;     // ours
+  unsigned machine = 0;
+  ~Impl() {
+    if (eh_frame) dwarf_cfi_end(eh_frame);
+    if (dwarf) dwarf_end(dwarf);
+    if (elf) elf_end(elf);
+    if (fd >= 0) close(fd);
+  }
+  Dwarf_Frame* frame_at(std::uint64_t pc) const {
+    Dwarf_Frame* f = nullptr;
+    for (Dwarf_CFI* cfi : {debug_frame, eh_frame})
+      if (cfi != nullptr && dwarf_cfi_addrframe(cfi, pc, &f) == 0) return f;
+    return nullptr;
+  }
+};
+
+Unwinder::Unwinder(const std::string& path) : impl_(std::make_unique<Impl>()) {
+  if (elf_version(EV_CURRENT) == EV_NONE) throw ElfError("libelf is too old");
+  impl_->fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (impl_->fd < 0) throw ElfError("cannot open ELF '" + path + "': " + std::strerror(errno));
+  impl_->elf = elf_begin(impl_->fd, ELF_C_READ, nullptr);
+  GElf_Ehdr ehdr;
+  if (impl_->elf == nullptr || gelf_getehdr(impl_->elf, &ehdr) == nullptr) throw ElfError("ELF '" + path + "': not an ELF file");
+  impl_->machine = ehdr.e_machine;
+  impl_->dwarf = dwarf_begin_elf(impl_->elf, DWARF_C_READ, nullptr);
+  if (impl_->dwarf != nullptr) impl_->debug_frame = dwarf_getcfi(impl_->dwarf);
+  impl_->eh_frame = dwarf_getcfi_elf(impl_->elf);
+}
+
+Unwinder::~Unwinder() = default;
+
+bool Unwinder::has_cfi() const { return impl_->debug_frame != nullptr || impl_->eh_frame != nullptr; }
+
+Unwound Unwinder::unwind(const StackSampleRecord& s, ByteOrder order, unsigned address_bytes) const {
+  Unwound out;
+  out.pcs.push_back(s.pc);
+  const auto abi = abi_for(impl_->machine);
+  if (!abi) {
+    out.stopped = "no unwinding rules for this machine";
+    return out;
+  }
+  const std::uint64_t mask = address_bytes >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * address_bytes)) - 1;
+  const Memory mem{s, order == ByteOrder::big, address_bytes};
+  Regs regs;
+  regs[abi->sp] = s.sp;
+  if (s.fp != 0) regs[abi->fp] = s.fp;
+  for (int r : abi->lr)
+    if (s.lr != 0) regs[r] = s.lr;
+  std::uint64_t pc = s.pc;
+  for (unsigned depth = 0;; ++depth) {
+    if (depth + 1 >= kMaxFrames) {
+      out.stopped = "deeper than " + std::to_string(kMaxFrames) + " frames";
+      return out;
+    }
+    // A caller's pc is a return address: look up the call (pc - 1), which may end its function.
+    Dwarf_Frame* frame = impl_->frame_at(depth == 0 ? pc : pc - 1);
+    if (frame == nullptr) {
+      // elfutils 0.188 (Debian 12) reads no MIPS CFI: .debug_frame is SHT_MIPS_DWARF, which it
+      // skips, and its MIPS backend has no initial rules for .eh_frame. Say that, not "no CFI".
+      out.stopped = impl_->machine == 8 ? "this libdw cannot read MIPS CFI" : "no CFI for its pc";
+      return out;
+    }
+    Dwarf_Addr start = 0, end = 0;
+    bool signal = false;
+    const int ra = dwarf_frame_info(frame, &start, &end, &signal);
+    Dwarf_Op* ops = nullptr;
+    std::size_t nops = 0;
+    std::optional<std::uint64_t> cfa;
+    if (dwarf_frame_cfa(frame, &ops, &nops) == 0) cfa = Eval{regs, std::nullopt, mem, mask}.run(ops, nops);
+    if (!cfa) {
+      out.stopped = "its CFA needs a register the sample lacks";
+      free(frame);
+      return out;
+    }
+    // The caller's registers: every one the sample knows, by its rule here, and the return address.
+    Regs next;
+    std::optional<std::uint64_t> ret;
+    bool ra_undefined = false, unreadable = false;
+    std::vector<int> wanted;
+    for (const auto& [r, v] : regs) wanted.push_back(r);
+    if (ra >= 0 && !regs.count(ra)) wanted.push_back(ra);
+    for (int r : wanted) {
+      Dwarf_Op mem_ops[3];
+      Dwarf_Op* rops = nullptr;
+      std::size_t rn = 0;
+      if (dwarf_frame_register(frame, r, mem_ops, &rops, &rn) != 0) continue;
+      std::optional<std::uint64_t> v;
+      if (rn == 0 && rops == nullptr) {  // undefined
+        // In the sampled frame a return address register with no rule still holds the return
+        // address: a leaf (or a function before it saves it) returns through it, per the ABI.
+        if (r == ra && depth == 0 && regs.count(r)) {
+          next[r] = ret.emplace(regs.at(r));
+          continue;
+        }
+        if (r == ra) ra_undefined = true;
+        continue;
+      }
+      if (rn == 0) {  // same value
+        const auto it = regs.find(r);
+        if (it != regs.end()) v = it->second;
+      } else {
+        Eval e{regs, cfa, mem, mask};
+        const auto at = e.run(rops, rn);
+        if (at) v = e.value ? at : mem.read(*at);
+        if (!v && r == ra) unreadable = true;
+      }
+      if (v) next[r] = *v;
+      if (r == ra) ret = v;
+    }
+    free(frame);
+    if (ra_undefined) return out;  // the outermost frame: a complete walk
+    if (!ret) {
+      out.stopped = unreadable ? "its return address is beyond the captured stack" : "no return address rule";
+      return out;
+    }
+    next[abi->sp] = *cfa;
+    if (*ret == 0) return out;  // a zero return address ends the stack (start-up code)
+    if (*cfa <= regs[abi->sp] && *ret == pc) {
+      out.stopped = "no progress";
+      return out;
+    }
+    pc = *ret;
+    out.pcs.push_back(pc);
+    regs = std::move(next);
+  }
+}
+
+}  // namespace pmukit

@@ -1,0 +1,40 @@
+#pragma once
+// Call stacks from the dump's STACKS samples (profiler/stack.hpp), unwound with the ELF's DWARF
+// call frame information through elfutils libdw (.debug_frame first, then .eh_frame): for each
+// frame, dwarf_cfi_addrframe at its pc, the CFA rule and the return-address column's rule read
+// from the captured stack. For ARM, PowerPC and i386, and MIPS where libdw can read its CFI
+// (elfutils 0.188, Debian 12's, cannot: MIPS walks stop at the first frame, saying so).
+// A walk ends cleanly: at an undefined return address (the outermost frame), and otherwise with a
+// reason (no CFI for a pc, a read beyond the captured stack, no progress, 64 frames): never a
+// crash or an endless walk, whatever the stack bytes or the CFI say.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tools/dumpread/dump.hpp"
+#include "tools/report/profile.hpp"
+
+namespace pmukit {
+
+using Unwound = UnwoundStack;  // tools/report/profile.hpp
+
+class Unwinder {
+ public:
+  // Throws ElfError (elf_symbols.hpp) when the file cannot be read; an ELF without CFI gives an
+  // unwinder whose walks all stop at the first frame, saying so.
+  explicit Unwinder(const std::string& elf_path);
+  ~Unwinder();
+  Unwinder(const Unwinder&) = delete;
+  Unwinder& operator=(const Unwinder&) = delete;
+
+  Unwound unwind(const StackSampleRecord& s, ByteOrder order, unsigned address_bytes) const;
+  bool has_cfi() const;
+  static constexpr unsigned kMaxFrames = 64;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pmukit
