@@ -43,7 +43,8 @@ host() {  # host NAME CMAKE-ARGS...: configure, build and run consumer_host
 firmware() {  # firmware NAME CMAKE-ARGS...: a Cortex-M4 build of consumer_firmware
   local dir=$work/$1; shift
   cmake -S "$consumer" -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$consumer/cortex-m4.cmake" "$@" &&
-  cmake --build "$dir" && arm-none-eabi-objdump -d "$dir/libconsumer_firmware.a" | grep -qi 'msr.*primask'
+  cmake --build "$dir" && arm-none-eabi-objdump -d "$dir/libconsumer_firmware.a" > "$dir/disassembly.txt" &&
+  grep -qi 'msr.*primask' "$dir/disassembly.txt"
 }
 
 step install installed

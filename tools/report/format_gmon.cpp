@@ -60,7 +60,7 @@ void write_gmon(std::ostream& os, const ReportInput& in) {
     for (const auto& [pc, n] : at) counts[(pc - lo) / bin] += n;
     for (std::size_t i = 0; i < bins; ++i)
       if (counts[i] > 0xFFFF)
-        throw std::runtime_error("gmon: " + std::to_string(counts[i]) + " samples in one histogram bin at " +
+        throw ReportRefused("gmon: " + std::to_string(counts[i]) + " samples in one histogram bin at " +
                                  hex(lo + i * bin, 8) + ", more than gmon.out's 16-bit counts hold");
     // The rate: samples per second where the dump says (a timer's period, or a counter whose
     // clock is known); otherwise each sample counts as one "sample".

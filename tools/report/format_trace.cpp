@@ -26,7 +26,7 @@ std::string micros(std::uint64_t ticks, std::uint64_t hz) {
 void write_trace(std::ostream& os, const ReportInput& in) {
   const Dump& d = in.dump;
   if (d.trace.empty())
-    throw std::runtime_error("this dump has no region timings (a TRACE chunk: prof::RegionTrace, docs/profiler.md)");
+    throw ReportRefused("this dump has no region timings (a TRACE chunk: prof::RegionTrace, docs/profiler.md)");
   const std::uint64_t hz = d.target.counter_clock_hz;
   const std::string counter = d.counters.empty() ? "first counter" : counter_label(d.counters[0]);
   JsonWriter j(os);

@@ -2,6 +2,7 @@
 // The report writers, one per output format, and the names the CLI accepts.
 #include <cstddef>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,13 @@
 #include "tools/report/profile.hpp"
 
 namespace pmukit {
+
+// A format that cannot represent this dump (trace: no timings; gmon: a bin past 16 bits) says so
+// with this, which the CLI reports as an error: never a silently wrong file.
+class ReportRefused : public std::runtime_error {
+ public:
+  explicit ReportRefused(const std::string& what) : std::runtime_error(what) {}
+};
 
 struct ReportOptions {
   std::string carrier;            // where the dump came from ("binary", "text frame 1 of 1 ...")

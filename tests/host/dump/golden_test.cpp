@@ -79,7 +79,7 @@ TEST_P(GoldenReport, HistogramWithoutSymbols) {
     const pmukit::Profile profile = pmukit::build_profile(dump, pmukit::SymbolTable());
     pmukit::ReportOptions options;
     std::ostringstream os;
-    EXPECT_THROW(pmukit::write_report(os, format, {dump, profile, options}), std::runtime_error);
+    EXPECT_THROW(pmukit::write_report(os, format, {dump, profile, options}), pmukit::ReportRefused);
     return;
   }
   check_golden("histogram_" + format + "." + extension(format),

@@ -1,7 +1,8 @@
 // libFuzzer target: any bytes as the --elf file. The ELF reader (libelf, libdw behind it) may only
 // throw ElfError; a crash, a sanitizer report (ASan sees libdw's reads through the libc calls it
 // intercepts), another exception or a hang is a bug. Then the identity check and a profile
-// against the fixture dump, as `pmukit report --elf --force-elf` would do.
+// against the fixture dump, as `pmukit report --elf --force-elf` would do, and the unwinder over
+// the fixture's stack samples with whatever CFI the bytes hold (issue 17: bogus CFI).
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include "tools/dumpread/binary_decoder.hpp"
 #include "tools/elf/elf_symbols.hpp"
 #include "tools/elf/image_check.hpp"
+#include "tools/elf/unwind.hpp"
 #include "tools/report/profile.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -30,6 +32,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const pmukit::ElfImage elf = pmukit::load_elf("/proc/self/fd/" + std::to_string(fd));
     (void)pmukit::check_image(dump, elf.identity);
     (void)pmukit::build_profile(dump, elf.symbols);
+    static const dumptest::Bytes stack_bytes = dumptest::stacks_dump(pmu::dump::ByteOrder::big);
+    static const pmukit::Dump stacks = pmukit::decode_dump(stack_bytes.data(), stack_bytes.size());
+    const pmukit::Unwinder unwinder("/proc/self/fd/" + std::to_string(fd));
+    for (const pmukit::StackSampleRecord& s : stacks.stacks) {
+      const pmukit::UnwoundStack u = unwinder.unwind(s, stacks.byte_order, 4);
+      if (u.pcs.empty() || u.pcs.size() > pmukit::Unwinder::kMaxFrames) __builtin_trap();
+    }
   } catch (const pmukit::ElfError&) {
   }
   close(fd);

@@ -52,7 +52,7 @@ pmu_add_fuzz(dump ARGS -dict=${CMAKE_CURRENT_SOURCE_DIR}/fuzz/dump.dict
 # The ELF reader, with libelf and libdw as the tool links them.
 if(TARGET dump_test_elfs)
   pmu_add_fuzz(elf
-    SOURCES ${PROJECT_SOURCE_DIR}/tools/elf/elf_symbols.cpp ${PROJECT_SOURCE_DIR}/tools/elf/image_check.cpp
+    SOURCES ${PROJECT_SOURCE_DIR}/tools/elf/elf_symbols.cpp ${PROJECT_SOURCE_DIR}/tools/elf/image_check.cpp ${PROJECT_SOURCE_DIR}/tools/elf/unwind.cpp
     HEADERS ${PROJECT_SOURCE_DIR}/tools/elf/elf_symbols.hpp ${PROJECT_SOURCE_DIR}/tools/elf/image_check.hpp
     LIBS -ldw -lelf
     SEEDS ${PMU_TEST_ELF_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/elf_corpus)
