@@ -51,6 +51,8 @@ struct Mpc8544ds {
     return true;
   }
   static void timer_stop() { board::decrementer_stop(); }
+  static void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp) { board::interrupted_stack(sp, fp); }
+  static std::uintptr_t stack_top() { return board::stack_top(); }
   // IVOR35 is wired; untested on QEMU, which has no PMU.
   static bool pmu_interrupt(void (*irq)(std::uint32_t, std::uint32_t)) {
     board::set_perfmon_handler(irq);

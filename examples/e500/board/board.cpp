@@ -50,6 +50,7 @@ volatile std::uint8_t& uart(std::uint32_t reg) {
 
 IrqHandler g_on_tick = nullptr;
 IrqHandler g_on_perfmon = nullptr;
+std::uint32_t g_irq_sp = 0;  // the interrupted r1 of the interrupt being handled (interrupted_stack)
 
 // IVOR numbers as passed by the start.S stubs (CRM Table 2-8).
 enum Ivor : std::uint32_t {
@@ -207,11 +208,21 @@ namespace {
 }
 
 }  // namespace
+extern "C" char __stack_top[];  // e500.ld: the one stack's top
+
+void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp) {
+  sp = g_irq_sp;
+  fp = 0;  // r31 is not kept by the stub; the SVR4 CFI needs only r1
+}
+std::uintptr_t stack_top() { return reinterpret_cast<std::uintptr_t>(__stack_top); }
+
 }  // namespace board
 
 // Called by e500_interrupt_common in start.S with MSR[EE] clear.
 extern "C" void e500_interrupt(std::uint32_t ivor, board::Frame* frame) {
   using namespace board;
+  // The stub's stwu put the frame 80 bytes below the interrupted r1, and frame is r1 + 8.
+  g_irq_sp = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(frame)) - 8 + 80;
   switch (ivor) {
     case kDecrementer:
       e500::mtspr<e500::TSR>(e500::TSR_DIS);  // write-1-to-clear, before MSR[EE] returns (CRM 5.7.9)

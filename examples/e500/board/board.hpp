@@ -67,6 +67,11 @@ inline std::uint64_t timebase() {
 // Periodic decrementer interrupt every `period_ticks` time-base ticks (auto-reload from DECAR,
 // TCR[ARE]); `on_tick` runs in each interrupt after TSR[DIS] is cleared. Interrupts are taken only
 // while MSR[EE] is set: see ee_enable(). period_ticks must be non-zero.
+// From inside an interrupt callback: the interrupted r1 (and 0 for the frame pointer, not kept),
+// for a stack capture (profiler/stack.hpp); the stack ends at stack_top().
+void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp);
+std::uintptr_t stack_top();
+
 void decrementer_start(std::uint32_t period_ticks, IrqHandler on_tick);
 void decrementer_stop();
 

@@ -274,10 +274,25 @@ extern "C" void pc_idt_init() {
   asm volatile("lidt %0" : : "m"(idtr));
 }
 
+namespace board {
+// The interrupted ESP and EBP of the interrupt being handled (interrupted_stack()).
+u32 g_irq_sp = 0, g_irq_fp = 0;
+extern "C" char __stack_top[];  // pc.ld: the one stack's top
+
+void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp) {
+  sp = g_irq_sp;
+  fp = g_irq_fp;
+}
+std::uintptr_t stack_top() { return reinterpret_cast<std::uintptr_t>(__stack_top); }
+}  // namespace board
+
 // Called by pc_trap_common in start.S with interrupts off.
 extern "C" void pc_trap_c(board::Frame* f) {
   using namespace board;
   const u32 v = f->vector;
+  // Same privilege level: the CPU pushed EFLAGS, CS and EIP below the interrupted ESP, no SS:ESP.
+  g_irq_sp = static_cast<u32>(reinterpret_cast<std::uintptr_t>(&f->eflags)) + 4;
+  g_irq_fp = f->ebp;
   if (v == kIrqBase) {  // IRQ 0: the PIT
     if (!g_on_tick) unexpected(*f, "timer interrupt with no handler");
     g_on_tick(f->eip, caller_of(*f));

@@ -53,6 +53,11 @@ inline constexpr std::uint32_t kPitHz = 1'193'182u;
 void timer_start(std::uint16_t period_ticks, IrqHandler on_tick);
 void timer_stop();
 
+// From inside an interrupt callback: the interrupted ESP and EBP, for a stack capture
+// (profiler/stack.hpp); the stack ends at stack_top().
+void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp);
+std::uintptr_t stack_top();
+
 // The PIT on another handler of IRQ 0 (IDT vector 32): an interrupt routine that sends the
 // master 8259 its EOI and returns with iret. timer_stop() puts the board's dispatcher back.
 void timer_vector_start(std::uint16_t period_ticks, void (*handler)());
