@@ -478,7 +478,9 @@ std::vector<CommandHelp> command_help() {
        "profile (default 25, 0 = all); --table picks the csv table. The ELF must be the one that\n"
        "wrote the dump (machine, build-id, code CRC); --force-elf uses it anyway, with a warning\n"
        "per difference. Without --elf, samples are shown as addresses.\n"
-       "Consumers: folded -> flamegraph.pl or speedscope; callgrind (instruction addresses and\n"
+       "Stack samples (a STACKS chunk) are unwound with the ELF's CFI into full call stacks.\n"
+       "Consumers: folded -> flamegraph.pl or speedscope; svg/html: a flame graph (click to zoom,\n"
+       "Search); callgraph: gprof-style callers and callees; callgrind (instruction addresses and\n"
        "lines) -> KCacheGrind, callgrind_annotate; gmon (binary, the target's byte order) ->\n"
        "the target's gprof: `mips-linux-gnu-gprof -b FIRMWARE.elf gmon.out`; pprof (protocol\n"
        "buffers) -> pprof, speedscope; json -> scripts."},

@@ -46,16 +46,16 @@ class Painter {
     const std::uint64_t w = width(n.count);
     if (w < 10) return;  // under 0.1 pixel
     const std::uint64_t y = bottom_ - (level + 1) * kFrameHeight;
-    os_ << "<g><title>" << html_escape(name) << " (" << n.count << " samples, "
+    // data-x/-w/-l: the frame's geometry (centipixels) and level, for the zoom script.
+    os_ << "<g class=\"f\" data-x=\"" << x << "\" data-w=\"" << w << "\" data-l=\"" << level << "\" data-n=\""
+        << html_escape(name) << "\"><title>" << html_escape(name) << " (" << n.count << " samples, "
         << percent(n.count, total_) << "%)</title><rect x=\"" << px(x) << "\" y=\"" << px(y)
         << "\" width=\"" << px(w) << "\" height=\"" << px(kFrameHeight - 100) << "\" fill=\""
         << colour(name) << "\" rx=\"2\"/>";
     const std::uint64_t fits = w > 3 * kCharWidth ? (w - 600) / kCharWidth : 0;
-    if (fits >= 3) {
-      const std::string label = name.size() <= fits ? name : name.substr(0, fits - 2) + "..";
-      os_ << "<text x=\"" << px(x + 300) << "\" y=\"" << px(y + kFrameHeight - 500) << "\">"
-          << html_escape(label) << "</text>";
-    }
+    const std::string label = fits < 3 ? "" : name.size() <= fits ? name : name.substr(0, fits - 2) + "..";
+    os_ << "<text x=\"" << px(x + 300) << "\" y=\"" << px(y + kFrameHeight - 500) << "\">" << html_escape(label)
+        << "</text>";
     os_ << "</g>\n";
     // Children start where their left sibling's exact (unrounded) share ends.
     std::uint64_t before = 0;
@@ -76,6 +76,70 @@ class Painter {
   std::uint64_t total_;
   std::uint64_t bottom_;
 };
+
+// Click a frame: it fills the width, its descendants follow, its ancestors span it, the rest hide.
+// "Reset zoom" undoes it; "Search" asks for a regular expression and colours the matching frames,
+// with the share of the samples they hold. Plain DOM calls: the same in an .svg file and inlined
+// in HTML. Self-contained (no fonts, libraries or network).
+constexpr const char* kScript = R"JS(
+(function () {
+  var svg = document.currentScript ? document.currentScript.closest('svg') : document.querySelector('svg');
+  if (!svg) svg = document.documentElement;
+  var W = %WIDTH%, PAD = %PAD%, CH = %CHAR%;
+  var frames = Array.prototype.slice.call(svg.querySelectorAll('g.f'));
+  function geo(g) { return { x: +g.dataset.x, w: +g.dataset.w, l: +g.dataset.l }; }
+  function label(g, w) {
+    var name = g.dataset.n, fits = w > 3 * CH ? Math.floor((w - 600) / CH) : 0;
+    g.querySelector('text').textContent = fits < 3 ? '' : name.length <= fits ? name : name.substr(0, fits - 2) + '..';
+  }
+  function place(g, x, w) {
+    var r = g.querySelector('rect'), t = g.querySelector('text');
+    r.setAttribute('x', (x / 100).toFixed(2)); r.setAttribute('width', (w / 100).toFixed(2));
+    t.setAttribute('x', ((x + 300) / 100).toFixed(2)); label(g, w);
+  }
+  function zoom(target) {
+    var z = geo(target), scale = (W - 2 * PAD) / z.w;
+    frames.forEach(function (g) {
+      var f = geo(g);
+      if (f.l < z.l && f.x <= z.x && f.x + f.w >= z.x + z.w) { g.style.display = ''; place(g, PAD, W - 2 * PAD); }
+      else if (f.l >= z.l && f.x >= z.x && f.x + f.w <= z.x + z.w + 1) { g.style.display = ''; place(g, PAD + (f.x - z.x) * scale, f.w * scale); }
+      else g.style.display = 'none';
+    });
+  }
+  function reset() { frames.forEach(function (g) { var f = geo(g); g.style.display = ''; place(g, f.x, f.w); }); }
+  frames.forEach(function (g) { g.style.cursor = 'pointer'; g.addEventListener('click', function () { zoom(g); }); });
+  svg.querySelector('#fg-reset').addEventListener('click', reset);
+  svg.querySelector('#fg-search').addEventListener('click', function () {
+    var term = window.prompt('Search frames (a regular expression; empty clears)', '');
+    if (term === null) return;
+    var re = term ? new RegExp(term) : null, root = frames.length ? geo(frames[0]).w : 1;
+    frames.forEach(function (g) {
+      var r = g.querySelector('rect'), on = re && re.test(g.dataset.n);
+      if (!r.dataset.fill) r.dataset.fill = r.getAttribute('fill');
+      r.setAttribute('fill', on ? 'rgb(230,0,230)' : r.dataset.fill);
+    });
+    var matched = 0, spans = [];
+    frames.forEach(function (g) {  // the share of the width under matching frames, overlaps once
+      var f = geo(g);
+      if (!re || !re.test(g.dataset.n)) return;
+      if (spans.some(function (s) { return f.x >= s[0] && f.x + f.w <= s[1]; })) return;
+      spans.push([f.x, f.x + f.w]); matched += f.w;
+    });
+    svg.querySelector('#fg-matched').textContent = re ? 'Matched: ' + (100 * matched / root).toFixed(1) + '%' : '';
+  });
+})();
+)JS";
+
+std::string script() {
+  std::string s = kScript;
+  auto put = [&](const std::string& key, std::uint64_t v) {
+    for (std::size_t at; (at = s.find(key)) != std::string::npos;) s.replace(at, key.size(), std::to_string(v));
+  };
+  put("%WIDTH%", kWidth);
+  put("%PAD%", kPad);
+  put("%CHAR%", kCharWidth);
+  return s;
+}
 
 }  // namespace
 
@@ -100,7 +164,12 @@ void write_flame_graph(std::ostream& os, const ReportInput& in, bool standalone)
   os << "<text x=\"" << px(kPad) << "\" y=\"22\" font-size=\"15\">Flame graph: "
      << html_escape(in.dump.target.id) << ", " << root.count << " samples ("
      << html_escape(describe_source(in.dump)) << ")</text>\n";
+  // The controls (kScript): click a frame to zoom, these two to reset or search.
+  os << "<text id=\"fg-reset\" x=\"" << px(kWidth - 30000) << "\" y=\"22\" style=\"cursor:pointer\">Reset zoom</text>"
+     << "<text id=\"fg-search\" x=\"" << px(kWidth - 18000) << "\" y=\"22\" style=\"cursor:pointer\">Search</text>"
+     << "<text id=\"fg-matched\" x=\"" << px(kWidth - 10000) << "\" y=\"22\"></text>\n";
   if (root.count != 0) Painter(os, root.count, height - kPad).frame("all", root, kPad, 0);
+  os << "<script><![CDATA[" << script() << "]]></script>\n";
   os << "</svg>\n";
 }
 

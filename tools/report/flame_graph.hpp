@@ -1,6 +1,8 @@
 #pragma once
 // An SVG flame graph of the folded stacks: root at the bottom, each frame as wide as its samples,
-// children in name order, a <title> tooltip per frame. No scripts, fonts or external resources.
+// children in name order, a <title> tooltip per frame; click to zoom into a frame, "Search" to
+// colour the frames a regular expression matches. One inline script, no fonts or external
+// resources: the file alone is the whole graph.
 #include <ostream>
 
 #include "tools/report/formats.hpp"

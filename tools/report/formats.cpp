@@ -14,6 +14,7 @@ constexpr Entry kFormats[] = {
     {"json", write_json_report, false},    {"csv", write_csv, false},
     {"html", write_html, false},           {"svg", write_svg, false},
     {"gmon", write_gmon, true},            {"trace", write_trace, false},
+    {"callgraph", write_callgraph, false},
 };
 
 }  // namespace

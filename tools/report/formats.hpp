@@ -42,6 +42,7 @@ void write_svg(std::ostream& os, const ReportInput& in);
 void write_html(std::ostream& os, const ReportInput& in);
 void write_gmon(std::ostream& os, const ReportInput& in);  // binary: gprof's gmon.out
 void write_trace(std::ostream& os, const ReportInput& in);  // Chrome / Perfetto trace JSON
+void write_callgraph(std::ostream& os, const ReportInput& in);  // gprof-style callers / callees
 
 // The `decode` output: the dump's content as JSON, no symbols.
 void write_dump_json(std::ostream& os, const Dump& dump, const std::string& carrier);

@@ -481,6 +481,30 @@ TEST(CliAnnotate, PerInstructionCountsAddUpWithTheDisassembly) {
   std::remove(dump.c_str());
 }
 
+// The flame graph is interactive and self-contained: every frame carries what the zoom script
+// reads, the controls exist, and the script is valid JavaScript (node --check, where Debian's
+// nodejs is installed; a browser is not available here).
+TEST(CliFlameGraph, InteractiveAndSelfContained) {
+  const std::string elf = std::string(PMUKIT_TEST_ELF_DIR) + "/mips.elf";
+  if (!std::ifstream(elf)) GTEST_SKIP() << "no mips cross compiler";
+  const std::string dump = elf_dump(elf, 500, 2);
+  const Result r = pmukit("report --format svg --elf " + elf + " " + dump);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("<g class=\"f\" data-x=\""), std::string::npos);
+  EXPECT_NE(r.out.find("id=\"fg-reset\""), std::string::npos);
+  EXPECT_NE(r.out.find("id=\"fg-search\""), std::string::npos);
+  EXPECT_EQ(r.out.find("http://", r.out.find("<svg") + 60), std::string::npos) << "an external resource";
+  const std::size_t a = r.out.find("<![CDATA["), b = r.out.find("]]></script>");
+  ASSERT_TRUE(a != std::string::npos && b != std::string::npos && a < b);
+  if (std::system("command -v node >/dev/null") == 0) {
+    const std::string js = temp_path("flame.js");
+    write(js, r.out.substr(a + 9, b - a - 9));
+    EXPECT_EQ(std::system(("node --check " + js).c_str()), 0) << "the script does not parse";
+    std::remove(js.c_str());
+  }
+  std::remove(dump.c_str());
+}
+
 // The build-id as `readelf -n` prints it (binutils: an independent reader of the note).
 std::vector<std::uint8_t> readelf_build_id(const std::string& elf) {
   std::vector<std::uint8_t> id;

@@ -91,7 +91,7 @@ INSTANTIATE_TEST_SUITE_P(Formats, GoldenReport, ::testing::ValuesIn(pmukit::repo
                          [](const auto& info) { return info.param; });
 
 TEST(GoldenReport, EveryFormatIsCovered) {
-  EXPECT_EQ(pmukit::report_formats().size(), 10u);
+  EXPECT_EQ(pmukit::report_formats().size(), 11u);
 }
 
 TEST(GoldenReport, CsvProfileTable) {
