@@ -7,8 +7,11 @@
 # QEMU's (docs/capture.md). Exit status: the emulator's; 4 when no dump was captured.
 set -uo pipefail
 [ $# -ge 4 ] && [ "$3" = "--" ] || { echo "usage: $0 ELF OUT -- QEMU-COMMAND..." >&2; exit 2; }
-elf=$1 out=$2
+elf=$(realpath "$1") out=$(realpath -m "$2")
 shift 3
+# The emulator runs in OUT's directory: a firmware that also writes a semihosting file
+# (docs/capture.md) leaves it there, not wherever this was started.
+cd "$(dirname "$out")" || exit 2
 command -v gdb-multiarch >/dev/null || { echo "gdb_capture: gdb-multiarch is not installed" >&2; exit 2; }
 rm -f "$out"
 sock=$(mktemp -u /tmp/pmukit-gdb.XXXXXX)
