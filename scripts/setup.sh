@@ -8,8 +8,9 @@ PKGS=(
   cmake ninja-build g++ libgtest-dev libgmock-dev pkg-config
   # host tool: ELF/DWARF symbolization, fuzzing
   libdw-dev libelf-dev clang libclang-rt-14-dev
-  # host tool: pprof output (tools/pprof/), and protoc --decode in its test
-  protobuf-compiler libprotobuf-dev
+  # host tool: pprof output (tools/pprof/), and protoc --decode in its test; LLVM's DWARF library
+  # for the call frame information libdw cannot read (MIPS: tools/elf/unwind_llvm.hpp)
+  protobuf-compiler libprotobuf-dev llvm-14-dev
   # XScale (the only target with newlib in Debian)
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib
   # MIPS (CPS and RM7000), e500, NetBurst cross compilers.

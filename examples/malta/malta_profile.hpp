@@ -46,6 +46,8 @@ struct Board {
     return true;
   }
   static void timer_stop() { board::timer_stop(); }
+  static void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp) { board::interrupted_stack(sp, fp); }
+  static std::uintptr_t stack_top() { return board::stack_top(); }
   static bool pmu_interrupt(void (*irq)(std::uint32_t, std::uint32_t)) { return board::set_perf_handler(irq); }
   static void irq_enable() { board::irq_enable(); }
   static void irq_disable() { board::irq_disable(); }

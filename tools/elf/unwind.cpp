@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "tools/elf/elf_symbols.hpp"
+#include "tools/elf/unwind_llvm.hpp"
 
 namespace pmukit {
 namespace {
@@ -122,6 +123,22 @@ struct Eval {
 
 }  // namespace
 
+// One frame's way to its caller: the CFA, the caller's registers and the return address.
+struct Step {
+  bool no_frame = false;  // no CFI covers the pc
+  std::optional<std::uint64_t> cfa, ret;
+  Regs next;
+  bool ra_undefined = false, unreadable = false;
+};
+
+// The registers the caller needs: every one known here, and the return address column.
+std::vector<int> wanted_registers(const Regs& regs, int ra) {
+  std::vector<int> w;
+  for (const auto& [r, v] : regs) w.push_back(r);
+  if (ra >= 0 && !regs.count(ra)) w.push_back(ra);
+  return w;
+}
+
 struct Unwinder::Impl {
   int fd = -1;
   Elf* elf = nullptr;
@@ -135,15 +152,111 @@ struct Unwinder::Impl {
     if (elf) elf_end(elf);
     if (fd >= 0) close(fd);
   }
+  std::string path;
+  bool use_llvm = true;
+  mutable std::unique_ptr<LlvmCfi> llvm;  // made on the first pc libdw has no frame for
   Dwarf_Frame* frame_at(std::uint64_t pc) const {
     Dwarf_Frame* f = nullptr;
     for (Dwarf_CFI* cfi : {debug_frame, eh_frame})
       if (cfi != nullptr && dwarf_cfi_addrframe(cfi, pc, &f) == 0) return f;
     return nullptr;
   }
+
+  // libdw's rules: DWARF expressions for the CFA and each register (Eval above).
+  Step libdw_step(std::uint64_t lookup, const Regs& regs, const Memory& mem, std::uint64_t mask, unsigned depth) const {
+    Step st;
+    Dwarf_Frame* frame = frame_at(lookup);
+    if (frame == nullptr) {
+      st.no_frame = true;
+      return st;
+    }
+    Dwarf_Addr start = 0, end = 0;
+    bool signal = false;
+    const int ra = dwarf_frame_info(frame, &start, &end, &signal);
+    Dwarf_Op* ops = nullptr;
+    std::size_t nops = 0;
+    if (dwarf_frame_cfa(frame, &ops, &nops) == 0) st.cfa = Eval{regs, std::nullopt, mem, mask}.run(ops, nops);
+    if (st.cfa)
+      for (int r : wanted_registers(regs, ra)) {
+        Dwarf_Op mem_ops[3];
+        Dwarf_Op* rops = nullptr;
+        std::size_t rn = 0;
+        if (dwarf_frame_register(frame, r, mem_ops, &rops, &rn) != 0) continue;
+        std::optional<std::uint64_t> v;
+        if (rn == 0 && rops == nullptr) {  // undefined
+          // In the sampled frame a return address register with no rule still holds the return
+          // address: a leaf (or a function before it saves it) returns through it, per the ABI.
+          if (r == ra && depth == 0 && regs.count(r)) {
+            st.next[r] = st.ret.emplace(regs.at(r));
+            continue;
+          }
+          if (r == ra) st.ra_undefined = true;
+          continue;
+        }
+        if (rn == 0) {  // same value
+          const auto it = regs.find(r);
+          if (it != regs.end()) v = it->second;
+        } else {
+          Eval e{regs, st.cfa, mem, mask};
+          const auto at = e.run(rops, rn);
+          if (at) v = e.value ? at : mem.read(*at);
+          if (!v && r == ra) st.unreadable = true;
+        }
+        if (v) st.next[r] = *v;
+        if (r == ra) st.ret = v;
+      }
+    free(frame);
+    return st;
+  }
+
+  // LLVM's rules (unwind_llvm.hpp), where libdw has none: the same walk over a rule table.
+  Step llvm_step(std::uint64_t lookup, const Regs& regs, const Memory& mem, std::uint64_t mask, unsigned depth) const {
+    Step st;
+    if (!use_llvm) {
+      st.no_frame = true;
+      return st;
+    }
+    if (!llvm) llvm = std::make_unique<LlvmCfi>(path);
+    const std::optional<CfiRow> row = llvm->at(lookup);
+    if (!row) {
+      st.no_frame = true;
+      return st;
+    }
+    const auto base = regs.find(row->cfa_reg);
+    if (base == regs.end()) return st;
+    st.cfa = (base->second + static_cast<std::uint64_t>(row->cfa_offset)) & mask;
+    for (int r : wanted_registers(regs, row->ra)) {
+      const auto it = row->rules.find(r);
+      const CfiRule rule = it == row->rules.end() ? CfiRule{} : it->second;
+      std::optional<std::uint64_t> v;
+      switch (rule.kind) {
+        case CfiRule::undefined:
+          if (r == row->ra && depth == 0 && regs.count(r)) v = regs.at(r);  // as in libdw_step
+          else if (r == row->ra) st.ra_undefined = true;
+          break;
+        case CfiRule::same:
+          if (regs.count(r)) v = regs.at(r);
+          break;
+        case CfiRule::at_cfa:
+          v = mem.read((*st.cfa + static_cast<std::uint64_t>(rule.offset)) & mask);
+          if (!v && r == row->ra) st.unreadable = true;
+          break;
+        case CfiRule::is_cfa: v = (*st.cfa + static_cast<std::uint64_t>(rule.offset)) & mask; break;
+        case CfiRule::in_register:
+          if (regs.count(rule.reg)) v = regs.at(rule.reg);
+          break;
+        case CfiRule::unsupported: break;
+      }
+      if (v) st.next[r] = *v;
+      if (r == row->ra) st.ret = v;
+    }
+    return st;
+  }
 };
 
-Unwinder::Unwinder(const std::string& path) : impl_(std::make_unique<Impl>()) {
+Unwinder::Unwinder(const std::string& path, bool llvm_fallback) : impl_(std::make_unique<Impl>()) {
+  impl_->path = path;
+  impl_->use_llvm = llvm_fallback;
   if (elf_version(EV_CURRENT) == EV_NONE) throw ElfError("libelf is too old");
   impl_->fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (impl_->fd < 0) throw ElfError("cannot open ELF '" + path + "': " + std::strerror(errno));
@@ -158,7 +271,12 @@ Unwinder::Unwinder(const std::string& path) : impl_(std::make_unique<Impl>()) {
 
 Unwinder::~Unwinder() = default;
 
-bool Unwinder::has_cfi() const { return impl_->debug_frame != nullptr || impl_->eh_frame != nullptr; }
+bool Unwinder::has_cfi() const {
+  if (impl_->debug_frame != nullptr || impl_->eh_frame != nullptr) return true;
+  if (!impl_->use_llvm) return false;
+  if (!impl_->llvm) impl_->llvm = std::make_unique<LlvmCfi>(impl_->path);
+  return impl_->llvm->any();
+}
 
 Unwound Unwinder::unwind(const StackSampleRecord& s, ByteOrder order, unsigned address_bytes) const {
   Unwound out;
@@ -182,75 +300,31 @@ Unwound Unwinder::unwind(const StackSampleRecord& s, ByteOrder order, unsigned a
       return out;
     }
     // A caller's pc is a return address: look up the call (pc - 1), which may end its function.
-    Dwarf_Frame* frame = impl_->frame_at(depth == 0 ? pc : pc - 1);
-    if (frame == nullptr) {
-      // elfutils 0.188 (Debian 12) reads no MIPS CFI: .debug_frame is SHT_MIPS_DWARF, which it
-      // skips, and its MIPS backend has no initial rules for .eh_frame. Say that, not "no CFI".
-      out.stopped = impl_->machine == 8 ? "this libdw cannot read MIPS CFI" : "no CFI for its pc";
+    const std::uint64_t lookup = depth == 0 ? pc : pc - 1;
+    Step step = impl_->libdw_step(lookup, regs, mem, mask, depth);
+    if (step.no_frame) step = impl_->llvm_step(lookup, regs, mem, mask, depth);
+    if (step.no_frame) {
+      out.stopped = "no CFI for its pc";
       return out;
     }
-    Dwarf_Addr start = 0, end = 0;
-    bool signal = false;
-    const int ra = dwarf_frame_info(frame, &start, &end, &signal);
-    Dwarf_Op* ops = nullptr;
-    std::size_t nops = 0;
-    std::optional<std::uint64_t> cfa;
-    if (dwarf_frame_cfa(frame, &ops, &nops) == 0) cfa = Eval{regs, std::nullopt, mem, mask}.run(ops, nops);
-    if (!cfa) {
+    if (!step.cfa) {
       out.stopped = "its CFA needs a register the sample lacks";
-      free(frame);
       return out;
     }
-    // The caller's registers: every one the sample knows, by its rule here, and the return address.
-    Regs next;
-    std::optional<std::uint64_t> ret;
-    bool ra_undefined = false, unreadable = false;
-    std::vector<int> wanted;
-    for (const auto& [r, v] : regs) wanted.push_back(r);
-    if (ra >= 0 && !regs.count(ra)) wanted.push_back(ra);
-    for (int r : wanted) {
-      Dwarf_Op mem_ops[3];
-      Dwarf_Op* rops = nullptr;
-      std::size_t rn = 0;
-      if (dwarf_frame_register(frame, r, mem_ops, &rops, &rn) != 0) continue;
-      std::optional<std::uint64_t> v;
-      if (rn == 0 && rops == nullptr) {  // undefined
-        // In the sampled frame a return address register with no rule still holds the return
-        // address: a leaf (or a function before it saves it) returns through it, per the ABI.
-        if (r == ra && depth == 0 && regs.count(r)) {
-          next[r] = ret.emplace(regs.at(r));
-          continue;
-        }
-        if (r == ra) ra_undefined = true;
-        continue;
-      }
-      if (rn == 0) {  // same value
-        const auto it = regs.find(r);
-        if (it != regs.end()) v = it->second;
-      } else {
-        Eval e{regs, cfa, mem, mask};
-        const auto at = e.run(rops, rn);
-        if (at) v = e.value ? at : mem.read(*at);
-        if (!v && r == ra) unreadable = true;
-      }
-      if (v) next[r] = *v;
-      if (r == ra) ret = v;
-    }
-    free(frame);
-    if (ra_undefined) return out;  // the outermost frame: a complete walk
-    if (!ret) {
-      out.stopped = unreadable ? "its return address is beyond the captured stack" : "no return address rule";
+    if (step.ra_undefined) return out;  // the outermost frame: a complete walk
+    if (!step.ret) {
+      out.stopped = step.unreadable ? "its return address is beyond the captured stack" : "no return address rule";
       return out;
     }
-    next[abi->sp] = *cfa;
-    if (*ret == 0) return out;  // a zero return address ends the stack (start-up code)
-    if (*cfa <= regs[abi->sp] && *ret == pc) {
+    step.next[abi->sp] = *step.cfa;
+    if (*step.ret == 0) return out;  // a zero return address ends the stack (start-up code)
+    if (*step.cfa <= regs[abi->sp] && *step.ret == pc) {
       out.stopped = "no progress";
       return out;
     }
-    pc = *ret;
+    pc = *step.ret;
     out.pcs.push_back(pc);
-    regs = std::move(next);
+    regs = std::move(step.next);
   }
 }
 

@@ -2,8 +2,9 @@
 // Call stacks from the dump's STACKS samples (profiler/stack.hpp), unwound with the ELF's DWARF
 // call frame information through elfutils libdw (.debug_frame first, then .eh_frame): for each
 // frame, dwarf_cfi_addrframe at its pc, the CFA rule and the return-address column's rule read
-// from the captured stack. For ARM, PowerPC and i386, and MIPS where libdw can read its CFI
-// (elfutils 0.188, Debian 12's, cannot: MIPS walks stop at the first frame, saying so).
+// from the captured stack. For ARM, MIPS, PowerPC and i386. Where libdw has no frame for a pc
+// (Debian 12's elfutils 0.188 reads no MIPS CFI), LLVM's DWARF library gives the rules
+// (unwind_llvm.hpp).
 // A walk ends cleanly: at an undefined return address (the outermost frame), and otherwise with a
 // reason (no CFI for a pc, a read beyond the captured stack, no progress, 64 frames): never a
 // crash or an endless walk, whatever the stack bytes or the CFI say.
@@ -23,7 +24,8 @@ class Unwinder {
  public:
   // Throws ElfError (elf_symbols.hpp) when the file cannot be read; an ELF without CFI gives an
   // unwinder whose walks all stop at the first frame, saying so.
-  explicit Unwinder(const std::string& elf_path);
+  // llvm_fallback: LLVM's rules where libdw has none (unwind_llvm.hpp: one child process per file).
+  explicit Unwinder(const std::string& elf_path, bool llvm_fallback = true);
   ~Unwinder();
   Unwinder(const Unwinder&) = delete;
   Unwinder& operator=(const Unwinder&) = delete;

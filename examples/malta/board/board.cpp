@@ -51,6 +51,7 @@ constexpr std::uint8_t LCR_8N1 = 0x03, FCR_FIFO_RESET = 0x07, LSR_THRE = 0x20, L
 volatile std::uint8_t& uart(u32 reg) { return *reinterpret_cast<volatile std::uint8_t*>(kUart + reg); }
 
 IrqHandler g_on_tick = nullptr;
+u32 g_irq_sp = 0;  // the interrupted $sp of the exception being handled (interrupted_stack())
 IrqHandler g_on_perf = nullptr;
 IrqHandler g_on_pcint = nullptr;
 u32 g_period = 0;
@@ -223,9 +224,20 @@ void skip(u32 cause, Frame& f) {
 }  // namespace
 }  // namespace board
 
+namespace board {
+extern "C" char __stack_top[];  // malta.ld: the one stack's top
+void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp) {
+  sp = g_irq_sp;
+  fp = 0;  // $30 is not kept by the handler; the o32 CFI needs only $sp
+}
+std::uintptr_t stack_top() { return reinterpret_cast<std::uintptr_t>(__stack_top); }
+}  // namespace board
+
 // Called by malta_exception in start.S with Status.EXL set.
 extern "C" void malta_exception_c(std::uint32_t cause, board::Frame* f) {
   using namespace board;
+  // The handler lowered $sp by F_SIZE (104) and passes its frame 16 bytes up (start.S).
+  g_irq_sp = static_cast<u32>(reinterpret_cast<std::uintptr_t>(f)) - 16 + 104;
   const u32 code = (cause >> 2) & 0x1Fu;
   if (code == 0) {
     const u32 pending = cause & mfc0<kStatus>();

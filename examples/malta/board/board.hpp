@@ -55,6 +55,11 @@ std::uint32_t prid();
 void timer_start(std::uint32_t period_ticks, IrqHandler on_tick);
 void timer_stop();
 
+// From inside an exception callback: the interrupted $sp (and 0: $fp is not kept), for a stack
+// capture (profiler/stack.hpp); the stack ends at stack_top().
+void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp);
+std::uintptr_t stack_top();
+
 // The general exception vector (0x80000180) rewritten with a handler image (position-independent
 // words from `image` to `image_end`, at most kVectorImageWords, run in place) and the timer started
 // every `period_ticks` with its IM7; the image takes every exception first, so it must handle the

@@ -1,0 +1,41 @@
+#pragma once
+// Call frame rules at a pc from LLVM's DWARF library (Debian's llvm-14-dev), where libdw reads none:
+// Debian 12's elfutils skips MIPS .debug_frame (SHT_MIPS_DWARF) and has no MIPS rules for
+// .eh_frame. The unwinder (unwind.hpp) asks this only when libdw has no frame for a pc. LLVM's
+// reader runs once per file in a child process, which sends every FDE's rows back: a file that
+// crashes it (the ELF fuzzer found one) loses the MIPS stacks, never the report.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace pmukit {
+
+struct CfiRule {
+  enum Kind { undefined, same, at_cfa, is_cfa, in_register, unsupported } kind = same;
+  int reg = 0;               // in_register
+  std::int64_t offset = 0;   // at_cfa (saved at CFA + offset), is_cfa (the value CFA + offset)
+};
+
+struct CfiRow {
+  int cfa_reg = 0;           // CFA = register + offset
+  std::int64_t cfa_offset = 0;
+  int ra = -1;               // the return address column
+  std::map<int, CfiRule> rules;  // registers without an entry keep their value (same)
+};
+
+class LlvmCfi {
+ public:
+  explicit LlvmCfi(const std::string& elf_path);  // no CFI (or an unreadable file): every at() is empty
+  ~LlvmCfi();
+  std::optional<CfiRow> at(std::uint64_t pc) const;
+  bool any() const;      // the file has a .debug_frame or .eh_frame LLVM could read
+  bool crashed() const;  // LLVM's reader died on this file (it runs in a child process)
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pmukit
