@@ -11,6 +11,7 @@
 #include "profiler/profiler.hpp"
 #include "profiler/region.hpp"
 #include "profiler/sampler.hpp"
+#include "profiler/frame_walk.hpp"
 #include "profiler/stack.hpp"
 #include "profiler/trace.hpp"
 
@@ -27,12 +28,21 @@ struct DumpSamples {
   std::uint64_t period;             // events per sample, or nanoseconds for a timer
 };
 
+// What a dump may carry besides the regions and the ring's samples.
+struct DumpExtras {
+  const TraceView* trace = nullptr;    // region timings (profiler/trace.hpp)
+  const StackView* stacks = nullptr;   // samples with a stack copy (profiler/stack.hpp)
+  const FrameView* frames = nullptr;   // samples with a walked call chain (profiler/frame_walk.hpp)
+};
+
 template <Backend B, std::size_t N, RingFull Policy>
 pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Profiler<B>& p,
                              const Regions<B>& regions, RegionStats<B>* const* stats,
                              std::size_t num_regions, const DumpSamples* source,
-                             SampleRing<N, Policy>* ring, const TraceView* trace = nullptr,
-                             const StackView* stacks = nullptr) {
+                             SampleRing<N, Policy>* ring, const DumpExtras& extras = {}) {
+  const TraceView* trace = extras.trace;
+  const StackView* stacks = extras.stacks;
+  const FrameView* frames = extras.frames;
   using pmu::dump::CounterInfo;
   using pmu::dump::CounterStats;
   constexpr unsigned kMax = Profiler<B>::kMaxCounters;
@@ -89,6 +99,21 @@ pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Pr
                      static_cast<std::uint16_t>(bytes));
     }
     stacks->consume(stacks->ring, stacks->count);
+  }
+  if (frames != nullptr) {  // consumed as written, like the ring's samples
+    std::uint64_t total = 0;
+    std::uint32_t n = 0;
+    bool complete = false;
+    for (std::size_t i = 0; i < frames->count; ++i) {
+      (void)frames->pcs(frames->ring, i, n, complete);
+      total += n;
+    }
+    w.begin_frames(static_cast<std::uint32_t>(frames->count), total);
+    for (std::size_t i = 0; i < frames->count; ++i) {
+      const std::uint32_t* pcs = frames->pcs(frames->ring, i, n, complete);
+      w.frame_sample(pcs, static_cast<std::uint8_t>(n), complete);
+    }
+    frames->consume(frames->ring, frames->count);
   }
   if (source && ring) {
     w.sample_source({source->kind, source->counter_slot, source->period, ring->dropped()});

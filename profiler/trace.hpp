@@ -5,7 +5,8 @@
 //
 //   static prof::RegionTrace<256> trace;                  // the last 256 calls are kept
 //   { prof::TracedRegion<Pmu> r{regions, crc_stats, trace};  crc32(...); }
-//   prof::write_dump(w, ..., &trace);
+//   const prof::TraceView view = trace.view();
+//   prof::write_dump(w, ..., &ring, {.trace = &view});
 //
 // A TracedRegion is a Region (calibrated the same way, its statistics unchanged) between two
 // reads of the first counter: the timeline costs those reads, the Region's figures do not.

@@ -28,6 +28,9 @@
 //     // interrupted SP and frame pointer, and where that stack ends.
 //     static void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp);
 //     static std::uintptr_t stack_top();
+//     // Optional: the code keeps a frame chain the target can walk (profiler/frame_walk.hpp).
+//     static constexpr bool kFrameChainKept = true;
+//     static std::uintptr_t stack_bottom();
 //   };
 //
 // What it does, in the order a firmware engineer would:
@@ -54,6 +57,7 @@
 #include "profiler/profiler.hpp"
 #include "profiler/region.hpp"
 #include "profiler/sampler.hpp"
+#include "profiler/frame_walk.hpp"
 #include "profiler/stack.hpp"
 #include "profiler/trace.hpp"
 
@@ -78,6 +82,24 @@ StackCapture& stack_capture() {
   return ring;
 }
 inline prof::StackView captured_stacks{};  // what report_and_dump writes; count 0: none
+
+// The same samples' call chains walked on the target instead (profiler/frame_walk.hpp), where the
+// architecture keeps a chain the example's code follows: PowerPC's back chain, and i386's EBP chain
+// (the PC example is built with frame pointers). No stack copy; the host needs no CFI.
+using FrameCapture = prof::FrameRing<128, 16>;
+template <class Board>
+FrameCapture& frame_capture() {
+  static FrameCapture ring;
+  return ring;
+}
+inline prof::FrameView walked_frames{};
+
+template <class Board>
+void on_tick_with_frames(std::uint32_t pc, std::uint32_t lr) {
+  std::uint32_t sp = 0, fp = 0;
+  Board::interrupted_stack(sp, fp);
+  frame_capture<Board>().record(prof::StackContext{pc, lr, sp, fp});
+}
 
 // The workloads' region calls on a timeline: 12 rounds of three.
 inline constexpr std::size_t kTraceEvents = 64;
@@ -348,7 +370,8 @@ int report_and_dump(const Setup& s, const Report<B>& r, Ring& ring, const prof::
   pmu::dump::Writer writer{tee.sink()};
   const prof::TraceView trace = timeline.view();
   const auto ds = prof::write_dump(writer, {s.target, s.counter_hz}, r.p, r.regions, r.all, r.count, &source, &ring,
-                                   &trace, captured_stacks.ring != nullptr ? &captured_stacks : nullptr);
+                                   {&trace, captured_stacks.ring != nullptr ? &captured_stacks : nullptr,
+                                    walked_frames.ring != nullptr ? &walked_frames : nullptr});
   checks.check(ds == pmu::dump::Status::ok, "dump written");
   if constexpr (requires { Board::capture_done(true); }) Board::capture_done(tee.secondary.write != nullptr && !tee.secondary_failed());
   return checks.failures;
@@ -509,6 +532,28 @@ int profile(const Setup& s) {
     Board::irq_disable();
     Board::timer_stop();
     if (stacks.size() != 0) captured_stacks = prof::StackView::of(stacks);
+    // The chains walked on the target, where this build's code keeps one.
+    if constexpr (requires { Board::kFrameChainKept; }) {
+      FrameCapture& frames = frame_capture<Board>();
+      frames.set_stack(Board::stack_bottom(), Board::stack_top());
+      checks.check(Board::timer_start(&on_tick_with_frames<Board>), "timer started (frame walk)");
+      Board::irq_enable();
+      static prof::RegionStats<B> with_frames{"spin_exact_frame_walked"};
+      const std::uint64_t fx10 =
+          interrupt_cost_x10<Board>(s, regions, with_frames, [] { return frame_capture<Board>().size(); }, 0, 200);
+      print_cost(out, "sampling interrupt cost with a frame walk on the target", fx10,
+                 "vector to return, the board's IRQ path and the walk");
+      Board::irq_disable();
+      frames.reset();
+      Board::irq_enable();
+      run_workloads();
+      Board::irq_disable();
+      Board::timer_stop();
+      if (frames.size() != 0) walked_frames = prof::FrameView::of(frames);
+      out.put("frame walk: ");
+      out.dec(static_cast<std::uint32_t>(frames.size()));
+      out.line(" samples with their call chain walked on the target");
+    }
     out.put("stack capture: ");
     out.dec(static_cast<std::uint32_t>(stacks.size()));
     out.put(" samples with up to ");

@@ -53,6 +53,9 @@ struct Mpc8544ds {
   static void timer_stop() { board::decrementer_stop(); }
   static void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp) { board::interrupted_stack(sp, fp); }
   static std::uintptr_t stack_top() { return board::stack_top(); }
+  // The SVR4 back chain is always kept: the target can walk it (profiler/frame_walk.hpp).
+  static constexpr bool kFrameChainKept = true;
+  static std::uintptr_t stack_bottom() { return board::stack_bottom(); }
   // IVOR35 is wired; untested on QEMU, which has no PMU.
   static bool pmu_interrupt(void (*irq)(std::uint32_t, std::uint32_t)) {
     board::set_perfmon_handler(irq);

@@ -57,6 +57,9 @@ struct Board {
   static void timer_stop() { board::timer_stop(); }
   static void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp) { board::interrupted_stack(sp, fp); }
   static std::uintptr_t stack_top() { return board::stack_top(); }
+  // Built with -fno-omit-frame-pointer (CMakeLists.txt): the EBP chain can be walked on the target.
+  static constexpr bool kFrameChainKept = true;
+  static std::uintptr_t stack_bottom() { return board::stack_bottom(); }
   // The PMI: the board routes the APIC vector, the driver owns the LVT entry (its mask is set by
   // every PMI and cleared by the driver's clear_overflow).
   static bool pmu_interrupt(void (*irq)(std::uint32_t, std::uint32_t)) {

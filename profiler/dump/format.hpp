@@ -25,6 +25,7 @@ enum class ChunkType : std::uint16_t {
   image = 0x0007,          // which program wrote the dump: ELF machine, GNU build-id, code CRC (1.1)
   trace = 0x0008,          // region timings: (region, begin, end) in the first counter's units (1.2)
   stacks = 0x0009,         // samples with their stack: pc, lr, sp, fp and the bytes above sp (1.2)
+  frames = 0x000A,         // samples with their call chain walked on the target (1.2)
   end = 0x00FF,            // last chunk: CRC-32 of everything before the CRC value
 };
 inline constexpr std::uint16_t kChunkRequired = 0x0001;  // unknown chunk must not be skipped

@@ -293,10 +293,38 @@ class Writer {
     return item_done();
   }
 
+  // FRAMES chunk (1.2): samples with the call chain the target walked (profiler/frame_walk.hpp):
+  // the pc, then return addresses, and whether the chain ended (complete) or the walk stopped.
+  // Announce `count` samples and the sum of their addresses, then call frame_sample() exactly
+  // `count` times with exactly that many addresses in all.
+  Status begin_frames(std::uint32_t count, std::uint64_t addresses) {
+    if (!usable(State::open)) return status_;
+    const std::uint64_t len = 4 + std::uint64_t{count} * 2 + addresses * address_bytes_;
+    if (len > 0xFFFFFFFFu) return fail(Status::too_large);
+    chunk(ChunkType::frames, len);
+    u32(count);
+    items_left_ = count;
+    stack_bytes_left_ = addresses;
+    if (count != 0) state_ = State::frames;
+    else if (addresses != 0) return fail(Status::count_mismatch);
+    return status_;
+  }
+  Status frame_sample(const std::uint32_t* pcs, std::uint8_t n, bool complete) {
+    if (!usable(State::frames)) return status_;
+    if (n == 0 || n > stack_bytes_left_ || (items_left_ == 1 && n != stack_bytes_left_))
+      return fail(Status::count_mismatch);
+    if (pcs == nullptr) return fail(Status::bad_argument);
+    u8(n);
+    u8(complete ? 1 : 0);
+    for (std::uint8_t i = 0; i < n; ++i) address(pcs[i]);
+    stack_bytes_left_ -= n;
+    return item_done();
+  }
+
   // END chunk with the CRC-32 of every byte before the CRC value; then the sink's close().
   Status finish() {
     if (state_ == State::samples || state_ == State::histogram || state_ == State::trace ||
-        state_ == State::stacks)
+        state_ == State::stacks || state_ == State::frames)
       return fail(Status::count_mismatch);
     if (!usable(State::open)) return status_;
     chunk(ChunkType::end, 4);
@@ -312,16 +340,16 @@ class Writer {
   std::uint64_t bytes_written() const { return written_; }
 
  private:
-  enum class State : std::uint8_t { fresh, open, samples, histogram, trace, stacks, done };
+  enum class State : std::uint8_t { fresh, open, samples, histogram, trace, stacks, frames, done };
   static constexpr std::uint32_t kTraceEventSize = 2 + 8 + 8;
 
   bool usable(State expected) {
     if (status_ != Status::ok) return false;
     if (state_ != expected) {
       const bool in_items = state_ == State::samples || state_ == State::histogram || state_ == State::trace ||
-                            state_ == State::stacks;
+                            state_ == State::stacks || state_ == State::frames;
       const bool want_items = expected == State::samples || expected == State::histogram ||
-                              expected == State::trace || expected == State::stacks;
+                              expected == State::trace || expected == State::stacks || expected == State::frames;
       if ((in_items && expected == State::open) || (want_items && state_ == State::open))
         fail(Status::count_mismatch);
       else
@@ -413,7 +441,7 @@ class Writer {
   std::uint8_t block_[kBlockSize] = {};
   std::size_t fill_ = 0;
   Crc32 crc_{};
-  std::uint64_t stack_bytes_left_ = 0;  // STACKS: bytes announced and not yet written
+  std::uint64_t stack_bytes_left_ = 0;  // STACKS: bytes (FRAMES: addresses) announced, not yet written
   std::uint32_t regions_written_ = 0;  // REGION chunks so far: what a trace event may name
   Status status_ = Status::ok;
   State state_ = State::fresh;

@@ -32,6 +32,7 @@ const char* chunk_name(unsigned type) {
     case fmt::ChunkType::histogram: return "HISTOGRAM";
     case fmt::ChunkType::trace: return "TRACE";
     case fmt::ChunkType::stacks: return "STACKS";
+    case fmt::ChunkType::frames: return "FRAMES";
     case fmt::ChunkType::image: return "IMAGE";
     case fmt::ChunkType::end: return "END";
   }
@@ -263,6 +264,7 @@ class Decoder {
       case fmt::ChunkType::histogram: return histogram(r);
       case fmt::ChunkType::trace: return trace(r, where);
       case fmt::ChunkType::stacks: return stacks(r);
+      case fmt::ChunkType::frames: return frames(r, where);
       case fmt::ChunkType::image: return image(r, where);
       case fmt::ChunkType::end: break;  // walk() stops at END
     }
@@ -413,6 +415,24 @@ class Decoder {
       pairs_.add(s.pc, s.lr);
       dump_.sample_records += 1;
       dump_.stacks.push_back(std::move(s));
+    }
+  }
+
+  void frames(Reader& r, const std::string& where) {
+    const std::uint32_t n = r.u32("frame sample count");
+    const unsigned a = dump_.target.address_bytes;
+    r.need_items(n, 2 + a, "frame samples");
+    dump_.frames.reserve(dump_.frames.size() + n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      FrameSampleRecord f;
+      const unsigned count = r.u8("frame count");
+      if (count == 0) throw DecodeError(where + ": sample " + std::to_string(i) + " has no frames");
+      f.complete = (r.u8("frame flags") & 1u) != 0;
+      r.need_items(count, a, "frames");
+      for (unsigned k = 0; k < count; ++k) f.pcs.push_back(r.uint(a, "frame"));
+      pairs_.add(f.pcs[0], f.pcs.size() > 1 ? f.pcs[1] : 0);
+      dump_.sample_records += 1;
+      dump_.frames.push_back(std::move(f));
     }
   }
 

@@ -69,6 +69,13 @@ struct StackSampleRecord {
   std::vector<std::uint8_t> stack;
 };
 
+// A sample with the call chain the target walked (FRAMES chunk, format 1.2): pcs leaf first;
+// complete when the chain ended, not the walk's depth or a frame outside the stack.
+struct FrameSampleRecord {
+  std::vector<std::uint64_t> pcs;
+  bool complete = false;
+};
+
 struct HistogramBin {
   std::uint64_t pc = 0;
   std::uint32_t count = 0;
@@ -112,6 +119,9 @@ struct Dump {
   // Samples with stacks. Each is also counted in sample_counts (its pc and lr), so every report
   // sees it; the unwinder (tools/elf/unwind.hpp) reads these.
   std::vector<StackSampleRecord> stacks;
+  // Samples with walked call chains, also counted in sample_counts (pc, and the first return
+  // address as lr); the profile takes their stacks as they are.
+  std::vector<FrameSampleRecord> frames;
   std::uint64_t trace_dropped = 0;    // events its trace ring could not keep
   std::vector<SkippedChunk> skipped;  // unknown, optional chunks
 

@@ -96,6 +96,13 @@ void write_dump_json(std::ostream& os, const Dump& d, const std::string& carrier
     j.begin_object().field("region", std::uint64_t{e.region}).field("begin", e.begin).field("end", e.end).end_object();
   j.end_array();
   j.field("trace_dropped", d.trace_dropped);
+  j.key("frames").begin_array();
+  for (const FrameSampleRecord& f : d.frames) {
+    j.begin_object().field("complete", f.complete).key("pcs").begin_array();
+    for (std::uint64_t pc : f.pcs) j.value(hex(pc, digits));
+    j.end_array().end_object();
+  }
+  j.end_array();
   j.key("stacks").begin_array();
   for (const StackSampleRecord& s : d.stacks) {
     j.begin_object().field("pc", hex(s.pc, digits)).field("lr", hex(s.lr, digits)).field("sp", hex(s.sp, digits));

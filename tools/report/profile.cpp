@@ -123,6 +123,9 @@ Profile build_profile(const Dump& dump, const SymbolTable& symbols, bool with_li
   if (unwound != nullptr && unwound->size() == dump.stacks.size())
     for (std::size_t i = 0; i < unwound->size(); ++i)
       b.replace_stack(dump.stacks[i].pc, dump.stacks[i].lr, (*unwound)[i]);
+  for (const FrameSampleRecord& f : dump.frames)  // walked on the target: as they are
+    b.replace_stack(f.pcs[0], f.pcs.size() > 1 ? f.pcs[1] : 0,
+                    UnwoundStack{f.pcs, f.complete ? "" : "the target's frame walk stopped"});
   return b.take();
 }
 

@@ -208,13 +208,14 @@ namespace {
 }
 
 }  // namespace
-extern "C" char __stack_top[];  // e500.ld: the one stack's top
+extern "C" char __stack_top[], __stack_bottom[];  // e500.ld: the one stack
 
 void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp) {
   sp = g_irq_sp;
   fp = 0;  // r31 is not kept by the stub; the SVR4 CFI needs only r1
 }
 std::uintptr_t stack_top() { return reinterpret_cast<std::uintptr_t>(__stack_top); }
+std::uintptr_t stack_bottom() { return reinterpret_cast<std::uintptr_t>(__stack_bottom); }
 
 }  // namespace board
 

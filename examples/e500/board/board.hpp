@@ -71,6 +71,7 @@ inline std::uint64_t timebase() {
 // for a stack capture (profiler/stack.hpp); the stack ends at stack_top().
 void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp);
 std::uintptr_t stack_top();
+std::uintptr_t stack_bottom();
 
 void decrementer_start(std::uint32_t period_ticks, IrqHandler on_tick);
 void decrementer_stop();

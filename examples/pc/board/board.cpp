@@ -284,6 +284,7 @@ void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp) {
   fp = g_irq_fp;
 }
 std::uintptr_t stack_top() { return reinterpret_cast<std::uintptr_t>(__stack_top); }
+std::uintptr_t stack_bottom() { return reinterpret_cast<std::uintptr_t>(__stack_bottom); }
 }  // namespace board
 
 // Called by pc_trap_common in start.S with interrupts off.

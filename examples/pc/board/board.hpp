@@ -57,6 +57,7 @@ void timer_stop();
 // (profiler/stack.hpp); the stack ends at stack_top().
 void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp);
 std::uintptr_t stack_top();
+std::uintptr_t stack_bottom();
 
 // The PIT on another handler of IRQ 0 (IDT vector 32): an interrupt routine that sends the
 // master 8259 its EOI and returns with iret. timer_stop() puts the board's dispatcher back.

@@ -94,6 +94,18 @@ Bytes stacks_dump(pd::ByteOrder order) {
   return out.bytes;
 }
 
+Bytes frames_dump(pd::ByteOrder order) {
+  VectorSink out;
+  pd::Writer w(out.sink(), order);
+  w.begin({"e500", "e500", 0, 32, 4});
+  const std::uint32_t chain[] = {0x2010, 0x3020, 0x1010};
+  w.begin_frames(2, 4);
+  w.frame_sample(chain, 3, true);
+  w.frame_sample(chain, 1, false);
+  w.finish();
+  return out.bytes;
+}
+
 Bytes profile_dump(pd::ByteOrder order) {
   VectorSink out;
   pd::Writer w(out.sink(), order);

@@ -37,6 +37,8 @@ Bytes profile_dump(pmu::dump::ByteOrder order);
 Bytes histogram_dump(pmu::dump::ByteOrder order);
 // Two regions and three of their calls on the timeline (TRACE, format 1.2), one more dropped.
 Bytes trace_dump(pmu::dump::ByteOrder order);
+// Two samples with walked call chains of 3 and 1 frames (FRAMES, format 1.2).
+Bytes frames_dump(pmu::dump::ByteOrder order);
 // Two samples with 12 and 4 bytes of stack (STACKS, format 1.2).
 Bytes stacks_dump(pmu::dump::ByteOrder order);
 // The profile dump as text frames with console output around and between the frame lines.

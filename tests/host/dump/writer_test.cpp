@@ -11,6 +11,7 @@
 #include "profiler/dump/image.hpp"
 #include "profiler/dump/writer.hpp"
 #include "tools/dumpread/binary_decoder.hpp"
+#include "tools/report/profile.hpp"
 
 namespace {
 
@@ -235,6 +236,27 @@ TEST(DumpWriter, StacksRoundTrip) {
   ASSERT_EQ(w2.begin_stacks(2, 8), pd::Status::ok);
   EXPECT_EQ(w2.stack_sample(1, 2, 3, 4, stack, 8), pd::Status::ok);
   EXPECT_EQ(w2.finish(), pd::Status::count_mismatch) << "one sample short";
+}
+
+// FRAMES: the walked chains decode back, count as samples and give the profile their stacks as
+// they are (no ELF, no unwinding); an incomplete walk is marked.
+TEST(DumpWriter, FramesRoundTrip) {
+  const dumptest::Bytes b = dumptest::frames_dump(pd::ByteOrder::big);
+  const pmukit::Dump d = pmukit::decode_dump(b.data(), b.size());
+  ASSERT_EQ(d.frames.size(), 2u);
+  EXPECT_EQ(d.frames[0].pcs, (std::vector<std::uint64_t>{0x2010, 0x3020, 0x1010}));
+  EXPECT_TRUE(d.frames[0].complete);
+  EXPECT_FALSE(d.frames[1].complete);
+  EXPECT_EQ(d.total_samples(), 2u);
+  const pmukit::Profile p = pmukit::build_profile(d, pmukit::SymbolTable());
+  ASSERT_EQ(p.deep.size(), 2u);
+  EXPECT_EQ(p.deep.begin()->first.size(), 3u);  // 0x1010;0x3020;0x2010 (no ELF: addresses)
+  dumptest::VectorSink out;
+  pd::Writer w(out.sink(), pd::ByteOrder::little);
+  w.begin({"t", "p", 0, 32, 4});
+  const std::uint32_t pcs[2] = {1, 2};
+  ASSERT_EQ(w.begin_frames(1, 2), pd::Status::ok);
+  EXPECT_EQ(w.frame_sample(pcs, 1, true), pd::Status::count_mismatch) << "the last must use what is left";
 }
 
 TEST(TextFrameSink, WritesBeginDataAndEndLines) {
