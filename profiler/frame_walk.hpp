@@ -108,12 +108,10 @@ void walk_frames(FrameChain chain, const StackContext& c, std::uintptr_t bottom,
 }
 
 template <std::size_t N, std::size_t Depth>
-class FrameRing {
-  static_assert(N >= 2 && (N & (N - 1)) == 0, "ring size must be a power of two");
+class FrameRing : public CaptureRing<FrameSample<Depth>, N> {
   static_assert(Depth >= 1 && Depth <= 64, "1..64 return addresses per sample");
 
  public:
-  static constexpr std::size_t kCapacity = N;
   static constexpr std::size_t kDepth = Depth;
   using Entry = FrameSample<Depth>;
 
@@ -123,34 +121,16 @@ class FrameRing {
   }
   // Interrupt side.
   bool record(const StackContext& c) {
-    const std::uint32_t h = head_;
-    if (h - tail_ == N) {
-      dropped_ = dropped_ + 1;
-      return false;
-    }
+    Entry* slot = this->claim();
+    if (slot == nullptr) return false;
     walk_frames<Depth>(kFrameChain, c, bottom_, top_,
                        [](std::uint32_t a) { return *reinterpret_cast<const volatile std::uint32_t*>(std::uintptr_t{a}); },
-                       buf_[h % N]);
-    std::atomic_signal_fence(std::memory_order_seq_cst);  // publish the sample before the index
-    head_ = h + 1;
+                       *slot);
+    this->publish();
     return true;
-  }
-  // Thread side.
-  std::size_t size() const { return head_ - tail_; }
-  const Entry& peek(std::size_t i) const { return buf_[(tail_ + i) % N]; }
-  void consume(std::size_t n) { tail_ = tail_ + static_cast<std::uint32_t>(n); }
-  std::uint64_t dropped() const { return dropped_; }
-  void reset() {
-    head_ = 0;
-    tail_ = 0;
-    dropped_ = 0;
   }
 
  private:
-  Entry buf_[N]{};
-  volatile std::uint32_t head_ = 0;
-  volatile std::uint32_t tail_ = 0;
-  volatile std::uint32_t dropped_ = 0;
   std::uintptr_t bottom_ = 0, top_ = 0;
 };
 

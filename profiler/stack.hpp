@@ -27,6 +27,47 @@ struct StackContext {
   std::uint32_t pc, lr, sp, fp;
 };
 
+// The ring both capture rings (this one and FrameRing, profiler/frame_walk.hpp) are: entries of a
+// fixed size filled in place by the interrupt, keep-oldest, drops counted.
+template <class Entry, std::size_t N>
+class CaptureRing {
+  static_assert(N >= 2 && (N & (N - 1)) == 0, "ring size must be a power of two");
+
+ public:
+  static constexpr std::size_t kCapacity = N;
+  // Interrupt side: the entry to fill, or nullptr (full: the sample is dropped and counted); then
+  // publish() once it is filled.
+  Entry* claim() {
+    if (head_ - tail_ == N) {
+      dropped_ = dropped_ + 1;
+      return nullptr;
+    }
+    return &buf_[head_ % N];
+  }
+  void publish() {
+    std::atomic_signal_fence(std::memory_order_seq_cst);  // the entry before the index
+    head_ = head_ + 1;
+  }
+  // Thread side.
+  std::size_t size() const { return head_ - tail_; }
+  const Entry& peek(std::size_t i) const { return buf_[(tail_ + i) % N]; }  // i < size()
+  void consume(std::size_t n) { tail_ = tail_ + static_cast<std::uint32_t>(n); }
+  std::uint32_t recorded() const { return head_; }
+  std::uint64_t dropped() const { return dropped_; }
+  // Only while the producer is stopped.
+  void reset() {
+    head_ = 0;
+    tail_ = 0;
+    dropped_ = 0;
+  }
+
+ private:
+  Entry buf_[N]{};
+  volatile std::uint32_t head_ = 0;
+  volatile std::uint32_t tail_ = 0;
+  volatile std::uint32_t dropped_ = 0;
+};
+
 template <std::size_t Bytes>
 struct StackSample {
   StackContext ctx;
@@ -35,12 +76,10 @@ struct StackSample {
 };
 
 template <std::size_t N, std::size_t Bytes>
-class StackRing {
-  static_assert(N >= 2 && (N & (N - 1)) == 0, "ring size must be a power of two");
+class StackRing : public CaptureRing<StackSample<Bytes>, N> {
   static_assert(Bytes >= 16 && Bytes <= 4096 && Bytes % 4 == 0, "stack copy: 16..4096 bytes, whole words");
 
  public:
-  static constexpr std::size_t kCapacity = N;
   static constexpr std::size_t kBytes = Bytes;
   using Entry = StackSample<Bytes>;
 
@@ -50,12 +89,9 @@ class StackRing {
 
   // Interrupt side.
   bool record(const StackContext& c) {
-    const std::uint32_t h = head_;
-    if (h - tail_ == N) {
-      dropped_ = dropped_ + 1;
-      return false;
-    }
-    Entry& e = buf_[h % N];
+    Entry* slot = this->claim();
+    if (slot == nullptr) return false;
+    Entry& e = *slot;
     e.ctx = c;
     std::size_t n = Bytes;
     if (top_ != 0) n = c.sp >= top_ ? 0 : (top_ - c.sp < Bytes ? (top_ - c.sp) & ~std::size_t{3} : Bytes);
@@ -71,30 +107,13 @@ class StackRing {
     }
     for (; words != 0; --words) *to++ = *from++;
     e.bytes = static_cast<std::uint32_t>(n);
-    std::atomic_signal_fence(std::memory_order_seq_cst);  // publish the sample before the index
-    head_ = h + 1;
+    this->publish();
     return true;
   }
   // The same sink interface as SampleRing (pc, lr only: no stack).
   bool record(std::uint32_t pc, std::uint32_t lr) { return record(StackContext{pc, lr, 0, 0}); }
 
-  // Thread side.
-  std::size_t size() const { return head_ - tail_; }
-  const Entry& peek(std::size_t i) const { return buf_[(tail_ + i) % N]; }  // i < size()
-  void consume(std::size_t n) { tail_ = tail_ + static_cast<std::uint32_t>(n); }
-  std::uint32_t recorded() const { return head_; }
-  std::uint64_t dropped() const { return dropped_; }
-  void reset() {
-    head_ = 0;
-    tail_ = 0;
-    dropped_ = 0;
-  }
-
  private:
-  Entry buf_[N]{};
-  volatile std::uint32_t head_ = 0;
-  volatile std::uint32_t tail_ = 0;
-  volatile std::uint32_t dropped_ = 0;
   std::uintptr_t top_ = 0;
 };
 
