@@ -33,6 +33,7 @@ installed() {
   test -f "$prefix/include/pmukit/profiler/profiler.hpp" &&
   test -f "$prefix/share/cmake/pmukit/pmukitConfig.cmake" &&
   test -f "$prefix/share/cmake/pmukit/pmukitConfigVersion.cmake" &&
+  test -x "$prefix/bin/pmukit-llvm-cfi" &&
   "$prefix/bin/pmukit" --version &&
   ! find "$prefix/include" -path '*/tests/*' | grep .
 }

@@ -24,7 +24,7 @@ class Unwinder {
  public:
   // Throws ElfError (elf_symbols.hpp) when the file cannot be read; an ELF without CFI gives an
   // unwinder whose walks all stop at the first frame, saying so.
-  // llvm_fallback: LLVM's rules where libdw has none (unwind_llvm.hpp: one child process per file).
+  // llvm_fallback: LLVM's rules where libdw has none (unwind_llvm.hpp: the pmukit-llvm-cfi program, once per file).
   explicit Unwinder(const std::string& elf_path, bool llvm_fallback = true);
   ~Unwinder();
   Unwinder(const Unwinder&) = delete;

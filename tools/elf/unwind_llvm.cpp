@@ -1,14 +1,12 @@
 #include "tools/elf/unwind_llvm.hpp"
 
-#include <llvm/DebugInfo/DWARF/DWARFContext.h>
-#include <llvm/DebugInfo/DWARF/DWARFDebugFrame.h>
-#include <llvm/Object/ObjectFile.h>
-
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <vector>
 
@@ -22,77 +20,22 @@ struct Fde {
   std::vector<std::pair<std::uint64_t, CfiRow>> rows;  // by address
 };
 
-CfiRule rule_of(const llvm::dwarf::UnwindLocation& loc) {
-  using llvm::dwarf::UnwindLocation;
-  CfiRule rule;
-  switch (loc.getLocation()) {
-    case UnwindLocation::Undefined: rule.kind = CfiRule::undefined; break;
-    case UnwindLocation::Same: rule.kind = CfiRule::same; break;
-    case UnwindLocation::CFAPlusOffset:
-      rule.offset = loc.getOffset();
-      rule.kind = loc == UnwindLocation::createAtCFAPlusOffset(loc.getOffset()) ? CfiRule::at_cfa : CfiRule::is_cfa;
-      break;
-    case UnwindLocation::RegPlusOffset:
-      rule.reg = static_cast<int>(loc.getRegister());
-      rule.kind = loc.getOffset() == 0 && loc == UnwindLocation::createIsRegisterPlusOffset(loc.getRegister(), 0)
-                      ? CfiRule::in_register
-                      : CfiRule::unsupported;
-      break;
-    default: rule.kind = CfiRule::unsupported; break;
+// The helper program: $PMUKIT_LLVM_CFI, else pmukit-llvm-cfi beside this executable (the build
+// tree and an install both put it there), else the build tree's (for the test programs).
+std::string helper_path() {
+  if (const char* env = std::getenv("PMUKIT_LLVM_CFI"); env != nullptr && *env != '\0') return env;
+  char self[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    std::string dir(self, static_cast<std::size_t>(n));
+    dir.resize(dir.rfind('/') + 1);
+    if (::access((dir + "pmukit-llvm-cfi").c_str(), X_OK) == 0) return dir + "pmukit-llvm-cfi";
   }
-  return rule;
-}
-
-// In the child: every FDE of the file's .debug_frame (or .eh_frame where that is empty) as text,
-// "F lo hi ra" then "R addr cfa_reg cfa_offset n" and n "reg kind reg offset" lines per row.
-void dump_rules(const std::string& path, std::FILE* out) {
-  using llvm::dwarf::UnwindLocation;
-  auto binary = llvm::object::ObjectFile::createObjectFile(path);
-  if (!binary) {
-    llvm::consumeError(binary.takeError());
-    return;
-  }
-  std::unique_ptr<llvm::DWARFContext> context = llvm::DWARFContext::create(*binary->getBinary());
-  // One table: LLVM 14's getEHFrame() parses into the context's .debug_frame slot, freeing the
-  // table getDebugFrame() returned, so .eh_frame is asked for only when .debug_frame is empty.
-  const llvm::DWARFDebugFrame* table = nullptr;
-  auto debug = context->getDebugFrame();
-  if (debug && !(*debug)->empty()) {
-    table = *debug;
-  } else {
-    if (!debug) llvm::consumeError(debug.takeError());
-    auto eh = context->getEHFrame();
-    if (!eh) {
-      llvm::consumeError(eh.takeError());
-      return;
-    }
-    table = *eh;
-  }
-  for (const llvm::dwarf::FrameEntry& e : table->entries()) {
-    const auto* fde = llvm::dyn_cast<llvm::dwarf::FDE>(&e);
-    if (fde == nullptr) continue;
-    auto rows = llvm::dwarf::UnwindTable::create(fde);
-    if (!rows) {
-      llvm::consumeError(rows.takeError());
-      continue;
-    }
-    const int ra = fde->getLinkedCIE() ? static_cast<int>(fde->getLinkedCIE()->getReturnAddressRegister()) : -1;
-    std::fprintf(out, "F %llu %llu %d\n", static_cast<unsigned long long>(fde->getInitialLocation()),
-                 static_cast<unsigned long long>(fde->getInitialLocation() + fde->getAddressRange()), ra);
-    for (const llvm::dwarf::UnwindRow& r : *rows) {
-      const UnwindLocation& cfa = r.getCFAValue();
-      const bool plain = cfa.getLocation() == UnwindLocation::RegPlusOffset &&
-                         cfa == UnwindLocation::createIsRegisterPlusOffset(cfa.getRegister(), cfa.getOffset());
-      std::vector<std::pair<std::uint32_t, CfiRule>> regs;
-      for (std::uint32_t n = 0; n < 128; ++n)
-        if (const auto loc = r.getRegisterLocations().getRegisterLocation(n)) regs.emplace_back(n, rule_of(*loc));
-      std::fprintf(out, "R %llu %d %lld %zu\n", static_cast<unsigned long long>(r.hasAddress() ? r.getAddress() : 0),
-                   plain ? static_cast<int>(cfa.getRegister()) : -1, static_cast<long long>(cfa.getOffset()),
-                   regs.size());
-      for (const auto& [n, rule] : regs)
-        std::fprintf(out, "%u %d %d %lld\n", n, static_cast<int>(rule.kind), rule.reg, static_cast<long long>(rule.offset));
-    }
-  }
+#ifdef PMUKIT_LLVM_CFI_BUILD_PATH
+  return PMUKIT_LLVM_CFI_BUILD_PATH;
+#else
+  return "";
+#endif
 }
 
 }  // namespace
@@ -103,8 +46,11 @@ struct LlvmCfi::Impl {
 };
 
 LlvmCfi::LlvmCfi(const std::string& path) : impl_(std::make_unique<Impl>()) {
-  // LLVM's reader is not made for hostile files (the ELF fuzzer crashed it): it runs in a child,
-  // which sends the rules back as text; a child that dies costs the MIPS stacks, not the report.
+  // LLVM's reader is not made for hostile files (the ELF fuzzer crashed it) and is large to load:
+  // it runs in its own program, pmukit-llvm-cfi, which prints the rules; if it dies, this file
+  // loses its MIPS stacks, not the report.
+  const std::string helper = helper_path();
+  if (helper.empty()) return;
   int fds[2];
   if (::pipe(fds) != 0) return;
   std::fflush(nullptr);
@@ -115,13 +61,12 @@ LlvmCfi::LlvmCfi(const std::string& path) : impl_(std::make_unique<Impl>()) {
     return;
   }
   if (pid == 0) {
+    ::dup2(fds[1], 1);
     ::close(fds[0]);
-    std::FILE* out = ::fdopen(fds[1], "w");
-    if (out != nullptr) {
-      dump_rules(path, out);
-      std::fclose(out);
-    }
-    ::_exit(0);
+    ::close(fds[1]);
+    char* const args[] = {const_cast<char*>(helper.c_str()), const_cast<char*>(path.c_str()), nullptr};
+    ::execv(helper.c_str(), args);
+    ::_exit(127);
   }
   ::close(fds[1]);
   std::string text;

@@ -2,8 +2,9 @@
 // Call frame rules at a pc from LLVM's DWARF library (Debian's llvm-14-dev), where libdw reads none:
 // Debian 12's elfutils skips MIPS .debug_frame (SHT_MIPS_DWARF) and has no MIPS rules for
 // .eh_frame. The unwinder (unwind.hpp) asks this only when libdw has no frame for a pc. LLVM's
-// reader runs once per file in a child process, which sends every FDE's rows back: a file that
-// crashes it (the ELF fuzzer found one) loses the MIPS stacks, never the report.
+// reader runs once per file in its own program, pmukit-llvm-cfi (tools/elf/llvm_cfi_main.cpp),
+// which prints every FDE's rows: pmukit does not load LLVM, and a file that crashes the reader
+// (the ELF fuzzer found one) loses the MIPS stacks, never the report.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -31,7 +32,7 @@ class LlvmCfi {
   ~LlvmCfi();
   std::optional<CfiRow> at(std::uint64_t pc) const;
   bool any() const;      // the file has a .debug_frame or .eh_frame LLVM could read
-  bool crashed() const;  // LLVM's reader died on this file (it runs in a child process)
+  bool crashed() const;  // LLVM's reader died on this file (pmukit-llvm-cfi: it runs apart)
 
  private:
   struct Impl;

@@ -4,10 +4,10 @@
 // (profile.hpp), placed at the call instruction (lr - 1) and its line, with the sample count as
 // both the call count and the inclusive cost (the PMU cannot count calls).
 #include <algorithm>
+#include <charconv>
 #include <tuple>
 
 #include "tools/report/formats.hpp"
-#include "tools/report/text_util.hpp"
 
 namespace pmukit {
 namespace {
@@ -24,6 +24,14 @@ struct Writer {
     return line == kNoLine ? 0 : p.symbols->line(line).line;
   }
   // Emits fi= when the next cost line's file is not the current one (inlined code).
+  // "0x2010" without building a string: one cost line per sampled instruction adds up.
+  void address(std::uint64_t a) const {
+    char buf[2 + 16];
+    buf[0] = '0';
+    buf[1] = 'x';
+    const auto r = std::to_chars(buf + 2, buf + sizeof buf, a, 16);
+    os.write(buf, r.ptr - buf);
+  }
   void switch_file(std::string& current, std::uint32_t line) const {
     const std::string& file = file_of(line);
     if (file == current) return;
@@ -79,15 +87,18 @@ void write_callgrind(std::ostream& os, const ReportInput& in) {
     os << "\nfl=" << current << "\nfn=" << f.name << '\n';
     for (const SelfCost& c : self[id]) {
       w.switch_file(current, c.line);
-      os << hex(c.pc) << ' ' << w.number_of(c.line) << ' ' << c.cost << '\n';
+      w.address(c.pc);
+      os << ' ' << w.number_of(c.line) << ' ' << c.cost << '\n';
     }
     for (const CallCost& c : calls[id]) {
       const ProfileFunction& callee = p.functions[c.callee];
       // Any fi= goes before cfl=: a calls= line must be followed directly by its cost line.
       w.switch_file(current, c.line);
-      os << "cfl=" << w.file_of(callee.line) << "\ncfn=" << callee.name << "\ncalls=" << c.cost << ' '
-         << hex(callee.address) << ' ' << w.number_of(callee.line) << '\n'
-         << hex(c.site) << ' ' << w.number_of(c.line) << ' ' << c.cost << '\n';
+      os << "cfl=" << w.file_of(callee.line) << "\ncfn=" << callee.name << "\ncalls=" << c.cost << ' ';
+      w.address(callee.address);
+      os << ' ' << w.number_of(callee.line) << '\n';
+      w.address(c.site);
+      os << ' ' << w.number_of(c.line) << ' ' << c.cost << '\n';
     }
   }
 }

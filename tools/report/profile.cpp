@@ -57,6 +57,13 @@ class Builder {
   }
 
   Profile take() { return std::move(profile_); }
+  // At most this many distinct samples: the per-line and per-instruction maps never rehash.
+  void reserve(std::size_t n) {
+    if (!with_lines_) return;
+    profile_.line_self.reserve(n);
+    profile_.pc_self.reserve(n);
+    profile_.calls.reserve(n);
+  }
 
  private:
   std::uint32_t caller_of(std::uint64_t lr, std::uint32_t leaf) {
@@ -118,6 +125,7 @@ class Builder {
 Profile build_profile(const Dump& dump, const SymbolTable& symbols, bool with_lines,
                       const std::vector<UnwoundStack>* unwound) {
   Builder b(symbols, dump.target.address_bytes, with_lines);
+  b.reserve(dump.sample_counts.size() + dump.histogram.size());
   for (const SampleCount& s : dump.sample_counts) b.add(s.pc, s.lr, true, s.count);
   for (const HistogramBin& h : dump.histogram) b.add(h.pc, 0, false, h.count);
   if (unwound != nullptr && unwound->size() == dump.stacks.size())

@@ -49,21 +49,13 @@ endfunction()
 pmu_add_fuzz(dump ARGS -dict=${CMAKE_CURRENT_SOURCE_DIR}/fuzz/dump.dict
              SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/corpus)
 
-# The ELF reader, with libelf and libdw as the tool links them, and the unwinder. Its LLVM part is
-# compiled on its own as C++17: LLVM 14's headers do not compile with clang in C++20 mode.
+# The ELF reader, with libelf and libdw as the tool links them, and the unwinder (libdw's CFI; the
+# LLVM helper program is not run per input).
 if(TARGET dump_test_elfs)
-  set(_llvm_obj ${CMAKE_CURRENT_BINARY_DIR}/unwind_llvm_fuzz.o)
-  add_custom_command(
-    OUTPUT ${_llvm_obj}
-    COMMAND ${PMU_CLANGXX} -std=c++17 -g -O1 -fsanitize=fuzzer-no-link,address,undefined
-            -fno-sanitize-recover=undefined -Wall -Wextra -Werror -I${PROJECT_SOURCE_DIR}
-            -isystem ${LLVM_INCLUDE_DIRS} -c ${PROJECT_SOURCE_DIR}/tools/elf/unwind_llvm.cpp -o ${_llvm_obj}
-    DEPENDS ${PROJECT_SOURCE_DIR}/tools/elf/unwind_llvm.cpp ${PROJECT_SOURCE_DIR}/tools/elf/unwind_llvm.hpp
-    VERBATIM)
   pmu_add_fuzz(elf
     SOURCES ${PROJECT_SOURCE_DIR}/tools/elf/elf_symbols.cpp ${PROJECT_SOURCE_DIR}/tools/elf/image_check.cpp
-            ${PROJECT_SOURCE_DIR}/tools/elf/unwind.cpp ${_llvm_obj}  # linked, not reached
+            ${PROJECT_SOURCE_DIR}/tools/elf/unwind.cpp ${PROJECT_SOURCE_DIR}/tools/elf/unwind_llvm.cpp
     HEADERS ${PROJECT_SOURCE_DIR}/tools/elf/elf_symbols.hpp ${PROJECT_SOURCE_DIR}/tools/elf/image_check.hpp
-    LIBS -ldw -lelf -L${LLVM_LIBRARY_DIRS} -lLLVM-14
+    LIBS -ldw -lelf
     SEEDS ${PMU_TEST_ELF_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/elf_corpus)
 endif()
