@@ -215,7 +215,7 @@ class Writer {
   // SAMPLES chunk: announce `count` records, then call sample() exactly `count` times.
   // lr is 0 where the target has no link register (x86) or it was not captured.
   Status begin_samples(std::uint32_t count) {
-    return begin_items(ChunkType::samples, count, 2u * address_bytes_);
+    return begin_items(ChunkType::samples, State::samples, count, 2u * address_bytes_);
   }
   Status sample(std::uint64_t pc, std::uint64_t lr) {
     if (!usable(State::samples)) return status_;
@@ -227,7 +227,7 @@ class Writer {
 
   // HISTOGRAM chunk: announce `count` bins, then call bin() exactly `count` times.
   Status begin_histogram(std::uint32_t count) {
-    return begin_items(ChunkType::histogram, count, address_bytes_ + 4u);
+    return begin_items(ChunkType::histogram, State::histogram, count, address_bytes_ + 4u);
   }
   Status bin(std::uint64_t pc, std::uint32_t count) {
     if (!usable(State::histogram)) return status_;
@@ -242,14 +242,7 @@ class Writer {
   // values. Announce `count` events and how many the firmware's trace dropped, then call
   // trace_event() exactly `count` times.
   Status begin_trace(std::uint32_t count, std::uint64_t dropped) {
-    if (!usable(State::open)) return status_;
-    const std::uint64_t len = 4 + 8 + std::uint64_t{count} * kTraceEventSize;
-    if (len > 0xFFFFFFFFu) return fail(Status::too_large);
-    chunk(ChunkType::trace, len);
-    u32(count);
-    u64(dropped);
-    items_left_ = count;
-    if (count != 0) state_ = State::trace;
+    if (begin_items(ChunkType::trace, State::trace, count, 2 + 8 + 8, 8) == Status::ok) u64(dropped);
     return status_;
   }
   Status trace_event(std::uint16_t region, std::uint64_t begin, std::uint64_t end) {
@@ -265,23 +258,14 @@ class Writer {
   // stack pointer, as it was in memory. Announce `count` samples and the sum of their stack bytes,
   // then call stack_sample() exactly `count` times with exactly that many bytes in all.
   Status begin_stacks(std::uint32_t count, std::uint64_t stack_bytes) {
-    if (!usable(State::open)) return status_;
-    const std::uint64_t len = 4 + std::uint64_t{count} * (4u * address_bytes_ + 2) + stack_bytes;
-    if (len > 0xFFFFFFFFu) return fail(Status::too_large);
-    chunk(ChunkType::stacks, len);
-    u32(count);
-    items_left_ = count;
-    stack_bytes_left_ = stack_bytes;
-    if (count != 0) state_ = State::stacks;
-    else if (stack_bytes != 0) return fail(Status::count_mismatch);
-    return status_;
+    return begin_items(ChunkType::stacks, State::stacks, count, 4u * address_bytes_ + 2, 0, stack_bytes, 1);
   }
   Status stack_sample(std::uint64_t pc, std::uint64_t lr, std::uint64_t sp, std::uint64_t fp,
                       const std::uint8_t* stack, std::uint16_t n) {
     if (!usable(State::stacks)) return status_;
     if (!fits_address(pc) || !fits_address(lr) || !fits_address(sp) || !fits_address(fp))
       return fail(Status::address_too_wide);
-    if (n > stack_bytes_left_ || (items_left_ == 1 && n != stack_bytes_left_)) return fail(Status::count_mismatch);
+    if (!take_units(n)) return fail(Status::count_mismatch);
     if (n != 0 && stack == nullptr) return fail(Status::bad_argument);
     address(pc);
     address(lr);
@@ -289,7 +273,6 @@ class Writer {
     address(fp);
     u16(n);
     bytes(stack, n);
-    stack_bytes_left_ -= n;
     return item_done();
   }
 
@@ -298,34 +281,21 @@ class Writer {
   // Announce `count` samples and the sum of their addresses, then call frame_sample() exactly
   // `count` times with exactly that many addresses in all.
   Status begin_frames(std::uint32_t count, std::uint64_t addresses) {
-    if (!usable(State::open)) return status_;
-    const std::uint64_t len = 4 + std::uint64_t{count} * 2 + addresses * address_bytes_;
-    if (len > 0xFFFFFFFFu) return fail(Status::too_large);
-    chunk(ChunkType::frames, len);
-    u32(count);
-    items_left_ = count;
-    stack_bytes_left_ = addresses;
-    if (count != 0) state_ = State::frames;
-    else if (addresses != 0) return fail(Status::count_mismatch);
-    return status_;
+    return begin_items(ChunkType::frames, State::frames, count, 2, 0, addresses, address_bytes_);
   }
   Status frame_sample(const std::uint32_t* pcs, std::uint8_t n, bool complete) {
     if (!usable(State::frames)) return status_;
-    if (n == 0 || n > stack_bytes_left_ || (items_left_ == 1 && n != stack_bytes_left_))
-      return fail(Status::count_mismatch);
+    if (n == 0 || !take_units(n)) return fail(Status::count_mismatch);
     if (pcs == nullptr) return fail(Status::bad_argument);
     u8(n);
     u8(complete ? 1 : 0);
     for (std::uint8_t i = 0; i < n; ++i) address(pcs[i]);
-    stack_bytes_left_ -= n;
     return item_done();
   }
 
   // END chunk with the CRC-32 of every byte before the CRC value; then the sink's close().
   Status finish() {
-    if (state_ == State::samples || state_ == State::histogram || state_ == State::trace ||
-        state_ == State::stacks || state_ == State::frames)
-      return fail(Status::count_mismatch);
+    if (in_items(state_)) return fail(Status::count_mismatch);
     if (!usable(State::open)) return status_;
     chunk(ChunkType::end, 4);
     u32(crc_.value());
@@ -340,17 +310,14 @@ class Writer {
   std::uint64_t bytes_written() const { return written_; }
 
  private:
+  // fresh, open and done; every other state is inside a chunk of announced items.
   enum class State : std::uint8_t { fresh, open, samples, histogram, trace, stacks, frames, done };
-  static constexpr std::uint32_t kTraceEventSize = 2 + 8 + 8;
+  static constexpr bool in_items(State s) { return s != State::fresh && s != State::open && s != State::done; }
 
   bool usable(State expected) {
     if (status_ != Status::ok) return false;
     if (state_ != expected) {
-      const bool in_items = state_ == State::samples || state_ == State::histogram || state_ == State::trace ||
-                            state_ == State::stacks || state_ == State::frames;
-      const bool want_items = expected == State::samples || expected == State::histogram ||
-                              expected == State::trace || expected == State::stacks || expected == State::frames;
-      if ((in_items && expected == State::open) || (want_items && state_ == State::open))
+      if ((in_items(state_) && expected == State::open) || (in_items(expected) && state_ == State::open))
         fail(Status::count_mismatch);
       else
         fail(Status::out_of_order);
@@ -363,15 +330,27 @@ class Writer {
     return status_;
   }
 
-  Status begin_items(ChunkType type, std::uint32_t count, std::uint32_t item_size) {
+  // A chunk of `count` items: u32 count, `header` more bytes the caller writes next, the items of
+  // item_size bytes each, and `units` variable parts of unit_size bytes shared among the items
+  // (STACKS: stack bytes, FRAMES: addresses), each item taking its share through take_units().
+  Status begin_items(ChunkType type, State items, std::uint32_t count, std::uint32_t item_size,
+                     std::uint32_t header = 0, std::uint64_t units = 0, std::uint32_t unit_size = 0) {
     if (!usable(State::open)) return status_;
-    const std::uint64_t len = 4 + std::uint64_t{count} * item_size;
+    const std::uint64_t len = 4 + header + std::uint64_t{count} * item_size + units * unit_size;
     if (len > 0xFFFFFFFFu) return fail(Status::too_large);
+    if (count == 0 && units != 0) return fail(Status::count_mismatch);
     chunk(type, len);
     u32(count);
     items_left_ = count;
-    if (count != 0) state_ = type == ChunkType::samples ? State::samples : State::histogram;
+    units_left_ = units;
+    if (count != 0) state_ = items;
     return status_;
+  }
+  // An item's n units: no more than are left, and the last item takes all that remain.
+  bool take_units(std::uint64_t n) {
+    if (n > units_left_ || (items_left_ == 1 && n != units_left_)) return false;
+    units_left_ -= n;
+    return true;
   }
   Status item_done() {
     if (--items_left_ == 0) state_ = State::open;
@@ -441,7 +420,7 @@ class Writer {
   std::uint8_t block_[kBlockSize] = {};
   std::size_t fill_ = 0;
   Crc32 crc_{};
-  std::uint64_t stack_bytes_left_ = 0;  // STACKS: bytes (FRAMES: addresses) announced, not yet written
+  std::uint64_t units_left_ = 0;  // begin_items: variable parts announced, not yet written
   std::uint32_t regions_written_ = 0;  // REGION chunks so far: what a trace event may name
   Status status_ = Status::ok;
   State state_ = State::fresh;
