@@ -11,7 +11,6 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tools/cli/args.hpp"
@@ -27,6 +26,7 @@
 #include "tools/pprof/format_pprof.hpp"
 #include "tools/report/annotate.hpp"
 #include "tools/report/diff.hpp"
+#include "tools/report/run_program.hpp"
 #include "tools/report/text_util.hpp"
 #include "tools/report/formats.hpp"
 
@@ -133,31 +133,11 @@ SymbolTable elf_symbols_for(const Dump& dump, const std::string& path, bool forc
 }
 
 // The standard output of a command (argv run without a shell); throws when it cannot start or fails.
-std::string run_program(const std::vector<std::string>& argv) {
-  int out[2];
-  if (::pipe(out) != 0) throw std::runtime_error("pipe: " + std::string(std::strerror(errno)));
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("fork: " + std::string(std::strerror(errno)));
-  if (pid == 0) {
-    ::dup2(out[1], 1);
-    ::close(out[0]);
-    ::close(out[1]);
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    ::execv(args[0], args.data());
-    ::_exit(127);
-  }
-  ::close(out[1]);
-  std::string text;
-  char buf[4096];
-  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
-  ::close(out[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error(argv[0] + " failed (exit status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
-  return text;
+std::string output_of(const std::vector<std::string>& argv) {
+  ProgramOutput r = run_program(argv);
+  if (!r.started) throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(errno));
+  if (!r.ok) throw std::runtime_error(argv[0] + " failed (exit status " + std::to_string(r.exit_status) + ")");
+  return std::move(r.out);
 }
 
 }  // namespace
@@ -270,7 +250,7 @@ int run_annotate(const std::vector<std::string>& argv) {
   emit(a, [&](std::ostream& os) {
     os << "pmukit annotate: " << profile.total << " samples, " << a.get("--elf") << '\n';
     for (const Function* f : chosen) {
-      const std::string text = run_program({objdump, "-d", "-C", "--no-show-raw-insn",
+      const std::string text = output_of({objdump, "-d", "-C", "--no-show-raw-insn",
                                             "--start-address=" + hex(f->lo), "--stop-address=" + hex(f->hi),
                                             a.get("--elf")});
       write_annotation(os, profile, elf.symbols, *f, parse_objdump(text));

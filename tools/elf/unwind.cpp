@@ -129,6 +129,35 @@ struct Step {
   std::optional<std::uint64_t> cfa, ret;
   Regs next;
   bool ra_undefined = false, unreadable = false;
+
+  // Register r's value in the caller, by its rule (both rule sources end here):
+  //   undefined: none, except that in the sampled frame a return address register with no rule
+  //     still holds the return address (a leaf, or a function before it saves it, returns
+  //     through it, per the ABI);
+  //   same: its value here;
+  //   computed: the rule's value (missing where it needs a register the sample lacks);
+  //   loaded: the same, read from the captured stack: a return address missing there is one
+  //     beyond the stack copy.
+  enum class Rule { undefined, same, computed, loaded };
+  void settle(int r, int ra, unsigned depth, const Regs& regs, Rule rule, std::optional<std::uint64_t> computed = {}) {
+    std::optional<std::uint64_t> v;
+    const auto here = regs.find(r);
+    if (rule == Rule::undefined) {
+      if (r != ra) return;
+      if (depth != 0 || here == regs.end()) {
+        ra_undefined = true;
+        return;
+      }
+      v = here->second;
+    } else if (rule == Rule::same) {
+      if (here != regs.end()) v = here->second;
+    } else {
+      v = computed;
+      if (!v && r == ra && rule == Rule::loaded) unreadable = true;
+    }
+    if (v) next[r] = *v;
+    if (r == ra) ret = v;
+  }
 };
 
 // The registers the caller needs: every one known here, and the return address column.
@@ -182,28 +211,13 @@ struct Unwinder::Impl {
         Dwarf_Op* rops = nullptr;
         std::size_t rn = 0;
         if (dwarf_frame_register(frame, r, mem_ops, &rops, &rn) != 0) continue;
-        std::optional<std::uint64_t> v;
-        if (rn == 0 && rops == nullptr) {  // undefined
-          // In the sampled frame a return address register with no rule still holds the return
-          // address: a leaf (or a function before it saves it) returns through it, per the ABI.
-          if (r == ra && depth == 0 && regs.count(r)) {
-            st.next[r] = st.ret.emplace(regs.at(r));
-            continue;
-          }
-          if (r == ra) st.ra_undefined = true;
+        if (rn == 0) {  // no operations: undefined (ops null) or same value
+          st.settle(r, ra, depth, regs, rops == nullptr ? Step::Rule::undefined : Step::Rule::same);
           continue;
         }
-        if (rn == 0) {  // same value
-          const auto it = regs.find(r);
-          if (it != regs.end()) v = it->second;
-        } else {
-          Eval e{regs, st.cfa, mem, mask};
-          const auto at = e.run(rops, rn);
-          if (at) v = e.value ? at : mem.read(*at);
-          if (!v && r == ra) st.unreadable = true;
-        }
-        if (v) st.next[r] = *v;
-        if (r == ra) st.ret = v;
+        Eval e{regs, st.cfa, mem, mask};
+        const auto at = e.run(rops, rn);
+        st.settle(r, ra, depth, regs, Step::Rule::loaded, at && !e.value ? mem.read(*at) : at);
       }
     free(frame);
     return st;
@@ -228,27 +242,20 @@ struct Unwinder::Impl {
     for (int r : wanted_registers(regs, row->ra)) {
       const auto it = row->rules.find(r);
       const CfiRule rule = it == row->rules.end() ? CfiRule{} : it->second;
-      std::optional<std::uint64_t> v;
+      const std::uint64_t at_offset = (*st.cfa + static_cast<std::uint64_t>(rule.offset)) & mask;
       switch (rule.kind) {
-        case CfiRule::undefined:
-          if (r == row->ra && depth == 0 && regs.count(r)) v = regs.at(r);  // as in libdw_step
-          else if (r == row->ra) st.ra_undefined = true;
+        case CfiRule::undefined: st.settle(r, row->ra, depth, regs, Step::Rule::undefined); break;
+        case CfiRule::same: st.settle(r, row->ra, depth, regs, Step::Rule::same); break;
+        case CfiRule::at_cfa: st.settle(r, row->ra, depth, regs, Step::Rule::loaded, mem.read(at_offset)); break;
+        case CfiRule::is_cfa: st.settle(r, row->ra, depth, regs, Step::Rule::computed, at_offset); break;
+        case CfiRule::in_register: {
+          const auto src = regs.find(rule.reg);
+          st.settle(r, row->ra, depth, regs, Step::Rule::computed,
+                    src == regs.end() ? std::nullopt : std::optional<std::uint64_t>(src->second));
           break;
-        case CfiRule::same:
-          if (regs.count(r)) v = regs.at(r);
-          break;
-        case CfiRule::at_cfa:
-          v = mem.read((*st.cfa + static_cast<std::uint64_t>(rule.offset)) & mask);
-          if (!v && r == row->ra) st.unreadable = true;
-          break;
-        case CfiRule::is_cfa: v = (*st.cfa + static_cast<std::uint64_t>(rule.offset)) & mask; break;
-        case CfiRule::in_register:
-          if (regs.count(rule.reg)) v = regs.at(rule.reg);
-          break;
+        }
         case CfiRule::unsupported: break;
       }
-      if (v) st.next[r] = *v;
-      if (r == row->ra) st.ret = v;
     }
     return st;
   }
@@ -278,8 +285,8 @@ bool Unwinder::has_cfi() const {
   return impl_->llvm->any();
 }
 
-Unwound Unwinder::unwind(const StackSampleRecord& s, ByteOrder order, unsigned address_bytes) const {
-  Unwound out;
+UnwoundStack Unwinder::unwind(const StackSampleRecord& s, ByteOrder order, unsigned address_bytes) const {
+  UnwoundStack out;
   out.pcs.push_back(s.pc);
   const auto abi = abi_for(impl_->machine);
   if (!abi) {

@@ -18,19 +18,17 @@
 
 namespace pmukit {
 
-using Unwound = UnwoundStack;  // tools/report/profile.hpp
-
 class Unwinder {
  public:
   // Throws ElfError (elf_symbols.hpp) when the file cannot be read; an ELF without CFI gives an
-  // unwinder whose walks all stop at the first frame, saying so.
-  // llvm_fallback: LLVM's rules where libdw has none (unwind_llvm.hpp: the pmukit-llvm-cfi program, once per file).
+  // unwinder whose walks all stop at the first frame, saying so. llvm_fallback: LLVM's rules where
+  // libdw has none (unwind_llvm.hpp: the pmukit-llvm-cfi program, run once per file).
   explicit Unwinder(const std::string& elf_path, bool llvm_fallback = true);
   ~Unwinder();
   Unwinder(const Unwinder&) = delete;
   Unwinder& operator=(const Unwinder&) = delete;
 
-  Unwound unwind(const StackSampleRecord& s, ByteOrder order, unsigned address_bytes) const;
+  UnwoundStack unwind(const StackSampleRecord& s, ByteOrder order, unsigned address_bytes) const;
   bool has_cfi() const;
   static constexpr unsigned kMaxFrames = 64;
 

@@ -1,6 +1,5 @@
 #include "tools/elf/unwind_llvm.hpp"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +8,8 @@
 #include <cstdlib>
 #include <sstream>
 #include <vector>
+
+#include "tools/report/run_program.hpp"
 
 namespace pmukit {
 namespace {
@@ -51,35 +52,13 @@ LlvmCfi::LlvmCfi(const std::string& path) : impl_(std::make_unique<Impl>()) {
   // loses its MIPS stacks, not the report.
   const std::string helper = helper_path();
   if (helper.empty()) return;
-  int fds[2];
-  if (::pipe(fds) != 0) return;
-  std::fflush(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return;
-  }
-  if (pid == 0) {
-    ::dup2(fds[1], 1);
-    ::close(fds[0]);
-    ::close(fds[1]);
-    char* const args[] = {const_cast<char*>(helper.c_str()), const_cast<char*>(path.c_str()), nullptr};
-    ::execv(helper.c_str(), args);
-    ::_exit(127);
-  }
-  ::close(fds[1]);
-  std::string text;
-  char buf[4096];
-  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
-  ::close(fds[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+  const ProgramOutput r = run_program({helper, path});
+  if (!r.started) return;
+  if (!r.ok) {
     impl_->crashed = true;
     return;
   }
-  std::istringstream in(text);
+  std::istringstream in(r.out);
   for (std::string tag; in >> tag;) {
     if (tag == "F") {
       Fde f;
@@ -113,15 +92,17 @@ bool LlvmCfi::any() const { return !impl_->fdes.empty(); }
 bool LlvmCfi::crashed() const { return impl_->crashed; }
 
 std::optional<CfiRow> LlvmCfi::at(std::uint64_t pc) const {
-  for (const Fde& f : impl_->fdes) {
-    if (pc < f.lo || pc >= f.hi) continue;
-    const CfiRow* found = nullptr;
-    for (const auto& [addr, row] : f.rows)
-      if (addr <= pc) found = &row;
-    if (found == nullptr || found->cfa_reg < 0) return std::nullopt;  // a CFA by expression: unsupported
-    return *found;
-  }
-  return std::nullopt;
+  // The FDE starting last at or before pc (they are sorted by start and do not overlap).
+  const auto after = std::upper_bound(impl_->fdes.begin(), impl_->fdes.end(), pc,
+                                      [](std::uint64_t a, const Fde& f) { return a < f.lo; });
+  if (after == impl_->fdes.begin()) return std::nullopt;
+  const Fde& f = *std::prev(after);
+  if (pc >= f.hi) return std::nullopt;
+  const CfiRow* found = nullptr;
+  for (const auto& [addr, row] : f.rows)
+    if (addr <= pc) found = &row;
+  if (found == nullptr || found->cfa_reg < 0) return std::nullopt;  // a CFA by expression: unsupported
+  return *found;
 }
 
 }  // namespace pmukit
