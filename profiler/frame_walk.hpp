@@ -121,12 +121,13 @@ class FrameRing : public CaptureRing<FrameSample<Depth>, N> {
   }
   // Interrupt side.
   bool record(const StackContext& c) {
-    Entry* slot = this->claim();
+    std::uint32_t head;
+    Entry* slot = this->claim(head);
     if (slot == nullptr) return false;
     walk_frames<Depth>(kFrameChain, c, bottom_, top_,
                        [](std::uint32_t a) { return *reinterpret_cast<const volatile std::uint32_t*>(std::uintptr_t{a}); },
                        *slot);
-    this->publish();
+    this->publish(head);
     return true;
   }
 

@@ -36,17 +36,18 @@ class CaptureRing {
  public:
   static constexpr std::size_t kCapacity = N;
   // Interrupt side: the entry to fill, or nullptr (full: the sample is dropped and counted); then
-  // publish() once it is filled.
-  Entry* claim() {
-    if (head_ - tail_ == N) {
+  // publish(head) once it is filled. The index is read once: claim hands it to publish.
+  Entry* claim(std::uint32_t& head) {
+    head = head_;
+    if (head - tail_ == N) {
       dropped_ = dropped_ + 1;
       return nullptr;
     }
-    return &buf_[head_ % N];
+    return &buf_[head % N];
   }
-  void publish() {
+  void publish(std::uint32_t head) {
     std::atomic_signal_fence(std::memory_order_seq_cst);  // the entry before the index
-    head_ = head_ + 1;
+    head_ = head + 1;
   }
   // Thread side.
   std::size_t size() const { return head_ - tail_; }
@@ -89,7 +90,8 @@ class StackRing : public CaptureRing<StackSample<Bytes>, N> {
 
   // Interrupt side.
   bool record(const StackContext& c) {
-    Entry* slot = this->claim();
+    std::uint32_t head;
+    Entry* slot = this->claim(head);
     if (slot == nullptr) return false;
     Entry& e = *slot;
     e.ctx = c;
@@ -107,7 +109,7 @@ class StackRing : public CaptureRing<StackSample<Bytes>, N> {
     }
     for (; words != 0; --words) *to++ = *from++;
     e.bytes = static_cast<std::uint32_t>(n);
-    this->publish();
+    this->publish(head);
     return true;
   }
   // The same sink interface as SampleRing (pc, lr only: no stack).
