@@ -94,12 +94,11 @@ FrameCapture& frame_capture() {
 }
 inline prof::FrameView walked_frames{};
 
-// The timer callback of a capture phase: the interrupted context into the ring Ring() returns.
-template <class Board, auto Ring>
-void on_tick_capture(std::uint32_t pc, std::uint32_t lr) {
+template <class Board>
+void on_tick_with_frames(std::uint32_t pc, std::uint32_t lr) {
   std::uint32_t sp = 0, fp = 0;
   Board::interrupted_stack(sp, fp);
-  Ring().record(prof::StackContext{pc, lr, sp, fp});
+  frame_capture<Board>().record(prof::StackContext{pc, lr, sp, fp});
 }
 
 // The workloads' region calls on a timeline: 12 rounds of three.
@@ -149,6 +148,13 @@ struct Bench {
       sampler.on_pmu_interrupt(pc, lr);
   }
 };
+
+template <class Board>
+void on_tick_with_stack(std::uint32_t pc, std::uint32_t lr) {
+  std::uint32_t sp = 0, fp = 0;
+  Board::interrupted_stack(sp, fp);
+  stack_capture<Board>().record(prof::StackContext{pc, lr, sp, fp});
+}
 
 template <class Board>
 void frame_putc(void*, char c) {
@@ -328,25 +334,6 @@ inline void run_workloads() {
     insertion_sort(table, 256);
     sink = fib(5000);
   }
-}
-
-// One capture phase (a stack copy or a frame walk per sample) from the timer's IRQ, general path:
-// its cost per sample first, on a known region short enough that the ring never fills (a full
-// ring's early return would flatter it), then the workloads into the emptied ring.
-template <class Board, prof::Backend B, auto Ring>
-void capture_phase(const Setup& s, prof::Regions<B>& regions, Checks& checks, prof::RegionStats<B>& cost_stats,
-                   const char* what, const char* scope) {
-  auto& ring = Ring();
-  checks.check(Board::timer_start(&on_tick_capture<Board, Ring>), "timer started (capture)");
-  Board::irq_enable();
-  const std::uint64_t x10 = interrupt_cost_x10<Board>(s, regions, cost_stats, [] { return Ring().recorded(); }, 0, 200);
-  print_cost(checks.out, what, x10, scope);
-  Board::irq_disable();
-  ring.reset();
-  Board::irq_enable();
-  run_workloads();
-  Board::irq_disable();
-  Board::timer_stop();
 }
 
 template <prof::Backend B>
@@ -529,19 +516,39 @@ int profile(const Setup& s) {
   if constexpr (requires(std::uint32_t v) { Board::interrupted_stack(v, v); }) {
     StackCapture& stacks = stack_capture<Board>();
     stacks.set_stack_top(Board::stack_top());
+    checks.check(Board::timer_start(&on_tick_with_stack<Board>), "timer started (stack capture)");
+    Board::irq_enable();
+    // Its cost first, on a region short enough that the ring never fills (a full ring's early
+    // return would flatter it); then the ring emptied for the workloads.
     static prof::RegionStats<B> with_stack{"spin_exact_stack_sampled"};
-    capture_phase<Board, B, &stack_capture<Board>>(s, regions, checks, with_stack,
-                                                   "sampling interrupt cost with a 512-byte stack capture",
-                                                   "vector to return, the board's IRQ path and the copy");
+    const std::uint64_t x10 =
+        interrupt_cost_x10<Board>(s, regions, with_stack, [] { return stack_capture<Board>().recorded(); }, 0, 200);
+    print_cost(out, "sampling interrupt cost with a 512-byte stack capture", x10,
+               "vector to return, the board's IRQ path and the copy");
+    Board::irq_disable();
+    stacks.reset();
+    Board::irq_enable();
+    run_workloads();
+    Board::irq_disable();
+    Board::timer_stop();
     if (stacks.size() != 0) captured_stacks = prof::StackView::of(stacks);
     // The chains walked on the target, where this build's code keeps one.
     if constexpr (requires { Board::kFrameChainKept; }) {
       FrameCapture& frames = frame_capture<Board>();
       frames.set_stack(Board::stack_bottom(), Board::stack_top());
+      checks.check(Board::timer_start(&on_tick_with_frames<Board>), "timer started (frame walk)");
+      Board::irq_enable();
       static prof::RegionStats<B> with_frames{"spin_exact_frame_walked"};
-      capture_phase<Board, B, &frame_capture<Board>>(s, regions, checks, with_frames,
-                                                     "sampling interrupt cost with a frame walk on the target",
-                                                     "vector to return, the board's IRQ path and the walk");
+      const std::uint64_t fx10 =
+          interrupt_cost_x10<Board>(s, regions, with_frames, [] { return frame_capture<Board>().size(); }, 0, 200);
+      print_cost(out, "sampling interrupt cost with a frame walk on the target", fx10,
+                 "vector to return, the board's IRQ path and the walk");
+      Board::irq_disable();
+      frames.reset();
+      Board::irq_enable();
+      run_workloads();
+      Board::irq_disable();
+      Board::timer_stop();
       if (frames.size() != 0) walked_frames = prof::FrameView::of(frames);
       out.put("frame walk: ");
       out.dec(static_cast<std::uint32_t>(frames.size()));
