@@ -153,11 +153,17 @@ int main(int argc, char** argv) {
   }
   if (elfs.empty()) elfs.push_back(PMUKIT_CLI);
 
-  const std::string dir = keep.empty() ? "/tmp/pmukit_bench_" + std::to_string(getpid()) : keep;
-  run("mkdir -p " + dir);
+  std::string fresh = "/tmp/pmukit_bench_XXXXXX";
+  if (keep.empty() && mkdtemp(fresh.data()) == nullptr) {
+    std::cerr << "bench_symbolize: cannot make a temporary folder\n";
+    return 1;
+  }
+  const std::string dir = keep.empty() ? fresh : keep;
+  if (!keep.empty()) run("mkdir -p " + dir);
   const std::string dump = dir + "/samples.bin", addresses = dir + "/addresses.txt";
   // The generated dumps carry no build-id, which the report warns about on stderr.
-  const std::string report = std::string(PMUKIT_CLI) + " report -o /dev/null 2>/dev/null --elf ";
+  // The report goes to standard output, which the shell discards: no file outside the folder.
+  const std::string report = std::string(PMUKIT_CLI) + " report >/dev/null 2>/dev/null --elf ";
   double worst = 1e30;
   for (std::size_t e = 0; e < elfs.size(); ++e) {
     const std::string& elf = elfs[e];

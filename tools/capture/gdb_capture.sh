@@ -7,8 +7,14 @@
 # QEMU's (docs/capture.md). Exit status: the emulator's; 4 when no dump was captured.
 set -uo pipefail
 [ $# -ge 4 ] && [ "$3" = "--" ] || { echo "usage: $0 ELF OUT -- QEMU-COMMAND..." >&2; exit 2; }
-elf=$(realpath "$1") out=$(realpath -m "$2")
+elf=$(realpath "$1") out=$(realpath -m "$2") out_arg=$2
 shift 3
+# OUT is removed before the capture (its size says whether one happened): only a regular file of
+# its own, never a device node, FIFO or the firmware itself (a link is followed by realpath).
+if [ -e "$out" ] && { [ ! -f "$out" ] || [ "$out" -ef "$elf" ]; }; then
+  echo "gdb_capture: OUT '$out_arg' is not a file of its own (a device, FIFO, folder or the ELF): refusing it" >&2
+  exit 2
+fi
 # The emulator runs in OUT's directory: a firmware that also writes a semihosting file
 # (docs/capture.md) leaves it there, not wherever this was started.
 cd "$(dirname "$out")" || exit 2

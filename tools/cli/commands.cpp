@@ -15,6 +15,7 @@
 
 #include "tools/cli/args.hpp"
 #include "tools/cli/catalogs.hpp"
+#include "tools/cli/output_file.hpp"
 #include "tools/dumpread/decode_error.hpp"
 #include "tools/dumpread/load.hpp"
 #include "tools/elf/elf_symbols.hpp"
@@ -64,18 +65,10 @@ const std::vector<std::string>& cli_formats() {
   return all;
 }
 
-// True when the two paths name the same file (hard or symbolic links included).
-bool same_file(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  return !a.empty() && !b.empty() && a != "-" && std::filesystem::equivalent(a, b, ec) && !ec;
-}
-
 // Writes through `body` to -o's file (or stdout, also for "-o -"); a failed write is an error,
-// not a silent loss.
-// The file is written beside its final name and renamed into place only when complete, so a
-// failed run never leaves half a report; -o may not name an input (the dump or the ELF).
+// not a silent loss. -o may not name any of the command's `inputs` (tools/cli/output_file.hpp).
 template <typename Body>
-void emit(const Args& a, Body body) {
+void emit(const Args& a, const std::vector<std::string>& inputs, Body body) {
   if (!a.has("-o") || a.get("-o") == "-") {
     body(std::cout);
     std::cout.flush();
@@ -84,30 +77,8 @@ void emit(const Args& a, Body body) {
   }
   const std::string path = a.get("-o");
   if (path.empty()) throw UsageError("-o needs a file name");
-  for (const std::string& in : {a.positionals.empty() ? std::string() : a.positionals[0], a.get("--elf")})
-    if (same_file(path, in))
-      throw OutputError("-o '" + path + "' is the input '" + in + "': refusing to overwrite it");
-  const std::string tmp = path + ".pmukit-" + std::to_string(::getpid()) + ".tmp";
-  std::ofstream out(tmp, std::ios::binary);
-  if (!out) throw OutputError("cannot create '" + tmp + "': " + std::strerror(errno));
-  try {
-    body(out);
-  } catch (...) {
-    out.close();
-    std::remove(tmp.c_str());
-    throw;
-  }
-  out.close();
-  if (!out) {
-    const int e = errno;
-    std::remove(tmp.c_str());
-    throw OutputError("cannot write '" + path + "': " + std::strerror(e));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int e = errno;
-    std::remove(tmp.c_str());
-    throw OutputError("cannot write '" + path + "': " + std::strerror(e));
-  }
+  refuse_output_over_inputs(path, inputs);
+  write_output_file(path, body);
 }
 
 void warn(const std::string& what) { std::cerr << "pmukit: warning: " << what << '\n'; }
@@ -176,7 +147,7 @@ int run_report(const std::vector<std::string>& argv) {
   if (!options.elf.empty() && 2 * profile.unknown_samples() > profile.total)
     warn(std::to_string(profile.unknown_samples()) + " of " + std::to_string(profile.total) +
          " samples are in no function of '" + options.elf + "' (another build, or code the symbol table lacks?)");
-  emit(a, [&](std::ostream& os) {
+  emit(a, {input_path(a), options.elf}, [&](std::ostream& os) {
     if (pprof)
       write_pprof(os, {loaded.dump, profile, options});
     else
@@ -216,7 +187,7 @@ int run_diff(const std::vector<std::string>& argv) {
     pn = build_profile(next.dump, sn, false);
   }
   const DiffResult r = diff_dumps(base.dump, pb ? &*pb : nullptr, next.dump, pn ? &*pn : nullptr, threshold);
-  emit(a, [&](std::ostream& os) { write_diff(os, r, a.positionals[0], a.positionals[1]); });
+  emit(a, {a.positionals[0], a.positionals[1], eb, en}, [&](std::ostream& os) { write_diff(os, r, a.positionals[0], a.positionals[1]); });
   return r.past() != 0 ? 3 : 0;
 }
 
@@ -247,7 +218,7 @@ int run_annotate(const std::vector<std::string>& argv) {
   if (objdump.empty())
     throw std::runtime_error("no objdump for this ELF's machine (e_machine " + std::to_string(elf.identity.machine) +
                              ") on PATH: install its cross binutils or give --objdump");
-  emit(a, [&](std::ostream& os) {
+  emit(a, {input_path(a), a.get("--elf"), objdump}, [&](std::ostream& os) {
     os << "pmukit annotate: " << profile.total << " samples, " << a.get("--elf") << '\n';
     for (const Function* f : chosen) {
       const std::string text = output_of({objdump, "-d", "-C", "--no-show-raw-insn",
@@ -262,7 +233,7 @@ int run_annotate(const std::vector<std::string>& argv) {
 int run_decode(const std::vector<std::string>& argv) {
   const Args a = parse_args(argv, {{"-o", true}, {"--frame", true}});
   const LoadedDump loaded = load(a, true);
-  emit(a, [&](std::ostream& os) { write_dump_json(os, loaded.dump, loaded.carrier); });
+  emit(a, {input_path(a)}, [&](std::ostream& os) { write_dump_json(os, loaded.dump, loaded.carrier); });
   return 0;
 }
 
@@ -335,7 +306,7 @@ int run_events(const std::vector<std::string>& argv) {
     for (const pmu::PmuCatalog& c : all) ids += std::string(ids.empty() ? "" : ", ") + c.id;
     throw UsageError("unknown --pmu '" + a.get("--pmu") + "' (known: " + ids + ")");
   }
-  emit(a, [&](std::ostream& os) {
+  emit(a, {}, [&](std::ostream& os) {
     if (a.has("--json"))
       write_events_json(os, chosen);
     else
@@ -427,7 +398,7 @@ int run_encode(const std::vector<std::string>& argv) {
     for (const pmu::PmuCatalog& k : all) ids += std::string(ids.empty() ? "" : ", ") + k.id;
     throw UsageError("unknown --pmu '" + id + "' (known: " + ids + ")");
   }
-  emit(a, [&](std::ostream& os) {
+  emit(a, {}, [&](std::ostream& os) {
     if (id == "netburst")
       encode_netburst(os, text);
     else
@@ -465,11 +436,13 @@ std::vector<CommandHelp> command_help() {
        "the target's gprof: `mips-linux-gnu-gprof -b FIRMWARE.elf gmon.out`; pprof (protocol\n"
        "buffers) -> pprof, speedscope; json -> scripts."},
       {"diff", "diff BASE NEW [--elf FILE | --elf-base FILE --elf-new FILE] [--threshold PCT] [--frame N] [-o FILE]",
-       "Compares two dumps: each region's mean per call (first counter) and, with ELFs, each\n"
-       "function's share of the samples. Prints the changes; exits 3 when a region's mean grew by\n"
-       "more than PCT percent or a function's share by more than PCT percentage points (a CI\n"
-       "regression gate; default threshold: none, report only). Regions are matched by name;\n"
-       "a region or function in one dump only is listed as added or removed."},
+       "Compares two dumps: each region's mean per call (every counter both dumps have) and, with\n"
+       "ELFs, each function's share of the samples. Prints the changes; exits 3 when a region's mean\n"
+       "grew by more than PCT percent (from 0 counts as past) or a function's share by more than\n"
+       "PCT percentage points (a CI regression gate; default threshold: none, report only).\n"
+       "Regions are matched by name (the second of a name as 'NAME #2'); a region or function in\n"
+       "one dump only is listed as added or removed. Dumps of two PMUs, or whose counters share\n"
+       "no event, are refused (exit 1); what was not compared is listed under Notes."},
       {"annotate", "annotate INPUT --elf FIRMWARE.elf [--function NAME] [--objdump PROGRAM] [--force-elf] [--frame N] [-o FILE]",
        "Where inside functions the samples are, like `perf annotate --stdio`: each source line's\n"
        "samples and text, then its instructions (the ELF's machine's objdump, found on PATH:\n"

@@ -17,10 +17,11 @@ std::string fixed(double v, int decimals, bool sign = false) {
 
 // Names in the base's order, then the ones only the new dump has.
 template <class Map>
-std::vector<DiffRow> merge(const std::vector<std::string>& order, const Map& base, const Map& next) {
+std::vector<DiffRow> merge(const std::vector<std::string>& order, const Map& base, const Map& next,
+                           const std::string& counter = {}) {
   std::vector<DiffRow> rows;
   auto row = [&](const std::string& name) {
-    DiffRow r{name, {}, {}, false};
+    DiffRow r{name, counter, {}, {}, false};
     if (auto it = base.find(name); it != base.end()) r.base = it->second;
     if (auto it = next.find(name); it != next.end()) r.next = it->second;
     rows.push_back(r);
@@ -31,15 +32,30 @@ std::vector<DiffRow> merge(const std::vector<std::string>& order, const Map& bas
   return rows;
 }
 
-std::map<std::string, double> region_means(const Dump& d, std::vector<std::string>* order) {
+// Every region's mean per call of counter `k`, by name; the second region of a name is "name #2".
+std::map<std::string, double> region_means(const Dump& d, std::size_t k, std::vector<std::string>* order,
+                                           std::vector<std::string>* notes, const char* which) {
   std::map<std::string, double> m;
+  std::map<std::string, unsigned> seen;
   for (const Region& r : d.regions) {
-    if (r.stats.empty() || m.count(r.name)) continue;
-    m[r.name] = r.calls == 0 ? 0.0 : static_cast<double>(r.stats[0].total) / static_cast<double>(r.calls);
-    if (order) order->push_back(r.name);
+    const unsigned n = ++seen[r.name];
+    const std::string name = n == 1 ? r.name : r.name + " #" + std::to_string(n);
+    if (notes && n == 2) notes->push_back(std::string(which) + " has more than one region named '" + r.name +
+                                          "': they are compared in the order they appear");
+    if (notes && r.calls == 0) notes->push_back("region '" + name + "' has no calls in " + which + ": its mean is 0");
+    if (k >= r.stats.size()) continue;
+    m[name] = r.calls == 0 ? 0.0 : static_cast<double>(r.stats[k].total) / static_cast<double>(r.calls);
+    if (order) order->push_back(name);
   }
   return m;
 }
+
+// Counters compare when they count the same event under the same name.
+bool same_counter(const Counter& a, const Counter& b) {
+  return a.event_code == b.event_code && a.name == b.name && a.preset == b.preset;
+}
+
+std::string target_text(const Target& t) { return "'" + t.id + "' (PMU " + t.pmu + ")"; }
 
 std::map<std::string, double> shares(const Profile& p, std::vector<std::string>* order) {
   std::map<std::string, double> m;
@@ -63,17 +79,50 @@ unsigned DiffResult::past() const {
 
 DiffResult diff_dumps(const Dump& base, const Profile* base_profile, const Dump& next,
                       const Profile* next_profile, std::optional<double> threshold) {
+  if (base.target.id != next.target.id || base.target.pmu != next.target.pmu)
+    throw DiffRefused("BASE ran on " + target_text(base.target) + ", NEW on " + target_text(next.target) +
+                      ": a diff compares two runs on one PMU");
   DiffResult out;
   out.threshold = threshold;
-  if (!base.counters.empty()) out.counter = counter_label(base.counters[0]);
-  std::vector<std::string> order;
-  const auto rb = region_means(base, &order);
-  out.regions = merge(order, rb, region_means(next, nullptr));
-  for (DiffRow& r : out.regions)
-    if (threshold && r.base && r.next && *r.base > 0)
-      r.past = (*r.next - *r.base) * 100.0 / *r.base > *threshold;
+  // Each base counter against the new dump's counter of the same event.
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  std::vector<bool> matched(next.counters.size(), false);
+  for (std::size_t i = 0; i < base.counters.size(); ++i) {
+    std::size_t j = 0;
+    while (j < next.counters.size() && (matched[j] || !same_counter(base.counters[i], next.counters[j]))) ++j;
+    if (j < next.counters.size()) {
+      matched[j] = true;
+      pairs.emplace_back(i, j);
+    } else {
+      out.notes.push_back("counter " + counter_label(base.counters[i]) + " is in BASE only: not compared");
+    }
+  }
+  for (std::size_t j = 0; j < next.counters.size(); ++j)
+    if (!matched[j]) out.notes.push_back("counter " + counter_label(next.counters[j]) + " is in NEW only: not compared");
+  const bool regions = !base.regions.empty() || !next.regions.empty();
+  if (regions && pairs.empty())
+    throw DiffRefused("BASE's and NEW's regions count different events (" +
+                      (base.counters.empty() ? std::string("none") : counter_label(base.counters[0])) + " against " +
+                      (next.counters.empty() ? std::string("none") : counter_label(next.counters[0])) +
+                      "): no counter in common to compare");
+  for (const auto& [i, j] : pairs) {
+    std::vector<std::string> order;
+    std::vector<std::string>* notes = i == pairs.front().first ? &out.notes : nullptr;  // said once
+    const auto rb = region_means(base, i, &order, notes, "BASE");
+    const auto rn = region_means(next, j, nullptr, notes, "NEW");
+    for (DiffRow& r : merge(order, rb, rn, counter_label(base.counters[i]))) {
+      // From 0 to more is growth without bound: past any threshold.
+      if (threshold && r.base && r.next)
+        r.past = *r.base > 0 ? (*r.next - *r.base) * 100.0 / *r.base > *threshold : *r.next > 0;
+      out.regions.push_back(std::move(r));
+    }
+  }
   if (base_profile && next_profile) {
-    order.clear();
+    if (base.source && next.source &&
+        (base.source->kind != next.source->kind || base.source->counter_slot != next.source->counter_slot))
+      out.notes.push_back("BASE samples " + describe_source(base) + ", NEW " + describe_source(next) +
+                          ": the shares are of different things");
+    std::vector<std::string> order;
     const auto fb = shares(*base_profile, &order);
     out.functions = merge(order, fb, shares(*next_profile, nullptr));
     for (DiffRow& r : out.functions)
@@ -90,14 +139,15 @@ void write_diff(std::ostream& os, const DiffResult& r, const std::string& base_n
   if (r.regions.empty()) {
     os << "\nRegions: none in either dump\n";
   } else {
-    os << "\nRegions (mean per call, " << (r.counter.empty() ? "first counter" : r.counter) << ")\n";
-    TextTable t({TextTable::left, TextTable::right, TextTable::right, TextTable::right, TextTable::left});
-    t.row({"region", "base", "new", "change", ""});
+    os << "\nRegions (mean per call)\n";
+    TextTable t({TextTable::left, TextTable::left, TextTable::right, TextTable::right, TextTable::right, TextTable::left});
+    t.row({"region", "counter", "base", "new", "change", ""});
     for (const DiffRow& d : r.regions) {
       std::string change = "-";
       if (d.base && d.next)
-        change = *d.base > 0 ? fixed((*d.next - *d.base) * 100.0 / *d.base, 1, true) + "%" : "from 0";
-      t.row({d.name, d.base ? fixed(*d.base, 1) : "(none)", d.next ? fixed(*d.next, 1) : "(none)", change,
+        change = *d.base > 0 ? fixed((*d.next - *d.base) * 100.0 / *d.base, 1, true) + "%"
+                             : (*d.next > 0 ? "from 0" : "0");
+      t.row({d.name, d.counter, d.base ? fixed(*d.base, 1) : "(none)", d.next ? fixed(*d.next, 1) : "(none)", change,
              d.past ? "<-- past the threshold" : (!d.base ? "added" : !d.next ? "removed" : "")});
     }
     t.print(os, "  ");
@@ -112,6 +162,10 @@ void write_diff(std::ostream& os, const DiffResult& r, const std::string& base_n
              d.past ? "<-- past the threshold" : (!d.base ? "added" : !d.next ? "removed" : "")});
     }
     t.print(os, "  ");
+  }
+  if (!r.notes.empty()) {
+    os << "\nNotes\n";
+    for (const std::string& n : r.notes) os << "  " << n << '\n';
   }
   const unsigned n = r.past();
   os << '\n' << (r.threshold ? (n == 0 ? std::string("nothing past the threshold") : std::to_string(n) + " past the threshold")

@@ -1,7 +1,10 @@
 #pragma once
-// `pmukit diff`: two dumps compared for a regression gate. Regions by name (mean per call of the
-// first counter), sampled functions by name (share of the samples, in percentage points).
+// `pmukit diff`: two dumps compared for a regression gate. Regions by name (mean per call of every
+// counter the two dumps share), sampled functions by name (share of the samples, in percentage
+// points). Only like is compared with like: dumps of two PMUs, or with no counter in common, are
+// refused (DiffRefused); what cannot be compared is said in the notes, never dropped silently.
 #include <optional>
+#include <stdexcept>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -11,21 +14,28 @@
 
 namespace pmukit {
 
+class DiffRefused : public std::runtime_error {
+ public:
+  explicit DiffRefused(const std::string& what) : std::runtime_error(what) {}
+};
+
 struct DiffRow {
   std::string name;
+  std::string counter;               // regions: what the values count
   std::optional<double> base, next;  // absent: the name is in one dump only
   bool past = false;                 // grew past the threshold
 };
 
 struct DiffResult {
-  std::string counter;                  // what the regions' values count (the first counter)
   std::vector<DiffRow> regions, functions;
+  std::vector<std::string> notes;       // what was not compared, and why
   std::optional<double> threshold;      // percent (regions) and percentage points (functions)
   unsigned past() const;
 };
 
-// base_profile / next_profile may be null (no samples compared). A region whose base mean is 0
-// cannot grow by a percentage: it is listed, never past the threshold.
+// base_profile / next_profile may be null (no samples compared). A region whose base mean is 0 and
+// whose new mean is not has grown without bound: past any threshold. Two regions of one name are
+// compared in the order they appear ("name #2"). Throws DiffRefused.
 DiffResult diff_dumps(const Dump& base, const Profile* base_profile, const Dump& next,
                       const Profile* next_profile, std::optional<double> threshold);
 void write_diff(std::ostream& os, const DiffResult& r, const std::string& base_name, const std::string& next_name);

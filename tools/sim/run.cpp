@@ -4,6 +4,8 @@
 //   FIRMWARE.elf [--pmu ID] [--insns N] [--log FILE] [--no-pmu] [--quiet]
 // Exit status: the firmware's exit code; 2 for a usage error; 3 when the run stopped without an
 // exit (limit, an unhandled fault, an unsupported ELF), with the reason on stderr.
+#include <sys/stat.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -108,6 +110,14 @@ int run_command(const std::vector<std::string>& args) {
     return 2;
   }
   if (!o.log.empty()) {
+    // The log is opened for writing (truncated) before the ELF is read: never the ELF itself.
+    struct stat log{}, elf{};
+    if (::stat(o.log.c_str(), &log) == 0 && ::stat(o.elf.c_str(), &elf) == 0 && log.st_dev == elf.st_dev &&
+        log.st_ino == elf.st_ino) {
+      std::fprintf(stderr, "pmusim: --log '%s' is the firmware '%s': refusing to overwrite it\n", o.log.c_str(),
+                   o.elf.c_str());
+      return 2;
+    }
     std::FILE* f = std::fopen(o.log.c_str(), "w");
     if (!f) {
       std::fprintf(stderr, "pmusim: cannot write the log '%s'\n", o.log.c_str());

@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -185,6 +187,116 @@ TEST_F(Cli, OutputNeverOverwritesAnInput) {
     EXPECT_EQ(e.path().string().find(out + ".pmukit-"), std::string::npos) << "left behind: " << e.path();
 }
 
+// A folder of this test's own, for the nodes the -o tests make (never the machine's /dev).
+struct TempFolder {
+  std::string path;
+  TempFolder() {
+    std::string t = ::testing::TempDir() + "pmukit_cli_XXXXXX";
+    path = mkdtemp(t.data()) ? t : "";
+  }
+  ~TempFolder() {
+    std::error_code ec;
+    if (!path.empty()) std::filesystem::remove_all(path, ec);
+  }
+  std::string operator/(const std::string& name) const { return path + "/" + name; }
+};
+mode_t type_of(const std::string& path) {
+  struct stat st{};
+  return ::lstat(path.c_str(), &st) == 0 ? st.st_mode & S_IFMT : 0;
+}
+
+// -o onto what pmukit does not own: a device node stays the device (a /dev/null made with mknod
+// here), a full device's ENOSPC is an error, a FIFO gets the report through it, a link is written
+// through and stays a link, hard links all see the report, a folder is refused; nothing is left
+// behind. Before the fix, every one of these was replaced by a regular file.
+TEST_F(Cli, OutputNeverReplacesWhatItDoesNotOwn) {
+  TempFolder dir;
+  ASSERT_FALSE(dir.path.empty());
+  const std::string report = pmukit("report " + dump).out;
+  ASSERT_FALSE(report.empty());
+
+  // FIFO: opened for reading here first, so pmukit's open finds a reader and nothing blocks.
+  const std::string fifo = dir / "fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const int rd = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(rd, 0);
+  EXPECT_EQ(pmukit("report " + dump + " -o " + fifo).status, 0);
+  std::string got;
+  char b[4096];
+  for (ssize_t n; (n = ::read(rd, b, sizeof b)) > 0;) got.append(b, static_cast<std::size_t>(n));
+  ::close(rd);
+  EXPECT_EQ(got, report) << "the report went through the FIFO";
+  EXPECT_EQ(type_of(fifo), S_IFIFO) << "the FIFO is still a FIFO";
+
+  // A symbolic link to a regular file: written through, the link kept.
+  const std::string real = dir / "real.txt", link = dir / "link.txt";
+  write(real, "old");
+  ASSERT_EQ(symlink(real.c_str(), link.c_str()), 0);
+  EXPECT_EQ(pmukit("report " + dump + " -o " + link).status, 0);
+  EXPECT_EQ(type_of(link), S_IFLNK);
+  EXPECT_EQ(read(real), report);
+
+  // Hard links: every name sees the new report.
+  const std::string a = dir / "a.txt", other = dir / "b.txt";
+  write(a, "old");
+  ASSERT_EQ(::link(a.c_str(), other.c_str()), 0);
+  EXPECT_EQ(pmukit("report " + dump + " -o " + a).status, 0);
+  EXPECT_EQ(read(other), report);
+
+  const Result folder = pmukit("report " + dump + " -o " + dir.path);
+  EXPECT_EQ(folder.status, 1);
+  EXPECT_NE(folder.err.find("is a directory"), std::string::npos) << folder.err;
+
+  // Device nodes (root only: mknod needs CAP_MKNOD): 1,3 is the null device, 1,7 the full one.
+  const std::string null = dir / "null", full = dir / "full", null_link = dir / "null_link";
+  if (mknod(null.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0 &&
+      mknod(full.c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0) {
+    EXPECT_EQ(pmukit("report " + dump + " -o " + null).status, 0);
+    EXPECT_EQ(type_of(null), S_IFCHR) << "-o onto a device node replaced it with a regular file";
+    ASSERT_EQ(symlink(null.c_str(), null_link.c_str()), 0);
+    EXPECT_EQ(pmukit("decode " + dump + " -o " + null_link).status, 0);
+    EXPECT_EQ(type_of(null_link), S_IFLNK);
+    EXPECT_EQ(type_of(null), S_IFCHR);
+    const Result r = pmukit("report " + dump + " -o " + full);
+    EXPECT_EQ(r.status, 1) << "ENOSPC must not be lost";
+    EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+    EXPECT_EQ(type_of(full), S_IFCHR);
+  } else {
+    std::cerr << "[ note ] not root: the device-node cases were skipped\n";
+  }
+  for (const auto& e : std::filesystem::directory_iterator(dir.path))
+    EXPECT_EQ(e.path().string().find(".pmukit-"), std::string::npos) << "left behind: " << e.path();
+}
+
+// Every command refuses an output that is one of its inputs: diff's either dump, either ELF, the
+// dump given on standard input; pmusim's log is never the firmware it is about to load.
+TEST_F(Cli, NoCommandOverwritesAnyOfItsInputs) {
+  TempFolder dir;
+  ASSERT_FALSE(dir.path.empty());
+  const std::string b = dir / "b.bin", hard = dir / "hard.bin";
+  write(b, read(dump));
+  ASSERT_EQ(::link(b.c_str(), hard.c_str()), 0);
+  const std::string before = read(b);
+  EXPECT_EQ(pmukit("diff " + dump + " " + b + " -o " + b).status, 1);
+  EXPECT_EQ(pmukit("diff " + dump + " " + b + " -o " + hard).status, 1) << "a hard link is the input too";
+  EXPECT_EQ(pmukit("report - -o " + b + " <" + b).status, 1) << "standard input's file";
+  EXPECT_EQ(read(b), before);
+  const std::string elf_dir = PMUKIT_TEST_ELF_DIR;
+  const std::string x = dir / "x.elf", y = dir / "y.elf";
+  write(x, read(elf_dir + "/mips.elf"));
+  write(y, read(elf_dir + "/mips.elf"));
+  const std::string y_before = read(y);
+  EXPECT_EQ(pmukit("diff " + dump + " " + b + " --elf-base " + x + " --elf-new " + y + " -o " + y).status, 1);
+  EXPECT_EQ(pmukit("diff " + dump + " " + b + " --elf " + y + " -o " + y).status, 1);
+  EXPECT_EQ(read(y), y_before);
+#if PMUKIT_WITH_SIM
+  const Result sim = pmukit("sim " + y + " --log " + y);
+  EXPECT_EQ(sim.status, 2);
+  EXPECT_NE(sim.err.find("refusing to overwrite it"), std::string::npos) << sim.err;
+  EXPECT_EQ(read(y), y_before) << "the firmware was truncated by its own log";
+#endif
+}
+
 TEST_F(Cli, EmptyElfNameIsAnError) {
   expect_error(pmukit("report " + dump + " --elf="), 2, "--elf needs a file name (see pmukit --help)");
 }
@@ -318,6 +430,53 @@ TEST(CliDiff, ExitsNonZeroPastTheThreshold) {
                "--threshold wants a non-negative percentage, not '-1' (see pmukit --help)");
   std::remove(base.c_str());
   std::remove(slower.c_str());
+}
+
+// A dump of regions (name, mean) counted by one counter on one target.
+std::string custom_region_dump(const std::string& name, const char* target, const char* pmu,
+                               const pd::CounterInfo& counter,
+                               const std::vector<std::pair<const char*, std::uint64_t>>& regions) {
+  dumptest::VectorSink out;
+  pd::Writer w(out.sink(), pd::ByteOrder::little);
+  w.begin({target, pmu, 0, 32, 4});
+  w.counters(&counter, 1);
+  for (const auto& [region, mean] : regions) {
+    const pd::CounterStats st[] = {{10 * mean, mean, mean, 3}};
+    w.region({region, 10, st, 1});
+  }
+  w.finish();
+  const std::string path = temp_path(name);
+  write(path, out.bytes);
+  return path;
+}
+
+// Like with like: cycles against instructions and XScale against e500 are refused with the reason;
+// a region that grew from 0 is past any threshold; two regions of one name are both compared.
+TEST(CliDiff, ComparesLikeWithLikeAndEveryRegion) {
+  const pd::CounterInfo cycles{0, 32, 0xFF, "CCNT", "cycles"}, insns{1, 32, 0x07, "INSTR_EXECUTED", "instructions"};
+  const std::string base = custom_region_dump("lb.bin", "xscale", "xscale-xsc2", cycles, {{"loop", 100}});
+  const std::string other_event = custom_region_dump("li.bin", "xscale", "xscale-xsc2", insns, {{"loop", 100}});
+  const Result events = pmukit("diff " + base + " " + other_event + " --threshold 5");
+  EXPECT_EQ(events.status, 1) << events.out;
+  EXPECT_NE(events.err.find("count different events"), std::string::npos) << events.err;
+  const std::string e500 = custom_region_dump("le.bin", "e500", "e500v2", cycles, {{"loop", 100}});
+  const Result targets = pmukit("diff " + base + " " + e500 + " --threshold 5");
+  EXPECT_EQ(targets.status, 1) << targets.out;
+  EXPECT_NE(targets.err.find("a diff compares two runs on one PMU"), std::string::npos) << targets.err;
+
+  const std::string zero = custom_region_dump("lz.bin", "xscale", "xscale-xsc2", cycles, {{"loop", 0}});
+  const Result from_zero = pmukit("diff " + zero + " " + base + " --threshold 5");
+  EXPECT_EQ(from_zero.status, 3) << from_zero.out;
+  EXPECT_NE(from_zero.out.find("from 0"), std::string::npos) << from_zero.out;
+
+  const std::string twice = custom_region_dump("l2.bin", "xscale", "xscale-xsc2", cycles, {{"loop", 100}, {"loop", 200}});
+  const std::string twice_slower =
+      custom_region_dump("l3.bin", "xscale", "xscale-xsc2", cycles, {{"loop", 100}, {"loop", 300}});
+  const Result dup = pmukit("diff " + twice + " " + twice_slower + " --threshold 5");
+  EXPECT_EQ(dup.status, 3) << "the second 'loop' grew by 50%: " << dup.out;
+  EXPECT_NE(dup.out.find("loop #2"), std::string::npos) << dup.out;
+  EXPECT_NE(dup.out.find("more than one region named 'loop'"), std::string::npos) << dup.out;
+  for (const std::string& f : {base, other_event, e500, zero, twice, twice_slower}) std::remove(f.c_str());
 }
 
 using dumptest::nm_functions;
