@@ -91,7 +91,7 @@ pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Pr
       (void)stacks->words(stacks->ring, i, bytes);
       total += bytes;
     }
-    w.begin_stacks(static_cast<std::uint32_t>(stacks->count), total);
+    w.begin_stacks(static_cast<std::uint32_t>(stacks->count), total, stacks->dropped);
     for (std::size_t i = 0; i < stacks->count; ++i) {
       const StackContext& c = stacks->context(stacks->ring, i);
       const std::uint32_t* words = stacks->words(stacks->ring, i, bytes);
@@ -108,7 +108,7 @@ pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Pr
       (void)frames->pcs(frames->ring, i, n, complete);
       total += n;
     }
-    w.begin_frames(static_cast<std::uint32_t>(frames->count), total);
+    w.begin_frames(static_cast<std::uint32_t>(frames->count), total, frames->dropped);
     for (std::size_t i = 0; i < frames->count; ++i) {
       const std::uint32_t* pcs = frames->pcs(frames->ring, i, n, complete);
       w.frame_sample(pcs, static_cast<std::uint8_t>(n), complete);

@@ -156,6 +156,45 @@ void on_tick_with_stack(std::uint32_t pc, std::uint32_t lr) {
   stack_capture<Board>().record(prof::StackContext{pc, lr, sp, fp});
 }
 
+// The workloads the sampling phase profiles.
+inline void run_workloads() {
+  using namespace work;
+  for (int round = 0; round < 12; ++round) {
+    sink = crc32(buffer, sizeof buffer);
+    fill();
+    insertion_sort(table, 256);
+    sink = fib(5000);
+  }
+}
+
+// The capture rings hold 128 samples and the workloads last more timer ticks than that on some
+// boards: a full ring drops the rest (counted), and the flame graph would show only the start of
+// the run. So a first pass counts the ticks of one run, and the capture then takes every k-th
+// tick, spread over the whole run, with none dropped. Written only while the timer is stopped.
+inline std::uint32_t capture_every = 1, capture_countdown = 1, ticks_counted = 0;
+inline void count_tick(std::uint32_t, std::uint32_t) { ticks_counted = ticks_counted + 1; }
+template <void (*Capture)(std::uint32_t, std::uint32_t)>
+void every_kth_tick(std::uint32_t pc, std::uint32_t lr) {
+  if (--capture_countdown != 0) return;
+  capture_countdown = capture_every;
+  Capture(pc, lr);
+}
+// One run of the workloads with the timer counting ticks; then k such that the run fills at most
+// three quarters of a ring of `capacity` (the margin: the next run may take a few more ticks).
+template <class Board>
+std::uint32_t spread_captures(std::size_t capacity, Checks& checks) {
+  ticks_counted = 0;
+  checks.check(Board::timer_start(&count_tick), "timer started (counting ticks)");
+  Board::irq_enable();
+  run_workloads();
+  Board::irq_disable();
+  Board::timer_stop();
+  const std::uint32_t fit = static_cast<std::uint32_t>(capacity * 3 / 4);
+  capture_every = ticks_counted / fit + 1;
+  capture_countdown = capture_every;
+  return capture_every;
+}
+
 template <class Board>
 void frame_putc(void*, char c) {
   Board::putc(c);
@@ -323,17 +362,6 @@ auto pmu_sampling_cost(const Setup& s, prof::Profiler<B>& p, prof::Regions<B>& r
              "vector to return less what runs with the counters frozen");
   checks.check(quick != kNoCost, "PMU sampling interrupt cost measured");
   return &Bench<B>::on_pmu_slot0;
-}
-
-// The workloads the sampling phase profiles.
-inline void run_workloads() {
-  using namespace work;
-  for (int round = 0; round < 12; ++round) {
-    sink = crc32(buffer, sizeof buffer);
-    fill();
-    insertion_sort(table, 256);
-    sink = fib(5000);
-  }
 }
 
 template <prof::Backend B>
@@ -526,12 +554,15 @@ int profile(const Setup& s) {
     print_cost(out, "sampling interrupt cost with a 512-byte stack capture", x10,
                "vector to return, the board's IRQ path and the copy");
     Board::irq_disable();
+    Board::timer_stop();
+    const std::uint32_t every = spread_captures<Board>(StackCapture::kCapacity, checks);
     stacks.reset();
+    checks.check(Board::timer_start(&every_kth_tick<&on_tick_with_stack<Board>>), "timer started (stack capture)");
     Board::irq_enable();
     run_workloads();
     Board::irq_disable();
     Board::timer_stop();
-    if (stacks.size() != 0) captured_stacks = prof::StackView::of(stacks);
+    if (stacks.size() != 0 || stacks.dropped() != 0) captured_stacks = prof::StackView::of(stacks);
     // The chains walked on the target, where this build's code keeps one.
     if constexpr (requires { Board::kFrameChainKept; }) {
       FrameCapture& frames = frame_capture<Board>();
@@ -544,23 +575,32 @@ int profile(const Setup& s) {
       print_cost(out, "sampling interrupt cost with a frame walk on the target", fx10,
                  "vector to return, the board's IRQ path and the walk");
       Board::irq_disable();
+      Board::timer_stop();
       frames.reset();
+      capture_countdown = capture_every;
+      checks.check(Board::timer_start(&every_kth_tick<&on_tick_with_frames<Board>>), "timer started (frame walk)");
       Board::irq_enable();
       run_workloads();
       Board::irq_disable();
       Board::timer_stop();
-      if (frames.size() != 0) walked_frames = prof::FrameView::of(frames);
+      if (frames.size() != 0 || frames.dropped() != 0) walked_frames = prof::FrameView::of(frames);
       out.put("frame walk: ");
       out.dec(static_cast<std::uint32_t>(frames.size()));
-      out.line(" samples with their call chain walked on the target");
+      out.put(" samples with their call chain walked on the target, ");
+      out.dec(static_cast<std::uint32_t>(frames.dropped()));
+      out.line(" dropped");
+      checks.check(frames.dropped() == 0, "frame walk kept every sample");
     }
     out.put("stack capture: ");
     out.dec(static_cast<std::uint32_t>(stacks.size()));
     out.put(" samples with up to ");
     out.dec(static_cast<std::uint32_t>(StackCapture::kBytes));
-    out.put(" stack bytes, ");
+    out.put(" stack bytes, one every ");
+    out.dec(every);
+    out.put(" ticks, ");
     out.dec(static_cast<std::uint32_t>(stacks.dropped()));
-    out.line(stacks.size() != 0 ? " dropped (the ring keeps the first)" : " dropped: no timer interrupt here");
+    out.line(stacks.size() != 0 ? " dropped" : " dropped: no timer interrupt here");
+    checks.check(stacks.dropped() == 0, "stack capture kept every sample");
   }
 
   // 3. Sample the workloads, 4. report and dump.

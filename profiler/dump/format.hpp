@@ -10,7 +10,7 @@ namespace pmu::dump {
 inline constexpr std::uint8_t kMagic[4] = {'P', 'M', 'U', 'D'};
 inline constexpr std::uint32_t kByteOrderMark = 0x01020304u;  // written in the writer's byte order
 inline constexpr std::uint16_t kVersionMajor = 1;  // a decoder rejects any other major version
-inline constexpr std::uint16_t kVersionMinor = 2;  // minor bumps only append chunks or chunk fields
+inline constexpr std::uint16_t kVersionMinor = 3;  // minor bumps only append chunks or chunk fields
 inline constexpr std::uint16_t kHeaderSize = 16;
 inline constexpr std::size_t kChunkHeaderSize = 8;  // type u16, flags u16, payload length u32
 
@@ -24,8 +24,9 @@ enum class ChunkType : std::uint16_t {
   histogram = 0x0006,      // PC histogram (pc, count)
   image = 0x0007,          // which program wrote the dump: ELF machine, GNU build-id, code CRC (1.1)
   trace = 0x0008,          // region timings: (region, begin, end) in the first counter's units (1.2)
-  stacks = 0x0009,         // samples with their stack: pc, lr, sp, fp and the bytes above sp (1.2)
-  frames = 0x000A,         // samples with their call chain walked on the target (1.2)
+  stacks = 0x0009,         // samples with their stack: pc, lr, sp, fp and the bytes above sp (1.2;
+                           // 1.3 appends the count the ring dropped)
+  frames = 0x000A,         // samples with their call chain walked on the target (1.2; 1.3: dropped)
   end = 0x00FF,            // last chunk: CRC-32 of everything before the CRC value
 };
 inline constexpr std::uint16_t kChunkRequired = 0x0001;  // unknown chunk must not be skipped

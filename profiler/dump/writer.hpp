@@ -255,10 +255,11 @@ class Writer {
   }
 
   // STACKS chunk (1.2): samples with the registers an unwinder starts from and the stack above the
-  // stack pointer, as it was in memory. Announce `count` samples and the sum of their stack bytes,
-  // then call stack_sample() exactly `count` times with exactly that many bytes in all.
-  Status begin_stacks(std::uint32_t count, std::uint64_t stack_bytes) {
-    return begin_items(ChunkType::stacks, State::stacks, count, 4u * address_bytes_ + 2, 0, stack_bytes, 1);
+  // stack pointer, as it was in memory. Announce `count` samples, the sum of their stack bytes and
+  // how many the capture dropped (1.3: written after the samples), then call stack_sample() exactly
+  // `count` times with exactly that many bytes in all.
+  Status begin_stacks(std::uint32_t count, std::uint64_t stack_bytes, std::uint64_t dropped) {
+    return begin_items(ChunkType::stacks, State::stacks, count, 4u * address_bytes_ + 2, 0, stack_bytes, 1, &dropped);
   }
   Status stack_sample(std::uint64_t pc, std::uint64_t lr, std::uint64_t sp, std::uint64_t fp,
                       const std::uint8_t* stack, std::uint16_t n) {
@@ -278,10 +279,11 @@ class Writer {
 
   // FRAMES chunk (1.2): samples with the call chain the target walked (profiler/frame_walk.hpp):
   // the pc, then return addresses, and whether the chain ended (complete) or the walk stopped.
-  // Announce `count` samples and the sum of their addresses, then call frame_sample() exactly
-  // `count` times with exactly that many addresses in all.
-  Status begin_frames(std::uint32_t count, std::uint64_t addresses) {
-    return begin_items(ChunkType::frames, State::frames, count, 2, 0, addresses, address_bytes_);
+  // Announce `count` samples, the sum of their addresses and how many the walk's ring dropped (1.3:
+  // written after the samples), then call frame_sample() exactly `count` times with exactly that
+  // many addresses in all.
+  Status begin_frames(std::uint32_t count, std::uint64_t addresses, std::uint64_t dropped) {
+    return begin_items(ChunkType::frames, State::frames, count, 2, 0, addresses, address_bytes_, &dropped);
   }
   Status frame_sample(const std::uint32_t* pcs, std::uint8_t n, bool complete) {
     if (!usable(State::frames)) return status_;
@@ -332,19 +334,31 @@ class Writer {
 
   // A chunk of `count` items: u32 count, `header` more bytes the caller writes next, the items of
   // item_size bytes each, and `units` variable parts of unit_size bytes shared among the items
-  // (STACKS: stack bytes, FRAMES: addresses), each item taking its share through take_units().
+  // (STACKS: stack bytes, FRAMES: addresses), each item taking its share through take_units();
+  // then, where given, a u64 `trailer` after the last item (STACKS, FRAMES: the dropped count).
   Status begin_items(ChunkType type, State items, std::uint32_t count, std::uint32_t item_size,
-                     std::uint32_t header = 0, std::uint64_t units = 0, std::uint32_t unit_size = 0) {
+                     std::uint32_t header = 0, std::uint64_t units = 0, std::uint32_t unit_size = 0,
+                     const std::uint64_t* trailer = nullptr) {
     if (!usable(State::open)) return status_;
-    const std::uint64_t len = 4 + header + std::uint64_t{count} * item_size + units * unit_size;
+    const std::uint64_t len =
+        4 + header + std::uint64_t{count} * item_size + units * unit_size + (trailer != nullptr ? 8 : 0);
     if (len > 0xFFFFFFFFu) return fail(Status::too_large);
     if (count == 0 && units != 0) return fail(Status::count_mismatch);
     chunk(type, len);
     u32(count);
     items_left_ = count;
     units_left_ = units;
-    if (count != 0) state_ = items;
+    has_trailer_ = trailer != nullptr;
+    trailer_ = has_trailer_ ? *trailer : 0;
+    if (count != 0)
+      state_ = items;
+    else
+      write_trailer();
     return status_;
+  }
+  void write_trailer() {
+    if (has_trailer_) u64(trailer_);
+    has_trailer_ = false;
   }
   // An item's n units: no more than are left, and the last item takes all that remain.
   bool take_units(std::uint64_t n) {
@@ -353,7 +367,10 @@ class Writer {
     return true;
   }
   Status item_done() {
-    if (--items_left_ == 0) state_ = State::open;
+    if (--items_left_ == 0) {
+      state_ = State::open;
+      write_trailer();
+    }
     return status_;
   }
 
@@ -421,6 +438,8 @@ class Writer {
   std::size_t fill_ = 0;
   Crc32 crc_{};
   std::uint64_t units_left_ = 0;  // begin_items: variable parts announced, not yet written
+  std::uint64_t trailer_ = 0;     // begin_items: written after the last item, where has_trailer_
+  bool has_trailer_ = false;
   std::uint32_t regions_written_ = 0;  // REGION chunks so far: what a trace event may name
   Status status_ = Status::ok;
   State state_ = State::fresh;

@@ -68,6 +68,7 @@ class Reader {
     pos_ += n;
     return s;
   }
+  std::size_t left() const { return size_ - pos_; }
   // Checks that `count` items of `item_size` bytes fit before anything is allocated for them.
   void need_items(std::uint64_t count, unsigned item_size, const char* what) {
     if (count * item_size > size_ - pos_)
@@ -416,6 +417,13 @@ class Decoder {
       dump_.sample_records += 1;
       dump_.stacks.push_back(std::move(s));
     }
+    dropped_after_items(r, dump_.stacks_dropped, "stack samples dropped");
+  }
+
+  // 1.3 appends the capture's dropped count after the items; a 1.2 chunk ends with them (unknown).
+  static void dropped_after_items(Reader& r, std::optional<std::uint64_t>& dropped, const char* field) {
+    if (r.left() < 8) return;
+    dropped = dropped.value_or(0) + r.u64(field);
   }
 
   void frames(Reader& r, const std::string& where) {
@@ -434,6 +442,7 @@ class Decoder {
       dump_.sample_records += 1;
       dump_.frames.push_back(std::move(f));
     }
+    dropped_after_items(r, dump_.frames_dropped, "frame samples dropped");
   }
 
   void trace(Reader& r, const std::string& where) {

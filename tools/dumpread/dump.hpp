@@ -123,6 +123,8 @@ struct Dump {
   // address as lr); the profile takes their stacks as they are.
   std::vector<FrameSampleRecord> frames;
   std::uint64_t trace_dropped = 0;    // events its trace ring could not keep
+  // Captures the stack and frame rings could not keep (1.3; absent from a 1.2 chunk: unknown).
+  std::optional<std::uint64_t> stacks_dropped, frames_dropped;
   std::vector<SkippedChunk> skipped;  // unknown, optional chunks
 
   std::uint64_t total_samples() const;  // raw records plus histogram counts

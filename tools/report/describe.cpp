@@ -43,8 +43,19 @@ std::string counter_label(const Counter& c) {
   return s;
 }
 
+namespace {
+// "; 12 with stacks, 36 stack captures dropped": what the capture rings kept and lost.
+std::string describe_captures(const char* what, std::size_t kept, const std::optional<std::uint64_t>& dropped) {
+  if (kept == 0 && dropped.value_or(0) == 0) return "";
+  return "; " + std::to_string(kept) + " with " + what + ", " +
+         (dropped ? std::to_string(*dropped) : std::string("unknown (format 1.2)")) + " " + what + " dropped";
+}
+}  // namespace
+
 std::string describe_source(const Dump& d) {
-  if (!d.source) return "no sample source recorded";
+  const std::string captures = describe_captures("stacks", d.stacks.size(), d.stacks_dropped) +
+                               describe_captures("walked chains", d.frames.size(), d.frames_dropped);
+  if (!d.source) return "no sample source recorded" + captures;
   const SampleSource& s = *d.source;
   std::string text = source_kind_name(s.kind);
   if (s.kind == static_cast<unsigned>(pmu::dump::SampleSourceKind::pmu_overflow))
@@ -54,7 +65,7 @@ std::string describe_source(const Dump& d) {
     text += " every " + std::to_string(s.period) + " ns";
   else
     text += " (kind " + std::to_string(s.kind) + ", period " + std::to_string(s.period) + ")";
-  return text + ", " + std::to_string(s.dropped) + " dropped";
+  return text + ", " + std::to_string(s.dropped) + " dropped" + captures;
 }
 
 std::string byte_order_name(ByteOrder o) {

@@ -103,12 +103,18 @@ void write_dump_json(std::ostream& os, const Dump& d, const std::string& carrier
     j.end_array().end_object();
   }
   j.end_array();
+  auto dropped = [&](const char* key, const std::optional<std::uint64_t>& v) {
+    j.key(key);
+    if (v) j.value(*v); else j.null();  // null: a 1.2 dump, which did not record it
+  };
+  dropped("frames_dropped", d.frames_dropped);
   j.key("stacks").begin_array();
   for (const StackSampleRecord& s : d.stacks) {
     j.begin_object().field("pc", hex(s.pc, digits)).field("lr", hex(s.lr, digits)).field("sp", hex(s.sp, digits));
     j.field("fp", hex(s.fp, digits)).field("stack_bytes", std::uint64_t{s.stack.size()}).end_object();
   }
   j.end_array();
+  dropped("stacks_dropped", d.stacks_dropped);
   j.key("skipped_chunks").begin_array();
   for (const SkippedChunk& c : d.skipped) {
     j.begin_object().field("type", hex(c.type, 4)).field("flags", hex(c.flags, 4));

@@ -23,7 +23,7 @@ class RoundTrip : public ::testing::TestWithParam<pd::ByteOrder> {};
 
 void expect_profile_fixture(const Dump& d) {
   EXPECT_EQ(d.version_major, 1u);
-  EXPECT_EQ(d.version_minor, 2u);
+  EXPECT_EQ(d.version_minor, 3u);
   EXPECT_EQ(d.target.id, "xscale");
   EXPECT_EQ(d.target.pmu, "xscale-xsc2");
   EXPECT_EQ(d.target.counter_clock_hz, 400000000u);

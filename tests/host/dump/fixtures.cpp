@@ -87,7 +87,7 @@ Bytes stacks_dump(pd::ByteOrder order) {
   pd::Writer w(out.sink(), order);
   w.begin({"xscale", "xscale-xsc2", 0, 32, 4});
   const std::uint8_t stack[] = {0x10, 0x20, 0x00, 0xa0, 0x00, 0x00, 0x00, 0x00, 0x44, 0x30, 0x00, 0xa0};
-  w.begin_stacks(2, sizeof stack + 4);
+  w.begin_stacks(2, sizeof stack + 4, 3);  // and 3 the ring dropped
   w.stack_sample(0x2010, 0x3020, 0xa0ff0000, 0, stack, sizeof stack);
   w.stack_sample(0x2014, 0x3020, 0xa0ff0010, 0xa0ff0020, stack, 4);
   w.finish();
@@ -99,7 +99,7 @@ Bytes frames_dump(pd::ByteOrder order) {
   pd::Writer w(out.sink(), order);
   w.begin({"e500", "e500", 0, 32, 4});
   const std::uint32_t chain[] = {0x2010, 0x3020, 0x1010};
-  w.begin_frames(2, 4);
+  w.begin_frames(2, 4, 5);  // and 5 the ring dropped
   w.frame_sample(chain, 3, true);
   w.frame_sample(chain, 1, false);
   w.finish();

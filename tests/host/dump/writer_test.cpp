@@ -11,6 +11,7 @@
 #include "profiler/dump/image.hpp"
 #include "profiler/dump/writer.hpp"
 #include "tools/dumpread/binary_decoder.hpp"
+#include "tools/report/describe.hpp"
 #include "tools/report/profile.hpp"
 
 namespace {
@@ -43,7 +44,7 @@ Bytes small_dump(pd::ByteOrder order) {
 
 TEST(DumpWriter, BigEndianBytesAreExactlyTheSpec) {
   const Bytes b = small_dump(pd::ByteOrder::big);
-  Bytes expect = {'P', 'M', 'U', 'D', 1, 2, 3, 4, 0, 1, 0, 2, 0, 16, 0, 0,  // header, version 1.2
+  Bytes expect = {'P', 'M', 'U', 'D', 1, 2, 3, 4, 0, 1, 0, 3, 0, 16, 0, 0,  // header, version 1.3
                   0, 1, 0, 0, 0, 0, 0, 15,                                 // TARGET, 15 bytes
                   2, 'a', 'b', 1, 'c', 1, 2, 3, 4, 5, 6, 7, 8, 32, 4,
                   0, 0xFF, 0, 0, 0, 0, 0, 4};  // END, 4 bytes
@@ -54,7 +55,7 @@ TEST(DumpWriter, BigEndianBytesAreExactlyTheSpec) {
 
 TEST(DumpWriter, LittleEndianBytesAreExactlyTheSpec) {
   const Bytes b = small_dump(pd::ByteOrder::little);
-  Bytes expect = {'P', 'M', 'U', 'D', 4, 3, 2, 1, 1, 0, 2, 0, 16, 0, 0, 0,
+  Bytes expect = {'P', 'M', 'U', 'D', 4, 3, 2, 1, 1, 0, 3, 0, 16, 0, 0, 0,
                   1, 0, 0, 0, 15, 0, 0, 0,
                   2, 'a', 'b', 1, 'c', 8, 7, 6, 5, 4, 3, 2, 1, 32, 4,
                   0xFF, 0, 0, 0, 4, 0, 0, 0};
@@ -224,16 +225,17 @@ TEST(DumpWriter, StacksRoundTrip) {
   EXPECT_EQ(d.stacks[1].fp, 0xa0ff0020u);
   EXPECT_EQ(d.stacks[1].stack.size(), 4u);
   EXPECT_EQ(d.total_samples(), 2u) << "stack samples are samples";
+  EXPECT_EQ(d.stacks_dropped, std::optional<std::uint64_t>(3)) << "the drops travel with the stacks (1.3)";
   dumptest::VectorSink out;
   pd::Writer w(out.sink(), pd::ByteOrder::little);
   w.begin({"t", "p", 0, 32, 4});
   const std::uint8_t stack[12] = {};
-  ASSERT_EQ(w.begin_stacks(2, 8), pd::Status::ok);
+  ASSERT_EQ(w.begin_stacks(2, 8, 0), pd::Status::ok);
   EXPECT_EQ(w.stack_sample(1, 2, 3, 4, stack, 4), pd::Status::ok);
   EXPECT_EQ(w.stack_sample(1, 2, 3, 4, stack, 12), pd::Status::count_mismatch) << "more bytes than announced";
   pd::Writer w2(out.sink(), pd::ByteOrder::little);
   w2.begin({"t", "p", 0, 32, 4});
-  ASSERT_EQ(w2.begin_stacks(2, 8), pd::Status::ok);
+  ASSERT_EQ(w2.begin_stacks(2, 8, 0), pd::Status::ok);
   EXPECT_EQ(w2.stack_sample(1, 2, 3, 4, stack, 8), pd::Status::ok);
   EXPECT_EQ(w2.finish(), pd::Status::count_mismatch) << "one sample short";
 }
@@ -248,6 +250,7 @@ TEST(DumpWriter, FramesRoundTrip) {
   EXPECT_TRUE(d.frames[0].complete);
   EXPECT_FALSE(d.frames[1].complete);
   EXPECT_EQ(d.total_samples(), 2u);
+  EXPECT_EQ(d.frames_dropped, std::optional<std::uint64_t>(5));
   const pmukit::Profile p = pmukit::build_profile(d, pmukit::SymbolTable());
   ASSERT_EQ(p.deep.size(), 2u);
   EXPECT_EQ(p.deep.begin()->first.size(), 3u);  // 0x1010;0x3020;0x2010 (no ELF: addresses)
@@ -255,8 +258,32 @@ TEST(DumpWriter, FramesRoundTrip) {
   pd::Writer w(out.sink(), pd::ByteOrder::little);
   w.begin({"t", "p", 0, 32, 4});
   const std::uint32_t pcs[2] = {1, 2};
-  ASSERT_EQ(w.begin_frames(1, 2), pd::Status::ok);
+  ASSERT_EQ(w.begin_frames(1, 2, 0), pd::Status::ok);
   EXPECT_EQ(w.frame_sample(pcs, 1, true), pd::Status::count_mismatch) << "the last must use what is left";
+}
+
+// Every capture dropped: an empty STACKS chunk still says how many (1.3), and the report says it;
+// a 1.2 STACKS chunk (no count after the samples) decodes with the drops unknown, and says so.
+TEST(DumpWriter, DroppedCapturesAreCountedEvenWhenNoneWasKept) {
+  dumptest::VectorSink out;
+  pd::Writer w(out.sink(), pd::ByteOrder::big);
+  w.begin({"t", "p", 0, 32, 4});
+  w.sample_source({pd::SampleSourceKind::timer, pd::kNoCounter, 1000, 0});
+  ASSERT_EQ(w.begin_stacks(0, 0, 7), pd::Status::ok);
+  ASSERT_EQ(w.finish(), pd::Status::ok);
+  const pmukit::Dump d = pmukit::decode_dump(out.bytes.data(), out.bytes.size());
+  EXPECT_EQ(d.stacks_dropped, std::optional<std::uint64_t>(7));
+  EXPECT_NE(pmukit::describe_source(d).find("0 with stacks, 7 stacks dropped"), std::string::npos)
+      << pmukit::describe_source(d);
+
+  Bytes old = {'P', 'M', 'U', 'D', 1, 2, 3, 4, 0, 1, 0, 2, 0, 16, 0, 0,                       // version 1.2
+               0, 1, 0, 0, 0, 0, 0, 14, 1, 't', 1, 'p', 0, 0, 0, 0, 0, 0, 0, 0, 32, 4,  // TARGET
+               0, 9, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0,                                      // STACKS, n = 0
+               0, 0xFF, 0, 0, 0, 0, 0, 4};                                              // END
+  const std::uint32_t crc = pd::crc32(old.data(), old.size());
+  for (int shift = 24; shift >= 0; shift -= 8) old.push_back(static_cast<std::uint8_t>(crc >> shift));
+  const pmukit::Dump d12 = pmukit::decode_dump(old.data(), old.size());
+  EXPECT_FALSE(d12.stacks_dropped.has_value());
 }
 
 TEST(TextFrameSink, WritesBeginDataAndEndLines) {
@@ -267,8 +294,8 @@ TEST(TextFrameSink, WritesBeginDataAndEndLines) {
   // The example of docs/dump-format.md, computed independently (Python's zlib.crc32).
   EXPECT_EQ(log.text,
             "@PMUD BEGIN 1\n"
-            "@PMUD 0000 504d5544040302010100020010000000010000000f0000000261620163080706 8303\n"
-            "@PMUD 0001 05040302012004ff0000000400000053acf0ae 07b5\n"
+            "@PMUD 0000 504d5544040302010100030010000000010000000f0000000261620163080706 e7c3\n"
+            "@PMUD 0001 05040302012004ff000000040000004cbb002e 9714\n"
             "@PMUD END 2 51\n");
 }
 
