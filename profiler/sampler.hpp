@@ -14,7 +14,7 @@
 // 64-bit values, acknowledge, unfreeze. on_pmu_interrupt<Slot>, for a counter known at compile
 // time, does the common case (only that counter overflowed) without a loop or a freeze. A full
 // buffer drops the sample and counts it: dropped() is always reported next to the samples.
-#include <atomic>
+#include "hal/core/bus/barrier.hpp"
 #include <cstddef>
 #include <cstdint>
 
@@ -89,7 +89,7 @@ class SampleRing {
       }
     }
     buf_[h % N] = Sample{pc, lr};
-    std::atomic_signal_fence(std::memory_order_seq_cst);  // publish the sample before the index
+    pmu::compiler_barrier();  // publish the sample before the index
     head_ = h + 1;
     return true;
   }
@@ -98,9 +98,9 @@ class SampleRing {
     std::uint32_t t = oldest();
     for (;;) {
       if (t == head_) return false;
-      std::atomic_signal_fence(std::memory_order_seq_cst);  // the index before the sample
+      pmu::compiler_barrier();  // the index before the sample
       out = buf_[t % N];
-      std::atomic_signal_fence(std::memory_order_seq_cst);
+      pmu::compiler_barrier();
       if (intact(t)) break;
       t = oldest();  // overwritten while copying (keep_newest): skip to what is left
     }
@@ -111,9 +111,9 @@ class SampleRing {
   bool peek(std::size_t i, Sample& out) {
     const std::uint32_t t = oldest();
     if (i >= static_cast<std::uint32_t>(head_ - t)) return false;
-    std::atomic_signal_fence(std::memory_order_seq_cst);  // the index before the sample, as pop()
+    pmu::compiler_barrier();  // the index before the sample, as pop()
     out = buf_[(t + i) % N];
-    std::atomic_signal_fence(std::memory_order_seq_cst);
+    pmu::compiler_barrier();
     return intact(t + static_cast<std::uint32_t>(i));
   }
   std::size_t size() const {

@@ -15,7 +15,7 @@
 // samples holds N * (Bytes + 20) bytes. A full ring
 // drops the sample and counts it (dropped()). One producer (the sampling interrupt of one core)
 // and one consumer (thread context), as prof::SampleRing.
-#include <atomic>
+#include "hal/core/bus/barrier.hpp"
 #include <cstddef>
 #include <cstdint>
 
@@ -46,7 +46,7 @@ class CaptureRing {
     return &buf_[head % N];
   }
   void publish(std::uint32_t head) {
-    std::atomic_signal_fence(std::memory_order_seq_cst);  // the entry before the index
+    pmu::compiler_barrier();  // the entry before the index
     head_ = head + 1;
   }
   // Thread side.

@@ -379,9 +379,13 @@ int report_and_dump(const Setup& s, const Report<B>& r, Ring& ring, const prof::
                     Checks& checks) {
   const Console& out = checks.out;
   print_regions(out, s.unit, r.all, r.count);
-  std::uint32_t in_crc = 0;
+  std::uint32_t in_crc = 0, in_sort = 0, in_fib = 0;
   prof::Sample smp;
-  for (std::size_t i = 0; ring.peek(i, smp); ++i) in_crc += work::in_crc32(smp.pc);
+  for (std::size_t i = 0; ring.peek(i, smp); ++i) {
+    in_crc += work::in_crc32(smp.pc);
+    in_sort += work::in_sort(smp.pc);
+    in_fib += work::in_fib(smp.pc);
+  }
   out.put("samples: ");
   out.dec(ring.size());
   out.put(" recorded, ");
@@ -390,7 +394,9 @@ int report_and_dump(const Setup& s, const Report<B>& r, Ring& ring, const prof::
   out.dec(in_crc);
   out.line(" in crc32");
   checks.check(ring.size() > 0, "samples recorded");
-  checks.check(2 * in_crc > ring.size(), "most samples in crc32, the longest-running function");
+  // More than in any other workload: how much more depends on the compiler (clang's crc32 is
+  // faster and its sort slower than GCC's on XScale).
+  checks.check(in_crc > in_sort && in_crc > in_fib, "most samples in crc32, the longest-running function");
   pmu::dump::TextFrameSink frames{&frame_putc<Board>, nullptr};
   // The same bytes also where the board captures them besides the console (docs/capture.md).
   pmu::dump::TeeSink tee{frames.sink()};

@@ -1,8 +1,6 @@
 #include "examples/common/workloads.hpp"
 
-// noipa: not inlined, and not known to be pure either (a pure call could be hoisted out of the
-// sampling loop, as GCC did with fib on e500).
-#define WORKLOAD(section_name) __attribute__((noipa, section(section_name)))
+#define WORKLOAD(section_name) __attribute__((EXAMPLES_NOIPA, section(section_name)))
 
 namespace examples::work {
 

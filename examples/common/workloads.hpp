@@ -5,6 +5,15 @@
 // lives in each example (it is asm).
 #include <cstdint>
 
+// Not inlined, and not known to be pure either (a pure call could be hoisted out of the sampling
+// loop, as GCC did with fib on e500): GCC's noipa; clang has no such attribute, noinline is its
+// nearest.
+#if defined(__clang__)
+#define EXAMPLES_NOIPA noinline
+#else
+#define EXAMPLES_NOIPA noipa
+#endif
+
 namespace examples::work {
 
 inline constexpr std::uint32_t kBufferBytes = 4096;
@@ -20,11 +29,15 @@ std::uint32_t fib(std::uint32_t n);
 
 }  // namespace examples::work
 
-extern "C" const char __start_work_crc[], __stop_work_crc[];
+extern "C" const char __start_work_crc[], __stop_work_crc[], __start_work_sort[], __stop_work_sort[],
+    __start_work_fib[], __stop_work_fib[];
 
 namespace examples::work {
-inline bool in_crc32(std::uint32_t pc) {
+inline bool in_section(std::uint32_t pc, const char* start, const char* stop) {
   const auto p = reinterpret_cast<const char*>(pc);
-  return p >= __start_work_crc && p < __stop_work_crc;
+  return p >= start && p < stop;
 }
+inline bool in_crc32(std::uint32_t pc) { return in_section(pc, __start_work_crc, __stop_work_crc); }
+inline bool in_sort(std::uint32_t pc) { return in_section(pc, __start_work_sort, __stop_work_sort); }
+inline bool in_fib(std::uint32_t pc) { return in_section(pc, __start_work_fib, __stop_work_fib); }
 }  // namespace examples::work

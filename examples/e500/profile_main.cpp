@@ -31,7 +31,7 @@ using Pmu = pmu::e500::Driver<pmu::PmrBus>;
 using Fallback = prof::ClockBackend<Timebase>;
 
 // n + 2 instructions once called (mtctr, n x bdnz, blr), n + 4 with the call around it.
-__attribute__((noipa, section("work_known"))) void spin_exact(std::uint32_t n) {
+__attribute__((EXAMPLES_NOIPA, section("work_known"))) void spin_exact(std::uint32_t n) {
   asm volatile("mtctr %0\n1:\tbdnz 1b" : : "r"(n) : "ctr");
 }
 

@@ -26,7 +26,7 @@ using CountBackend = prof::ClockBackend<CountClock>;
 
 // 2n + 4 instructions once called (n + 1 passes of bnez + its delay slot, then jr + its delay slot),
 // 2n + 6 with the call around it.
-__attribute__((noipa, section("work_known"))) inline void spin_exact(std::uint32_t n) {
+__attribute__((EXAMPLES_NOIPA, section("work_known"))) inline void spin_exact(std::uint32_t n) {
   asm volatile(".set push\n\t.set noreorder\n1:\tbnez %0, 1b\n\taddiu %0, %0, -1\n\t.set pop"
                : "+r"(n));
 }

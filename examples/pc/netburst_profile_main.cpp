@@ -33,7 +33,7 @@ using TscBackend = prof::ClockBackend<TscClock>;
 
 // 2n instructions in the loop (n >= 1); 2n + 7 with the argument store, the call, the frame
 // (push %ebp, mov, the argument load), pop and ret: counted from this build's disassembly.
-__attribute__((noipa, section("work_known"))) void spin_exact(std::uint32_t n) {
+__attribute__((EXAMPLES_NOIPA, section("work_known"))) void spin_exact(std::uint32_t n) {
   asm volatile("1:\n\tdec %0\n\tjnz 1b" : "+r"(n));
 }
 

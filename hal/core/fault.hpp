@@ -11,7 +11,7 @@
 // (ARM undef: return to LR_und; e500 program: SRR0 + 4). The skipped access leaves its destination
 // register unspecified, which is why a caller must check traps() before trusting the value.
 // The mock bus raises the same way through pmu::fault::raise(), so probes run in host tests too.
-#include <atomic>
+#include "hal/core/bus/barrier.hpp"
 #include <cstdint>
 
 namespace pmu::fault {
@@ -34,9 +34,9 @@ template <class F>
 inline bool traps(F&& f) {
   const std::uint32_t before = state.caught;
   state.armed = 1;
-  std::atomic_signal_fence(std::memory_order_seq_cst);  // keep the accesses inside the armed window
+  pmu::compiler_barrier();  // keep the accesses inside the armed window
   f();
-  std::atomic_signal_fence(std::memory_order_seq_cst);
+  pmu::compiler_barrier();
   state.armed = 0;
   return state.caught != before;
 }

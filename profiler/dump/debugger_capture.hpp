@@ -7,7 +7,7 @@
 // One file of the firmware defines them: PMUKIT_DEFINE_DEBUGGER_CAPTURE(bytes). Then
 //   pmu::dump::DebuggerCaptureSink cap;   pmu::dump::Writer w{cap.sink()};  ...  w.finish();
 // A dump larger than the buffer fails (the writer stops, pmukit_dump_size stays 0).
-#include <atomic>
+#include "hal/core/bus/barrier.hpp"
 #include <cstddef>
 #include <cstdint>
 
@@ -26,7 +26,7 @@ void pmukit_dump_ready(void);
   const std::uint32_t pmukit_dump_capacity = (bytes);                                  \
   volatile std::uint32_t pmukit_dump_size = 0;                                         \
   [[gnu::noinline, gnu::used]] void pmukit_dump_ready(void) {                          \
-    std::atomic_signal_fence(std::memory_order_seq_cst); /* a call that stays a call */ \
+    pmu::compiler_barrier(); /* a call that stays a call */ \
   }                                                                                    \
   }
 

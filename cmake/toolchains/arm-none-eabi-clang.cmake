@@ -1,0 +1,37 @@
+# XScale (PXA2xx) bare metal, compiled by clang 14 (users bring GCC or clang) against the GNU
+# Arm toolchain's newlib and libstdc++ headers; linked and assembled by arm-none-eabi-gcc, which
+# knows that toolchain's multilib libraries (clang's bare-metal driver does not find them).
+set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR arm)
+set(PMU_TARGET_TRIPLE arm-none-eabi)
+find_program(PMU_CLANG NAMES clang clang-14 REQUIRED)
+find_program(PMU_CLANGXX NAMES clang++ clang++-14 REQUIRED)
+set(CMAKE_C_COMPILER ${PMU_CLANG})
+set(CMAKE_CXX_COMPILER ${PMU_CLANGXX})
+set(CMAKE_C_COMPILER_TARGET arm-none-eabi)
+set(CMAKE_CXX_COMPILER_TARGET arm-none-eabi)
+set(CMAKE_ASM_COMPILER arm-none-eabi-gcc)
+set(CMAKE_OBJDUMP arm-none-eabi-objdump CACHE FILEPATH "")
+set(CMAKE_SIZE arm-none-eabi-size CACHE FILEPATH "")
+# The GNU toolchain's own include directories for this CPU, as its g++ lists them.
+execute_process(COMMAND arm-none-eabi-g++ -mcpu=xscale -marm -E -x c++ - -v
+                INPUT_FILE /dev/null OUTPUT_QUIET ERROR_VARIABLE _gnu_search)
+string(REGEX REPLACE ".*#include <...> search starts here:\n(.*)End of search list.*" "\\1" _gnu_dirs "${_gnu_search}")
+string(REGEX REPLACE "[ \n]+" ";" _gnu_dirs "${_gnu_dirs}")
+set(_isystem "")
+foreach(d IN LISTS _gnu_dirs)
+  if(d)
+    string(APPEND _isystem " -isystem ${d}")
+  endif()
+endforeach()
+# -fshort-enums: the GNU Arm EABI toolchain's enums (its newlib and libgcc are built so).
+set(CMAKE_C_FLAGS_INIT "-mcpu=xscale -marm -fshort-enums${_isystem}")
+set(CMAKE_CXX_FLAGS_INIT "-mcpu=xscale -marm -fshort-enums${_isystem}")
+set(CMAKE_ASM_FLAGS_INIT "-mcpu=xscale -marm")
+set(CMAKE_C_LINK_EXECUTABLE "arm-none-eabi-gcc <FLAGS> <CMAKE_C_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
+set(CMAKE_CXX_LINK_EXECUTABLE "arm-none-eabi-g++ <FLAGS> <CMAKE_CXX_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
