@@ -31,7 +31,7 @@ for log in "$root"/*/examples/*/*_profile.elf.*.log; do
   echo "| $run | $unit | $w | ${region:--} | $r | $goal |"
 done
 echo
-echo "Under QEMU -icount shift=0 (xscale_profile_qemu) and pmusim a count is an instruction; the"
+echo "Under QEMU -icount shift=0,sleep=off (xscale_profile_qemu) and pmusim a count is an instruction; the"
 echo "time-base, Count and TSC runs are coarser clocks, where a window of a few ticks is the clock's."
 echo
 

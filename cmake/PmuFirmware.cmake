@@ -9,10 +9,11 @@
 #   pmu_add_firmware(<name> BOARD <board> SOURCES <files>...)
 #       <name>.elf and <name>.map, linked against the board; its size printed after the link.
 #   pmu_add_qemu_test(<test> FIRMWARE <name> PASS <regex> [FAIL <regex>] [EXPECT_EXIT <n>]
-#                     [QEMU_ARGS <extra args>...])
+#                     [REPRODUCIBLE] [QEMU_ARGS <extra args>...])
 #       boots the image on the board's QEMU (60 s limit); PASS must match, FAIL (default
 #       "PROFILE FAIL|CHECK FAIL") must not, and EXPECT_EXIT (default 0 on EXIT_STATUS boards) is
-#       the exit status. Not registered, with a note, where QEMU or timeout is missing.
+#       the exit status; REPRODUCIBLE: a second run must write the same dump byte for byte. Not
+#       registered, with a note, where QEMU or timeout is missing.
 find_program(PMU_TIMEOUT timeout)
 
 function(pmu_board board)
@@ -51,7 +52,7 @@ function(pmu_add_firmware name)
 endfunction()
 
 function(pmu_add_qemu_test test)
-  cmake_parse_arguments(T "" "FIRMWARE;PASS;FAIL;EXPECT_EXIT" "QEMU_ARGS" ${ARGN})
+  cmake_parse_arguments(T "REPRODUCIBLE" "FIRMWARE;PASS;FAIL;EXPECT_EXIT" "QEMU_ARGS" ${ARGN})
   get_property(board TARGET ${T_FIRMWARE} PROPERTY PMU_BOARD)
   get_property(args GLOBAL PROPERTY PMU_BOARD_${board}_QEMU_ARGS)
   get_property(exit_status GLOBAL PROPERTY PMU_BOARD_${board}_EXIT_STATUS)
@@ -70,16 +71,17 @@ function(pmu_add_qemu_test test)
   endif()
   pmu_firmware_test(${test} RUNNER ${PMU_QEMU_${board}} ARGS ${args} ELF_OPTION -kernel
     FIRMWARE ${T_FIRMWARE} PASS "${T_PASS}" ${fail} EXPECT_EXIT "${T_EXPECT_EXIT}"
-    DEBUG_EXIT "${debug_exit}" LABELS qemu ${board})
+    DEBUG_EXIT "${debug_exit}" REPRODUCIBLE "${T_REPRODUCIBLE}" LABELS qemu ${board})
 endfunction()
 
 # The one way a firmware image is run and judged (cmake/run_qemu_test.cmake), for QEMU and pmusim:
 #   pmu_firmware_test(<test> RUNNER <program> [ARGS <args>...] [ELF_OPTION <option>]
 #                     FIRMWARE <name> PASS <regex> [FAIL <regex>] [EXPECT_EXIT <n>] [DEBUG_EXIT <bool>]
-#                     LABELS <labels>)
+#                     [REPRODUCIBLE <bool>] LABELS <labels>)
 # FAIL defaults to "PROFILE FAIL|CHECK FAIL"; no ELF_OPTION: the image is the runner's first argument.
 function(pmu_firmware_test test)
-  cmake_parse_arguments(T "" "RUNNER;ELF_OPTION;FIRMWARE;PASS;FAIL;STDERR;EXPECT_EXIT;DEBUG_EXIT" "ARGS;LABELS" ${ARGN})
+  cmake_parse_arguments(T "" "RUNNER;ELF_OPTION;FIRMWARE;PASS;FAIL;STDERR;EXPECT_EXIT;DEBUG_EXIT;REPRODUCIBLE" "ARGS;LABELS"
+                        ${ARGN})
   if(NOT DEFINED T_FAIL)
     set(T_FAIL "PROFILE FAIL|CHECK FAIL")
   endif()
@@ -89,7 +91,8 @@ function(pmu_firmware_test test)
       -DQEMU=${T_RUNNER} "-DQEMU_ARGS=${args}" "-DELF_OPTION=${T_ELF_OPTION}"
       -DTIMEOUT_PROGRAM=${PMU_TIMEOUT} -DTIMEOUT=60
       -DELF=$<TARGET_FILE:${T_FIRMWARE}> "-DPASS=${T_PASS}" "-DFAIL=${T_FAIL}" "-DSTDERR=${T_STDERR}"
-      "-DEXPECT_EXIT=${T_EXPECT_EXIT}" "-DDEBUG_EXIT=${T_DEBUG_EXIT}" "-DLOG=$<TARGET_FILE:${T_FIRMWARE}>.${test}.log"
+      "-DEXPECT_EXIT=${T_EXPECT_EXIT}" "-DDEBUG_EXIT=${T_DEBUG_EXIT}" "-DREPRODUCIBLE=${T_REPRODUCIBLE}"
+      "-DLOG=$<TARGET_FILE:${T_FIRMWARE}>.${test}.log"
       -P ${PROJECT_SOURCE_DIR}/cmake/run_qemu_test.cmake)
   set_tests_properties(${test} PROPERTIES TIMEOUT 90 LABELS "${T_LABELS}")
 endfunction()

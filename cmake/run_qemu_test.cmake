@@ -1,7 +1,9 @@
 # Runs one firmware image under QEMU and judges it by its exit status and its console output.
 #   cmake -DQEMU=... -DQEMU_ARGS="-M;mainstone;..." -DELF=... -DPASS=<regex> [-DFAIL=<regex>]
 #         [-DEXPECT_EXIT=<n> [-DDEBUG_EXIT=ON]] [-DTIMEOUT_PROGRAM=timeout] [-DTIMEOUT=60] [-DLOG=<file>] -P run_qemu_test.cmake
-# LOG keeps the console output (e.g. for `pmukit report LOG --elf ELF`).
+# LOG keeps the console output (e.g. for `pmukit report LOG --elf ELF`). REPRODUCIBLE=ON runs the
+# image a second time and requires the same dump (its @PMUD text frames) byte for byte: what a
+# `pmukit diff` gate on an emulator relies on.
 # EXPECT_EXIT is checked only when given (a board whose QEMU exit status carries the firmware's
 # verdict, e.g. ARM semihosting); PASS must match the output and FAIL must not. DEBUG_EXIT: QEMU's
 # isa-debug-exit device ended the run, with status (code << 1) | 1; any even status (a timeout, a
@@ -53,4 +55,17 @@ if(DEFINED STDERR AND NOT STDERR STREQUAL "" AND NOT err MATCHES "${STDERR}")
 endif()
 if(DEFINED FAIL AND NOT FAIL STREQUAL "" AND out MATCHES "${FAIL}")
   message(FATAL_ERROR "output matches the failure pattern: ${FAIL}")
+endif()
+if(REPRODUCIBLE)
+  execute_process(COMMAND ${cmd} OUTPUT_VARIABLE again ERROR_QUIET TIMEOUT ${TIMEOUT} INPUT_FILE /dev/null)
+  string(REGEX MATCHALL "@PMUD [^\n]*" first "${out}")
+  string(REGEX MATCHALL "@PMUD [^\n]*" second "${again}")
+  if(NOT first)
+    message(FATAL_ERROR "REPRODUCIBLE: the first run wrote no dump to compare")
+  endif()
+  if(NOT first STREQUAL second)
+    message(FATAL_ERROR "REPRODUCIBLE: a second identical run wrote a different dump (is -icount sleep=off set?)")
+  endif()
+  list(LENGTH first lines)
+  message("reproducible: the second run wrote the same dump (${lines} text-frame lines)")
 endif()

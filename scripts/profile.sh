@@ -9,7 +9,7 @@ usage() {
 usage: scripts/profile.sh [BOARD] [--elf FILE] [--no-build] [REPORT OPTIONS...]
 
 Builds the board's example firmware (or takes FILE), runs it on the board's emulator under
--icount shift=0 (a deterministic clock), captures the console (UART text frames) and prints
+-icount shift=0,sleep=off (a deterministic clock), captures the console (UART text frames) and prints
 `pmukit report` of the dump against the ELF.
 
 BOARD (default xscale):
@@ -52,16 +52,16 @@ done
 
 case "$board" in
   xscale) preset=xscale; fw=xscale_profile; example=build/xscale/examples/xscale/xscale_profile.elf; machine=ARM
-          qemu=(qemu-system-arm -M mainstone -nographic -semihosting -icount shift=0) ;;
+          qemu=(qemu-system-arm -M mainstone -nographic -semihosting -icount shift=0,sleep=off) ;;
   e500)   preset=e500; fw=e500_profile; example=build/e500/examples/e500/e500_profile.elf; machine=PowerPC
-          qemu=(qemu-system-ppc -M mpc8544ds -nographic -no-reboot -icount shift=0) ;;
+          qemu=(qemu-system-ppc -M mpc8544ds -nographic -no-reboot -icount shift=0,sleep=off) ;;
   rm7000) preset=rm7000; fw=rm7000_profile; example=build/rm7000/examples/malta/rm7000_profile.elf; machine=MIPS
-          qemu=(qemu-system-mips64 -M malta -cpu 5Kc -nographic -no-reboot -semihosting -icount shift=0) ;;
+          qemu=(qemu-system-mips64 -M malta -cpu 5Kc -nographic -no-reboot -semihosting -icount shift=0,sleep=off) ;;
   mips-cps) preset=mips-cps; fw=cps_profile; example=build/mips-cps/examples/malta/cps_profile.elf; machine=MIPS
-          qemu=(qemu-system-mips -M malta -cpu P5600 -smp 2 -nographic -no-reboot -semihosting -icount shift=0) ;;
+          qemu=(qemu-system-mips -M malta -cpu P5600 -smp 2 -nographic -no-reboot -semihosting -icount shift=0,sleep=off) ;;
   netburst) preset=netburst; fw=netburst_profile; example=build/netburst/examples/pc/netburst_profile.elf; machine="Intel 80386"
           qemu=(qemu-system-i386 -cpu qemu32,family=15,model=2,vendor=GenuineIntel -display none -serial stdio
-                -no-reboot -nic none -device isa-debug-exit,iobase=0xf4,iosize=0x04 -icount shift=0) ;;
+                -no-reboot -nic none -device isa-debug-exit,iobase=0xf4,iosize=0x04 -icount shift=0,sleep=off) ;;
 esac
 
 if [ -n "$elf" ]; then
