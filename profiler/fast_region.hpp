@@ -148,7 +148,7 @@ class BasicFastRegions {
   [[gnu::always_inline]] void add_net(const Diff* diff, bool voided, RegionStats<B>& stats) const {
     bool clamped = false;
     for (unsigned i = 0; i < kCount; ++i) stats.add(i, net_of(diff[i], overhead_[i], voided, clamped));
-    stats.close(clamped);
+    stats.close(clamped, voided);
   }
 
  public:

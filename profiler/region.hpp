@@ -10,7 +10,9 @@
 // Begin reads every counter in add() order, end reads them in the same order, so each counter's
 // overhead (the instructions between its two reads) is the same in every region and calibration
 // can remove it. A measured value below the overhead (jitter on real hardware) is clamped to 0 and
-// counted in `clamped`, never reported as a huge unsigned number.
+// counted in `clamped`; a region across a reset of the counters (or one that read a counter going
+// backwards) means nothing, adds 0 and is counted in `voided`. Neither is ever reported as a huge
+// unsigned number, and both go into the dump (REGION, format 1.3) for the report to flag.
 #include <cstddef>
 #include <cstdint>
 
@@ -23,7 +25,8 @@ struct RegionStats {
   static constexpr unsigned kMax = Profiler<B>::kMaxCounters;
   const char* name = "";
   std::uint64_t calls = 0;    // 64-bit like the dump's field: no wrap, so `min` is never lost
-  std::uint64_t clamped = 0;  // measurements below the calibrated overhead, or across a reset
+  std::uint64_t clamped = 0;  // calls below the calibrated overhead: 0 added
+  std::uint64_t voided = 0;   // calls across a reset of the counters: 0 added
   std::uint64_t total[kMax]{};
   std::uint64_t min[kMax]{};
   std::uint64_t max[kMax]{};
@@ -37,9 +40,10 @@ struct RegionStats {
     if (calls == 0 || d < min[i]) min[i] = d;
     if (d > max[i]) max[i] = d;
   }
-  void close(bool was_clamped) {
+  void close(bool was_clamped, bool was_voided = false) {
     calls++;
-    clamped += was_clamped;
+    voided += was_voided;
+    clamped += was_clamped && !was_voided;
   }
 };
 
@@ -97,12 +101,13 @@ class Regions {
     const unsigned n = p_.counters_added();
     // Counters reset (start, reset, accumulate) inside the region: its difference means nothing.
     const bool reset_inside = p_.epoch() != start.epoch;
-    bool clamped = false;
+    bool clamped = false, voided = reset_inside;
     for (unsigned i = 0; i < n; ++i) {
       const std::uint64_t a = value(start, i, swept), b = value(now, i, swept);
+      voided |= b < a;
       stats.add(i, net_of(b - a, overhead_[i], reset_inside || b < a, clamped));
     }
-    stats.close(clamped);
+    stats.close(clamped, voided);
   }
 
   // Measures an empty Region `iterations` times — the very code path a real region takes — and

@@ -26,6 +26,8 @@ void print_regions(const Console& out, const char* unit, prof::RegionStats<B>* c
     out.dec(r.max[0]);
     out.put(" clamped=");
     out.dec(r.clamped);
+    out.put(" voided=");
+    out.dec(r.voided);
     out.put('\n');
   }
 }

@@ -34,6 +34,9 @@ struct Region {
   std::string name;
   std::uint64_t calls = 0;
   std::vector<CounterStats> stats;  // one per Dump::counters entry, same order
+  // Calls that added 0: below the calibrated overhead, or across a reset of the counters (1.3;
+  // absent from a 1.2 dump: unknown).
+  std::optional<std::uint64_t> clamped, voided;
 };
 
 struct SampleSource {

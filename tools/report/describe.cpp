@@ -68,6 +68,17 @@ std::string describe_source(const Dump& d) {
   return text + ", " + std::to_string(s.dropped) + " dropped" + captures;
 }
 
+std::string region_flags(const Region& r) {
+  std::string s;
+  const std::string of = " of " + std::to_string(r.calls) + " calls ";
+  if (r.clamped.value_or(0) != 0)
+    s = std::to_string(*r.clamped) + of + "clamped to 0 (below the calibrated overhead)";
+  if (r.voided.value_or(0) != 0)
+    s += (s.empty() ? std::to_string(*r.voided) + of : ", " + std::to_string(*r.voided) + " ") +
+         "voided (the counters were reset inside)";
+  return s;
+}
+
 std::string byte_order_name(ByteOrder o) {
   return o == ByteOrder::big ? "big-endian" : "little-endian";
 }

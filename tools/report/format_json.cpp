@@ -42,7 +42,12 @@ void dump_fields(JsonWriter& j, const Dump& d, const std::string& carrier) {
       j.key("mean").number(mean(s, r.calls, 2)).field("min", s.min).field("max", s.max);
       j.field("overhead_per_call", s.overhead).end_object();
     }
-    j.end_array().end_object();
+    j.end_array();
+    for (const auto& [key, v] : {std::pair{"clamped_calls", r.clamped}, std::pair{"voided_calls", r.voided}}) {
+      j.key(key);
+      if (v) j.value(*v); else j.null();  // null: a 1.2 dump, which did not record it
+    }
+    j.end_object();
   }
   j.end_array();
 

@@ -23,6 +23,9 @@ void regions(std::ostream& os, const Dump& d) {
     if (r.stats.empty()) t.row({r.name, std::to_string(r.calls)});
   }
   t.print(os, "  ");
+  for (const Region& r : d.regions)
+    if (const std::string flags = region_flags(r); !flags.empty())
+      os << "  ! " << r.name << ": " << flags << "; its total, min and mean include them as 0\n";
 }
 
 }  // namespace

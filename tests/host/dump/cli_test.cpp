@@ -91,7 +91,7 @@ TEST_F(Cli, ReportFromABinaryDump) {
 TEST_F(Cli, DecodeFromAUartLog) {
   const Result r = pmukit("decode " + log);
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("\"carrier\": \"text frame 1 of 1 (lines 5-33)\""), std::string::npos);
+  EXPECT_NE(r.out.find("\"carrier\": \"text frame 1 of 1 (lines 5-34)\""), std::string::npos);
   EXPECT_NE(r.out.find("\"byte_order\": \"little\""), std::string::npos);
 }
 
@@ -128,7 +128,7 @@ TEST_F(Cli, WrongVersionAndUnknownByteOrder) {
   dumptest::put_u16(b, 8, 3, pd::ByteOrder::big);
   write(dump, b);
   expect_error(pmukit("report " + dump), 1,
-               dump + ": unsupported dump version 3.2 at offset 8 (this pmukit reads 1.x)");
+               dump + ": unsupported dump version 3.3 at offset 8 (this pmukit reads 1.x)");
   b[4] = 0xEE;
   write(dump, b);
   expect_error(pmukit("decode " + dump), 1,
@@ -764,7 +764,7 @@ TEST(CliElfIdentity, WarnsWhatItCannotCheckAndWhatDoesNotSymbolize) {
   if (!std::ifstream(t.elf)) GTEST_SKIP() << "no mips cross compiler";
   const Result old = t.run(nullptr, "", "some-board");
   EXPECT_EQ(old.status, 0) << old.err;
-  EXPECT_NE(old.err.find("pmukit: warning: the dump carries no build-id or code CRC (format 1.2): cannot check"),
+  EXPECT_NE(old.err.find("pmukit: warning: the dump carries no build-id or code CRC (format 1.3): cannot check"),
             std::string::npos) << old.err;
   const pd::ImageInfo machine_only{8, nullptr, 0, 0, 0, 0};
   const Result lost = t.run(&machine_only, "", "mips", "", 0x40000000);

@@ -182,8 +182,8 @@ TEST(DumpWriter, SinkGetsBlocksNotFields) {
                         &count});
   dumptest::write_profile(w);
   ASSERT_EQ(w.status(), pd::Status::ok);
-  EXPECT_EQ(count.bytes, 609u);
-  EXPECT_EQ(count.calls, 10u);  // 9 full blocks of 64 and the last 33 bytes
+  EXPECT_EQ(count.bytes, 657u);
+  EXPECT_EQ(count.calls, 11u);  // 10 full blocks of 64 and the last 17 bytes
 }
 
 TEST(DumpWriter, BufferSinkHoldsAWholeDump) {
@@ -284,6 +284,19 @@ TEST(DumpWriter, DroppedCapturesAreCountedEvenWhenNoneWasKept) {
   for (int shift = 24; shift >= 0; shift -= 8) old.push_back(static_cast<std::uint8_t>(crc >> shift));
   const pmukit::Dump d12 = pmukit::decode_dump(old.data(), old.size());
   EXPECT_FALSE(d12.stacks_dropped.has_value());
+}
+
+// Calls that added 0 travel with their region (1.3) and every report flags them with the count.
+TEST(DumpWriter, ClampedAndVoidedCallsAreInTheDumpAndFlagged) {
+  const dumptest::Bytes b = dumptest::profile_dump(pd::ByteOrder::little);
+  const pmukit::Dump d = pmukit::decode_dump(b.data(), b.size());
+  ASSERT_EQ(d.regions.size(), 3u);
+  EXPECT_EQ(d.regions[0].clamped, std::optional<std::uint64_t>(0));
+  EXPECT_EQ(d.regions[1].clamped, std::optional<std::uint64_t>(1));
+  EXPECT_EQ(d.regions[1].voided, std::optional<std::uint64_t>(1));
+  EXPECT_EQ(pmukit::region_flags(d.regions[0]), "");
+  EXPECT_EQ(pmukit::region_flags(d.regions[1]),
+            "1 of 3 calls clamped to 0 (below the calibrated overhead), 1 voided (the counters were reset inside)");
 }
 
 TEST(TextFrameSink, WritesBeginDataAndEndLines) {

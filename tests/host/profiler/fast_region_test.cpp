@@ -97,7 +97,8 @@ void inject_everywhere(std::uint64_t near_boundary, bool fold_voids) {
       const bool after_overflow = k >= 3;  // reads 3 and 4 are the second reads
       const bool voided = what == 1 || (fold_voids && after_overflow);
       if (voided) {
-        EXPECT_EQ(s.clamped, 1u);
+        EXPECT_EQ(s.voided, 1u);
+        EXPECT_EQ(s.clamped, 0u) << "voided, not clamped: the dump tells them apart";
         EXPECT_EQ(s.total[0], 0u);
         EXPECT_EQ(s.total[1], 0u);
       } else {

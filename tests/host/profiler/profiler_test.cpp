@@ -327,6 +327,7 @@ TEST(Regions, BelowOverheadIsClampedAndCounted) {
   { prof::Region r{regions, s}; }
   EXPECT_EQ(s.total[0], 0u);
   EXPECT_EQ(s.clamped, 1u);
+  EXPECT_EQ(s.voided, 0u);
 }
 
 // --- sampling ---
