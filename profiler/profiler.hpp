@@ -22,7 +22,7 @@
 //                                              epoch, folds, start_value
 //                                              (and Sampler's handlers)
 //   thread context only:                       probe, add*, link, clear, start, stop, reset,
-//                                              accumulate, set_start_value
+//                                              accumulate, set_start_value, set_sampled
 // fold/fold_mask and stop run their register sequence with interrupts masked (pmu::IrqGuard), so
 // the handler never sees half a fold; read() retries when a fold lands between its reads.
 #include <cstddef>
@@ -145,6 +145,7 @@ class Profiler {
     if constexpr (requires { B::deconfigure(used_); }) B::deconfigure(used_);  // NetBurst: free ESCRs
     used_ = 0;
     linked_lows_ = 0;
+    sampled_ = 0;
     for (auto& c : counters_) c = Slot{};
     for (auto& v : start_value_) v = 0;
   }
@@ -155,6 +156,13 @@ class Profiler {
   void set_start_value(unsigned slot, std::uint64_t value) {
     if (slot < kMaxCounters) start_value_[slot] = value;
   }
+  // A slot whose overflow is a Sampler's (arm sets it, disarm clears it): a sample waiting for the
+  // sampling interrupt, which takes it and re-arms the counter. fold() leaves it to that interrupt:
+  // acknowledging it there lost the sample and left the counter 2^width events from the next one.
+  void set_sampled(unsigned slot, bool sampled) {
+    if (slot < kMaxCounters) sampled_ = sampled ? sampled_ | bit(slot) : sampled_ & ~bit(slot);
+  }
+  std::uint32_t sampled_slots() const { return sampled_; }
 
   // --- counting ---
   // Zeroes and starts every added counter.
@@ -268,15 +276,16 @@ class Profiler {
   }
 
   // Folds set overflow conditions into the software high parts. Call from the PMU interrupt
-  // (Sampler does) or poll it often enough; safe to call at any time.
-  // Returns the slots folded.
+  // (Sampler does) or poll it often enough; safe to call at any time. A Sampler's armed slots are
+  // left to the sampling interrupt (set_sampled). Returns the slots folded.
   std::uint32_t fold() {
     pmu::IrqGuard guard;  // the status read and the fold are one step for the handler
     return fold_masked(B::overflow_status());
   }
 
   // Folds exactly these slots' overflow conditions (the caller has read overflow_status()).
-  // The low counter of a linked pair is never folded: its overflow is what the high one counts.
+  // The low counter of a linked pair is never folded: its overflow is what the high one counts;
+  // nor is a sampled slot.
   std::uint32_t fold_mask(std::uint32_t mask) {
     pmu::IrqGuard guard;
     return fold_masked(mask);
@@ -334,7 +343,7 @@ class Profiler {
   }
   // fold_mask's sequence; the caller holds the interrupt mask.
   std::uint32_t fold_masked(std::uint32_t mask) {
-    mask &= used_ & ~linked_lows_;
+    mask &= used_ & ~linked_lows_ & ~sampled_;
     if (!mask) return 0;
     // Clearing a bit-31 condition rewrites the counter: freeze around it so no event is lost.
     if (running_) B::stop(mask);
@@ -369,7 +378,8 @@ class Profiler {
     while (counters_[i].slot != Counter::kInvalid) ++i;  // a free entry exists: used_ has a free slot
     counters_[i] = Slot{static_cast<std::uint8_t>(s), Counter::kInvalid, -1, ev, 0};
     used_ |= bit(s);
-    linked_lows_ &= ~bit(s);  // no link metadata survives from an earlier use of the slot
+    linked_lows_ &= ~bit(s);  // no link or sampling state survives from an earlier use of the slot
+    sampled_ &= ~bit(s);
     start_value_[s] = 0;
     out = Counter{static_cast<std::uint8_t>(i)};
     return Status::ok;
@@ -443,6 +453,7 @@ class Profiler {
   Slot counters_[kMaxCounters]{};
   std::uint32_t used_ = 0;
   std::uint32_t linked_lows_ = 0;
+  std::uint32_t sampled_ = 0;  // a Sampler's armed slots: fold() leaves them to its interrupt
   std::uint32_t usable_ = 0;
   std::uint64_t latched_[kMaxCounters]{};  // values at the last stop()
   std::uint64_t start_value_[kMaxCounters]{};  // what reset() loads (sampling presets)

@@ -232,6 +232,7 @@ class Sampler {
     }
     period_[s] = period;
     armed_ |= std::uint32_t{1} << s;
+    p_.set_sampled(s, true);
     p_.set_start_value(s, preset(s));
     B::write(s, preset(s));
     B::clear_overflow(std::uint32_t{1} << s);
@@ -240,8 +241,11 @@ class Sampler {
   }
   void disarm() {
     B::set_overflow_interrupt(armed_, false);
-    for (unsigned s = 0; s < B::kSlots; ++s)
-      if (armed_ & (std::uint32_t{1} << s)) p_.set_start_value(s, 0);
+    for (unsigned s = 0; s < B::kSlots; ++s) {
+      if (!(armed_ & (std::uint32_t{1} << s))) continue;
+      p_.set_start_value(s, 0);
+      p_.set_sampled(s, false);
+    }
     armed_ = 0;
   }
 
@@ -253,8 +257,9 @@ class Sampler {
 
   // The same entry for a firmware that samples one counter whose slot it knows at compile time
   // (e.g. CCNT, slot 0 on XScale). Common case, Slot armed and its overflow the only one set: the
-  // sample, then the driver's rearm<Slot> (the counter rewound by the period, so the events since
-  // the overflow count towards the next sample, and the condition acknowledged; no counter stops).
+  // sample, then the driver's rearm<Slot> (the counter rewound by exactly the period, so the events
+  // since the overflow count towards the next sample, and the condition acknowledged unless a whole
+  // period came since: then the interrupt comes again for it; no counter stops).
   // No loop and no branch besides the one test for that case. Anything else (another counter's
   // overflow to fold, Slot not armed, a spurious interrupt) takes the general path, out of line.
   // A linked pair's low counter passing bit 31 (e500) is not "another overflow": it is ignored.

@@ -55,6 +55,21 @@ inline void hand_wrmsr(u32 msr, u64 v) {
                : "c"(msr), "a"(static_cast<u32>(v)), "d"(static_cast<u32>(v >> 32))
                : "memory");
 }
+inline u64 hand_rdpmc_inline(u32 index) {
+  u64 v;
+  asm volatile("rdpmc" : "=A"(v) : "c"(index) : "memory");
+  return v;
+}
+// A CCCR update that keeps an overflow landing between its rdmsr and its wrmsr: the counter read
+// by rdpmc around it, OVF written again when bit 39 went from 1 to 0 (a wrap) and the value read
+// had OVF clear (IQ_CCCR0, MSR 0x36C; IQ_COUNTER0, rdpmc 12).
+inline void hand_update_iq_cccr0(u64 clear, u64 set) {
+  const u64 before = hand_rdpmc_inline(12);
+  const u64 c = hand_rdmsr(0x36C);
+  const u64 v = ((c & ~clear) | set) & 0xCFFFF000ull;
+  hand_wrmsr(0x36C, v);
+  if ((before & ~hand_rdpmc_inline(12)) >> 39 & 1u && !(c & 0x80000000ull)) hand_wrmsr(0x36C, v | 0x80000000ull);
+}
 }  // namespace
 
 extern "C" {
@@ -150,21 +165,16 @@ void hand_driver_write(u64 v) {
   hand_wrmsr(0x30C, v);
 }
 
-// --- driver_start: Driver::start(1 << 12): IQ_CCCR0.ENABLE by rdmsr/wrmsr (CASCADE instead for a
-// cascade's high counter, a run-time choice) ---
+// --- driver_start: Driver::start(1 << 12): IQ_CCCR0.ENABLE (CASCADE instead for a cascade's high
+// counter, a run-time choice), overflow kept ---
 void ours_driver_start() { Driver::start(1u << 12); }
 void hand_driver_start() {
-  const u64 bit = (Driver::cascades() >> 12 & 1u) ? 0x40000000ull : 0x1000ull;
-  const u64 v = hand_rdmsr(0x36C) & 0xCFFFF000ull;
-  hand_wrmsr(0x36C, (v | bit) & 0xCFFFF000ull);
+  hand_update_iq_cccr0(0, (Driver::cascades() >> 12 & 1u) ? 0x40000000ull : 0x1000ull);
 }
 
-// --- driver_stop: Driver::stop(1 << 12): ENABLE and CASCADE cleared ---
+// --- driver_stop: Driver::stop(1 << 12): ENABLE and CASCADE cleared, overflow kept ---
 void ours_driver_stop() { Driver::stop(1u << 12); }
-void hand_driver_stop() {
-  const u64 v = hand_rdmsr(0x36C);
-  hand_wrmsr(0x36C, v & ~0x40001000ull & 0xCFFFF000ull);
-}
+void hand_driver_stop() { hand_update_iq_cccr0(0x40001000ull, 0); }
 
 // --- info_write_unchecked (not gated): run-time value of unknown range into the 6-bit select ---
 void ours_info_write_unchecked(u32 ev) { Bus::write(escr_event_select.runtime(ev)); }

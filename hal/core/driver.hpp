@@ -102,9 +102,13 @@ concept Driver = requires(unsigned slot, std::uint64_t value, std::uint32_t mask
 };
 // Optional, for PMUs with an overflow interrupt: template <unsigned Slot> static void
 // rearm(std::uint64_t period), the sampling interrupt's common case for a slot known at compile
-// time (prof::Sampler's on_pmu_interrupt<Slot>). With Slot's overflow condition set, re-arm it for
-// `period` events after that overflow (rewind<Slot>) and acknowledge it, without stopping the other
-// counters and without a branch.
+// time (prof::Sampler's on_pmu_interrupt<Slot>). With Slot's overflow condition set, move its count
+// back by exactly `period` events (rewind<Slot>), so it overflows again `period` events after that
+// overflow, and acknowledge the condition only if that is still ahead: when a whole period or more
+// came since (interrupts were masked that long) the condition stays set and the interrupt comes
+// again, one sample per period passed, until the count is ahead again. So every rearm accounts for
+// exactly `period` events, and the counter is never left more than a period from its next sample.
+// No stopping of the other counters and no branch.
 
 // Which core a driver runs on: what probe() reads from the core's ID register (e500 PVR, RM7000
 // PRId), unless the firmware forced a core for a part the driver's table does not list. Core{} (the
@@ -183,10 +187,25 @@ struct CounterDriver {
   // Moves Slot's count back by `period` events (modulo the register). Just after its overflow it
   // then overflows again `period` events after the last time, keeping what it counted since: the
   // re-arm of a compile-time slot's sampling interrupt (each driver's rearm<Slot>). Only the events
-  // between the read and the write, one instruction apart, are lost.
+  // between the read and the write, one instruction apart, are lost. Where the condition is bit 31
+  // of the count (width 31), the write is also the acknowledge, and only when the count went back
+  // below bit 31, i.e. when fewer than `period` events came since the overflow.
   template <unsigned Slot>
   static void rewind(std::uint64_t period) {
     write<Slot>((read<Slot>() - period) & kCounterMax);
+  }
+  // The same for a counter that wraps to 0 at its overflow (Width is the register's), whose
+  // condition is a flag: `acknowledge(mask)` gets Slot's bit when fewer than `period` events came
+  // since the overflow (the count goes back past 0: the next overflow is ahead, within a period),
+  // 0 otherwise (the flag must stay, for the next period's interrupt). It runs between the read and
+  // the write: the counter has just wrapped and cannot again before the write moves it back, while
+  // an overflow after the write raises a flag that nothing clears.
+  template <unsigned Slot, class Acknowledge>
+  static void rewind(std::uint64_t period, Acknowledge&& acknowledge) {
+    static_assert(register_bits(Width) == Width, "rewind with a flag: for counters that wrap to 0");
+    const std::uint64_t left = read<Slot>() - period;  // borrows (bit 63) while ahead of the overflow
+    acknowledge(static_cast<std::uint32_t>(left >> 63) << Slot);
+    write<Slot>(left & kCounterMax);
   }
   // f(SlotIndex<n>) for each slot n of mask that this PMU has.
   template <class F>

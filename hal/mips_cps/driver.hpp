@@ -269,12 +269,14 @@ struct Driver : CounterDriver<Bus, RegList<PC_CYCLE, PC_CNT0, PC_CNT1>, 32> {
     if (mask & kAllSlots) R::template write_raw<PC_OV>(pc_ov_overflow.mask_of(mask));
   }
 
-  // Sampling's common case (hal/core/driver.hpp): the counter rewound, then one W1C store of its
-  // PC_OV bit, which drops CM_PCInt unless another counter's bit is set.
+  // Sampling's common case (hal/core/driver.hpp): one W1C store of its PC_OV bit, which drops
+  // CM_PCInt unless another counter's bit is set, then the counter rewound. The bit stays set when
+  // a whole period came since the overflow: CM_PCInt stays asserted for the next period's sample.
   template <unsigned Slot>
   static void rearm(std::uint64_t period) {
-    Base::template rewind<Slot>(period);
-    clear_overflow(1u << Slot);
+    Base::template rewind<Slot>(period, [](std::uint32_t ack) {
+      R::template write_raw<PC_OV>(pc_ov_overflow.mask_of(ack));
+    });
   }
 
   // Perf_Int_En (one enable for all three counters, header comment), with interrupts masked across

@@ -236,18 +236,15 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
 
   // ENABLE on (a cascade's high counter: CASCADE on, ENABLE stays off: it starts at its partner's
   // overflow) / off (a cascade's high counter: CASCADE off, which halts it). Per counter one
-  // read-modify-write of its CCCR, which keeps OVF as the hardware has it.
+  // read-modify-write of its CCCR that keeps every overflow (modify_cccr).
   static void start(std::uint32_t mask) {
     each(mask, [](auto s) {
       constexpr unsigned n = decltype(s)::value;
-      R::template modify_raw<Cccr<n>>(0, (cascade_hi_ >> n & 1u) ? cccr::CASCADE : cccr::ENABLE);
+      modify_cccr<n>(0, (cascade_hi_ >> n & 1u) ? cccr::CASCADE : cccr::ENABLE);
     });
   }
   static void stop(std::uint32_t mask) {
-    each(mask, [](auto s) {
-      constexpr unsigned n = decltype(s)::value;
-      R::template modify_raw<Cccr<n>>(cccr::ENABLE | cccr::CASCADE, 0);
-    });
+    each(mask, [](auto s) { modify_cccr<decltype(s)::value>(cccr::ENABLE | cccr::CASCADE, 0); });
   }
 
   // Counter writes go twice (erratum N15 of the Pentium 4 specification update: a write may not
@@ -290,16 +287,21 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
     if (owns_lvt_ && R::read(lvt_mask)) pmi_acknowledge();
   }
   // Sampling's common case (hal/core/driver.hpp), in clear_overflow's order: one CCCR write
-  // stops the counter and clears OVF, the counter is rewound while stopped (erratum O8 above), the
-  // next CCCR write restores ENABLE, and the LVT entry is unmasked last. Its one test is who owns
-  // that entry (set_pmi_vector), fixed while sampling.
+  // stops the counter, the counter is rewound while stopped (erratum O8 above), the next CCCR
+  // write restores ENABLE and clears OVF, and the LVT entry is unmasked last. That write clears
+  // OVF only when the count went back past 0 (fewer than `period` events since the overflow);
+  // otherwise it writes OVF set (also where OVF came late, see overflow_status), the counter
+  // asserts its PMI again, and the unmask brings the next period's sample. Its one test is who
+  // owns that entry (set_pmi_vector), fixed while sampling.
   template <unsigned Slot>
   static void rearm(std::uint64_t period) {
     using C = Cccr<Slot>;
-    const u64 c = R::template read_raw<C>() & ~cccr::OVF;
+    const u32 c = static_cast<u32>(R::template read_raw<C>());  // bits 63:32 reserved
     R::template write_raw<C>(c & ~cccr::ENABLE);
-    write<Slot>((Base::template read<Slot>() - period) & kCounterMask);
-    R::template write_raw<C>(c);
+    const u64 left = Base::template read<Slot>() - period;
+    const u32 ovf = static_cast<u32>(cccr::OVF) & (static_cast<u32>(left >> 63) - 1u);
+    write<Slot>(left & kCounterMask);
+    R::template write_raw<C>((c & ~static_cast<u32>(cccr::OVF)) | ovf);
     if (owns_lvt_) pmi_acknowledge();
   }
   // OVF_PMI_T0 per counter (the PMI goes to logical processor 0).
@@ -308,9 +310,9 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
     each(mask, [&](auto s) {
       constexpr unsigned n = decltype(s)::value;
       if (enable)
-        R::template modify_raw<Cccr<n>>(0, cccr::OVF_PMI_T0);
+        modify_cccr<n>(0, cccr::OVF_PMI_T0);
       else
-        R::template modify_raw<Cccr<n>>(cccr::OVF_PMI_T0, 0);
+        modify_cccr<n>(cccr::OVF_PMI_T0, 0);
     });
   }
 
@@ -339,9 +341,9 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
     each(slot < kCounters ? 1u << slot : 0u, [&](auto s) {
       constexpr unsigned n = decltype(s)::value;
       if (on)
-        R::template modify_raw<Cccr<n>>(0, cccr::FORCE_OVF);
+        modify_cccr<n>(0, cccr::FORCE_OVF);
       else
-        R::template modify_raw<Cccr<n>>(cccr::FORCE_OVF, 0);
+        modify_cccr<n>(cccr::FORCE_OVF, 0);
     });
   }
 
@@ -389,6 +391,21 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
   template <class F>
   static void each(std::uint32_t mask, F&& f) {
     for_each_slot<kCounters>(mask & kUsableCounters, f);
+  }
+  // A read-modify-write of counter n's CCCR that keeps every overflow. OVF is a plain read-write
+  // bit (regs.hpp): writing back the value read clears an OVF that a running counter set between
+  // the read and the write, which loses 2^40 of a counting counter and the start of a cascade's
+  // high counter (SDM "Halting Event Counting": the high counter runs while its partner's OVF is
+  // set). So the counter is read around the update, and OVF written again if it wrapped meanwhile
+  // with OVF clear in the value read: its bit 39 went from 1 to 0, which only a wrap does.
+  template <unsigned n>
+  static void modify_cccr(u64 clear, u64 set) {
+    const u64 before = Base::template read<n>();
+    const u64 c = R::template read_raw<Cccr<n>>();
+    const u64 v = (c & ~clear) | set;
+    R::template write_raw<Cccr<n>>(v);
+    const bool wrapped = (before & ~Base::template read<n>()) >> 39 & 1u;
+    if (wrapped && !(c & cccr::OVF)) R::template write_raw<Cccr<n>>(v | cccr::OVF);
   }
   static bool is_enabled(unsigned slot) {
     bool on = false;

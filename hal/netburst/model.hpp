@@ -17,10 +17,12 @@
 //   increment does); it keeps counting. OVF is cleared only by software writing it 0.
 // - Cascade: a counter whose CCCR has CASCADE (and ENABLE clear) counts its own event while its
 //   partner (0<->2, 1<->3 per block, 14->16, 15->17) has OVF set; clearing the partner's OVF halts it.
-// - PMI: asserted while a counter has OVF and OVF_PMI_T0 set; delivered while the LVT entry is
-//   unmasked; delivering it sets the LVT mask bit (NetBurst masks the PMI on each interrupt), so a
-//   handler must clear OVF and then unmask: unmasking while a counter still asserts latches another
-//   PMI, taken when the handler returns.
+// - PMI: asserted while a counter has OVF and OVF_PMI_T0 set. The local APIC takes it as an edge
+//   (only LINT0/1 are level-triggered, SDM Vol. 3A 10.5.1) whenever it is asserted with the LVT
+//   entry unmasked, and holds it until the CPU takes it (10.8.4: in the IRR), even if OVF is
+//   cleared or the entry masked meanwhile; delivering it sets the LVT mask bit (NetBurst masks the
+//   PMI on each interrupt), so a handler must clear OVF and then unmask: unmasking while a counter
+//   still asserts latches another PMI, taken when the handler returns.
 // - Execution tagging: uops of an upstream event (kExecTagging) whose ESCR has TAG_ENABLE carry its
 //   tag value and all retire non-bogus: execution_event counts them with NBOGUSn for tag bit n.
 // - Quirks, as options: set_ovf_late (the PMI arrives before OVF is set: OVF lands one event
@@ -107,7 +109,7 @@ class Model final : public model::Harness {
   }
   void set_lvt(std::uint32_t v) {
     lvt_ = v;
-    poll_interrupt();
+    latch_pmi();
   }
 
  private:
@@ -204,7 +206,7 @@ class Model final : public model::Harness {
         }
       }
     }
-    if (counted_any) poll_interrupt();
+    if (counted_any) latch_pmi();
     --nesting_;
   }
 
@@ -248,12 +250,10 @@ class Model final : public model::Harness {
   }
   bool uncounted_write(std::uint32_t key, std::uint64_t v) override {
     if (key != LVT_PERF::location::key) return false;
-    const bool unmasking = (lvt_ & kLvtMask) && !(v & kLvtMask);
-    lvt_ = static_cast<std::uint32_t>(v);
     // Unmasked while a counter still asserts: the APIC latches a new PMI, delivered even if OVF
     // is cleared before the handler returns.
-    if (unmasking && asserting()) pending_edge_ = true;
-    poll_interrupt();
+    lvt_ = static_cast<std::uint32_t>(v);
+    latch_pmi();
     return true;
   }
 
@@ -304,7 +304,7 @@ class Model final : public model::Harness {
       const unsigned n = a - 0x360;
       cccr_[n] = v;
       if (!(v & cccr::OVF)) pending_ovf_ &= ~(1u << n);
-      poll_interrupt();
+      latch_pmi();
     } else if (a == IA32_PEBS_ENABLE::location::address) {
       if (reserved(0x07FFFFFFull)) return MockResult::trap;
       pebs_ = v;
@@ -327,11 +327,17 @@ class Model final : public model::Harness {
       if ((cccr_[n] & cccr::OVF) && (cccr_[n] & cccr::OVF_PMI_T0)) return true;
     return late_pmi_;
   }
-  bool interrupt_wanted() const override { return !(lvt_ & kLvtMask) && (asserting() || pending_edge_); }
+  // The APIC accepts an asserted PMI while the LVT entry is unmasked; from then on it is pending
+  // whatever happens to OVF or the entry, until the CPU takes it.
+  void latch_pmi() {
+    if (!(lvt_ & kLvtMask) && asserting()) pmi_pending_ = true;
+    poll_interrupt();
+  }
+  bool interrupt_wanted() const override { return pmi_pending_; }
   void interrupt_taken() override {
     lvt_ |= kLvtMask;  // NetBurst masks the LVT entry on every PMI
     late_pmi_ = false;
-    pending_edge_ = false;
+    pmi_pending_ = false;
   }
 
   static constexpr std::uint32_t CPUID1_EAX_KEY = Cpuid<1, 0>::key;
@@ -341,7 +347,7 @@ class Model final : public model::Harness {
   std::uint32_t family_ = 0xF, model_ = 2;
   std::uint32_t vendor_ebx_ = 0x756E6547u;
   std::uint64_t misc_ = 0x80u;
-  bool qemu_ = false, ovf_late_ = false, write_twice_ = false, late_pmi_ = false, pending_edge_ = false;
+  bool qemu_ = false, ovf_late_ = false, write_twice_ = false, late_pmi_ = false, pmi_pending_ = false;
   bool rdpmc_faults_ = false;
   std::uint32_t cycles_per_access_ = 0;
   std::uint64_t cnt_[kCounters]{};

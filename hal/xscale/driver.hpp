@@ -181,6 +181,10 @@ struct Pmu : CounterDriver<Bus, typename V::Counters, 32> {
   static std::uint32_t flags() { return V::flag.slots_set(R::template read_raw<FlagReg>()); }
   static void clear_flags(std::uint32_t slots) {
     if ((slots & kAllSlots) == 0) return;
+    write_flags(slots);
+  }
+  // The W1C write itself; no slot in `slots` changes nothing (XSC1: PMNC written back as read).
+  static void write_flags(std::uint32_t slots) {
     if constexpr (FlagReg::write_mask == FlagReg::w1c_mask)
       R::write(V::flag.each(slots & kAllSlots, 1));
     else
@@ -280,12 +284,13 @@ struct Pmu : CounterDriver<Bus, typename V::Counters, 32> {
   }
   static std::uint32_t overflow_status() { return flags(); }
   static void clear_overflow(std::uint32_t mask) { clear_flags(mask); }
-  // Sampling's common case (hal/core/driver.hpp): the counter rewound, then its flag's W1C write
-  // (XSC2 FLAG: one store; XSC1: PMNC's read-modify-write, the other flags written as 0).
+  // Sampling's common case (hal/core/driver.hpp): the flag's W1C write, then the counter rewound
+  // (XSC2 FLAG: one store; XSC1: PMNC's read-modify-write, the other flags written as 0). The flag
+  // stays set when a whole period came since the overflow: the interrupt is a level (PXA27x), so
+  // it is taken again for the next period.
   template <unsigned Slot>
   static void rearm(std::uint64_t period) {
-    Base::template rewind<Slot>(period);
-    clear_flags(1u << Slot);
+    Base::template rewind<Slot>(period, [](std::uint32_t ack) { write_flags(ack); });
   }
   static void set_overflow_interrupt(std::uint32_t mask, bool on) {
     if ((mask & kAllSlots) != 0) R::modify(V::inten.each(mask & kAllSlots, on ? 1u : 0u));

@@ -13,8 +13,11 @@
 //    (C resets it with CCNT);
 //  - every counter wraps at 32 bits and sets its overflow flag; the flag stays set until a 1 is
 //    written to it (W1C); writes to write-as-zero bits are dropped; P and C reset and read as 0;
-//  - the interrupt line is (flags & enables) != 0; on each rising edge the model calls the test's
-//    callback (a plain function pointer and context; no heap, no exceptions).
+//  - the interrupt line is (flags & enables) != 0, a level (the PXA27x's interrupt controller
+//    passes the PMU's request on while it is asserted): the model calls the test's callback
+//    while the line is high and the CPU can take it, so a handler that returns with a flag still
+//    set is called again, and a flag cleared while the CPU masks interrupts takes the request
+//    away (a plain function pointer and context; no heap, no exceptions).
 // Options: the A-stepping erratum (a new overflow clears the flags already set), P/C reading back 1
 // ("read unpredictable"), event selects stuck at one event, QEMU 7.2's partial PMU (Xsc2Model only), an absent PMU (every access
 // traps), time passing on every access (for probe's busy loop), and a hook that runs test code
@@ -138,19 +141,16 @@ class ModelCore : public model::Harness {
     inten_ = slots;
     update_line();
   }
-  // The handler is called once per rising edge of (flags & enables), at the end of the access
-  // that caused it.
+  // The line is a level: the handler is called while it is high (from the end of the access that
+  // raised it), again and again if it stays high. irq_count() counts its rising edges.
   void update_line() {
     const bool line = !qemu() && (flags_ & inten_) != 0;
-    if (line && !line_) {
-      ++irq_count_;
-      irq_pending_ = true;
-    }
+    if (line && !line_) ++irq_count_;
     line_ = line;
     poll_interrupt();
   }
-  bool interrupt_wanted() const override { return irq_pending_; }
-  void interrupt_taken() override { irq_pending_ = false; }
+  bool interrupt_wanted() const override { return line_; }
+  void interrupt_taken() override {}  // a level: it drops when software clears the flag
   void on_access_done() override {
     if (cfg_.cycles_per_access != 0) {  // time passes after each instruction
       cycles(cfg_.cycles_per_access);
@@ -185,7 +185,6 @@ class ModelCore : public model::Harness {
 
  private:
   bool line_ = false;
-  bool irq_pending_ = false;
   unsigned irq_count_ = 0;
 };
 

@@ -367,6 +367,93 @@ TEST_F(netburstDriver, ClearingTheLowCountersOvfHaltsTheHighOne) {
   EXPECT_EQ(D::read(0), 20u) << "X counts on after its overflow";
 }
 
+// stop() is a read-modify-write of each CCCR. A counter that overflows between the read and the
+// write (here one event injected after each access of the stop) must keep its OVF: writing back
+// the OVF read before erased it, losing 2^40 of a counting counter and the start of a cascade's
+// high counter (issue 31, item 3).
+TEST_F(netburstDriver, StopKeepsAnOverflowThatLandsInItsReadModifyWrite) {
+  probed();
+  ASSERT_EQ(D::configure(12, ev("instr_retired:NBOGUSNTAG")), Status::ok);
+  for (unsigned at = 1; at <= 8; ++at) {
+    SCOPED_TRACE(at);
+    D::clear_overflow(1u << 12);
+    D::write(12, kCounterMask);
+    D::start(1u << 12);
+    model.reset_access_count();
+    model.after_access(at, [](void* m) { static_cast<Model*>(m)->event(event_row("instr_retired"), 0x1, 1); }, &model);
+    D::stop(1u << 12);
+    model.after_access(0, nullptr, nullptr);
+    const bool wrapped = model.counter(12) == 0;
+    EXPECT_EQ(D::overflow_status(), wrapped ? 1u << 12 : 0u) << "counter " << model.counter(12);
+    EXPECT_EQ(model.cccr(12) & cccr::ENABLE, 0u) << "stopped";
+  }
+  D::clear_overflow(1u << 12);
+}
+
+struct InjectingRig {
+  static inline prof::Profiler<D> p{};
+  static inline prof::SampleRing<64> ring{};
+  static inline prof::Sampler<D, prof::SampleRing<64>> sampler{p, ring};
+  static inline bool injected = false;
+  static void irq(void*) { sampler.on_pmu_interrupt(0x100, 0x200); }
+  static void inject(void* m) {
+    static_cast<Model*>(m)->event(event_row("instr_retired"), 0x1, 1);
+    injected = true;
+  }
+};
+
+// The sampling interrupt's general path stops and restarts every counter in use. A counting
+// counter and a cascade's low counter, one event from their overflow, with that event injected
+// after each access of the handler: whenever it was counted, the counting counter reads 2^40 + what
+// followed and the cascade's high counter has started (issue 31, item 3).
+TEST_F(netburstDriver, TheSamplingHandlerKeepsTheOverflowsOfTheCountersItStops) {
+  probed();
+  D::set_pmi_vector(0xF0);
+  const std::uint64_t span = std::uint64_t{1} << 40;
+  unsigned handler_accesses = 0;
+  for (unsigned at = 1; at <= 64; ++at) {
+    SCOPED_TRACE(at);
+    Bus::clear_log();  // 64 runs of four counters would fill the access log
+    auto& p = InjectingRig::p;
+    p.clear();
+    InjectingRig::ring = {};
+    prof::Counter cyc, lo, hi, plain;
+    ASSERT_EQ(p.add_on(0, ev("global_power_events:RUNNING"), cyc), Status::ok);
+    ASSERT_EQ(p.add_on(12, ev("instr_retired:NBOGUSNTAG"), lo), Status::ok);
+    ASSERT_EQ(p.add_on(14, ev("instr_retired:NBOGUSNTAG"), hi), Status::ok);
+    ASSERT_EQ(p.add_on(13, ev("instr_retired:NBOGUSNTAG"), plain), Status::ok);
+    ASSERT_EQ(p.link(lo, hi), Status::ok);
+    p.start();
+    ASSERT_EQ(InjectingRig::sampler.arm(cyc, 100), Status::ok);
+    D::stop((1u << 12) | (1u << 13));
+    D::write(12, kCounterMask);
+    D::write(13, kCounterMask);
+    D::start((1u << 12) | (1u << 13));
+    model.on_interrupt(&InjectingRig::irq, nullptr);
+    InjectingRig::injected = false;
+    model.reset_access_count();
+    model.after_access(at, &InjectingRig::inject, &model);
+    model.cycles(100);  // the sampled counter's PMI: the handler runs, the event lands inside it
+    model.after_access(0, nullptr, nullptr);
+    model.on_interrupt(nullptr, nullptr);
+    if (!InjectingRig::injected) {
+      handler_accesses = handler_accesses ? handler_accesses : at - 1;
+      count(kInstr, 1);
+    }
+    ASSERT_EQ(InjectingRig::ring.size(), 1u);
+    // The injected event counts where it found the counter running; a stopped one missed it.
+    const bool lo_wrapped = model.counter(12) == 0, plain_wrapped = model.counter(13) == 0;
+    count(kInstr, 25);
+    EXPECT_EQ(p.read(plain), span + (plain_wrapped ? 25 : 24)) << "the counting counter lost its overflow";
+    EXPECT_EQ(p.read(hi), span + (lo_wrapped ? 25 : 24)) << "the cascade's high counter did not start";
+    InjectingRig::sampler.disarm();
+    p.stop();
+  }
+  EXPECT_GT(handler_accesses, 10u) << "every access of the handler was tried";
+  InjectingRig::p.clear();
+  D::release_pmi_vector();
+}
+
 // --- PMI ------------------------------------------------------------------------------------
 
 struct Rig {
@@ -423,6 +510,34 @@ TEST_F(netburstDriver, UnmaskingBeforeClearingOvfTakesTheSamePmiTwice) {
   D::stop(1u << 12);
   D::release_pmi_vector();
   EXPECT_TRUE(D::pmi_masked());
+}
+
+// The local APIC takes the PMI as an edge (only LINT0/1 can be level-triggered, SDM Vol. 3A
+// 10.5.1) and holds it until the CPU can take it: a PMI raised while the CPU masks interrupts is
+// delivered afterwards, even though OVF was cleared meanwhile, and masks the LVT entry as every
+// PMI does (issue 31, item 5).
+TEST_F(netburstDriver, TheApicHoldsAPmiRaisedWhileTheCpuMasksInterrupts) {
+  probed();
+  D::set_pmi_vector(0xF0);
+  ASSERT_EQ(D::configure(12, ev("instr_retired:NBOGUSNTAG")), Status::ok);
+  D::set_overflow_interrupt(1u << 12, true);
+  D::write(12, kCounterMask);
+  D::start(1u << 12);
+  static unsigned calls;
+  calls = 0;
+  model.on_interrupt([](void*) { ++calls; }, nullptr);
+  {
+    IrqGuard masked;
+    count(kInstr, 1);  // OVF with the LVT entry unmasked: the APIC accepts the PMI
+    D::stop(1u << 12);
+    D::clear_overflow(1u << 12);
+    EXPECT_EQ(calls, 0u);
+  }
+  EXPECT_EQ(calls, 1u) << "the PMI the APIC held was lost";
+  EXPECT_TRUE(D::pmi_masked()) << "a delivered PMI masks the LVT entry";
+  model.on_interrupt(nullptr, nullptr);
+  D::set_overflow_interrupt(1u << 12, false);
+  D::release_pmi_vector();
 }
 
 TEST_F(netburstDriver, ALatePmiWithoutOvfIsSeenFromBit39) {

@@ -19,15 +19,18 @@
 // 2^width - 1 raises its overflow condition on the next event and wraps at its register width;
 // the condition is cleared by clear_overflow for exactly the named slots; the interrupt fires
 // only when enabled; the profiler's Sampler takes exactly one sample per period, and its
-// compile-time-slot path (the driver's rearm<Slot>) keeps the events since each overflow; linked counters
-// (where the PMU links) count past 32 bits; a value too wide for a counter is counted as a
-// narrowing error; probe() on an absent PMU says so without an unexpected trap.
+// compile-time-slot path (the driver's rearm<Slot>) keeps the events since each overflow and
+// catches up after interrupts were masked for periods; fold() leaves a pending sample to the
+// interrupt; linked counters (where the PMU links) count past 32 bits; a value too wide for a
+// counter is counted as a narrowing error; probe() on an absent PMU says so without an unexpected
+// trap.
 #include <gtest/gtest.h>
 
 #include "tests/host/conformance/bus_checks.hpp"
 
 #include <cstdint>
 
+#include "hal/core/bus/irq.hpp"
 #include "hal/core/bus/mock.hpp"
 #include "hal/core/driver.hpp"
 #include "hal/core/fault.hpp"
@@ -292,6 +295,73 @@ TYPED_TEST_P(Conformance, CompileTimeSlotSamplerFoldsAnotherOverflow) {
   this->model.on_interrupt(nullptr, nullptr);
 }
 
+// on_pmu_interrupt<Slot> after interrupts were masked for more than a period (2,500 events of a
+// period of 1,000 before the handler can run): a sample for each period that passed, and the
+// counter again less than a period from its next sample. The condition stays set while a whole
+// period is left to sample, so the interrupt comes back until the count is ahead of its overflow
+// again (each re-arm moves it back by exactly one period). A re-arm that rewinds once and
+// acknowledges leaves a counter that wraps to 0 (XScale, the CM, NetBurst) 2^width events from
+// its next sample (issue 31, item 5).
+TYPED_TEST_P(Conformance, CompileTimeSlotSamplerCatchesUpAfterInterruptsWereMasked) {
+  using D = typename TestFixture::D;
+  using Rig = FastSamplerRig<TypeParam>;
+  constexpr std::uint64_t kPeriod = 1000;
+  ASSERT_TRUE(this->usable(0));
+  Rig::p.clear();
+  Rig::ring = {};
+  this->model.on_interrupt(&Rig::irq, nullptr);
+  prof::Counter c;
+  ASSERT_EQ(Rig::p.add_on(0, TypeParam::event_for(0), c), pmu::Status::ok);
+  Rig::p.start();
+  ASSERT_EQ(Rig::sampler.arm(c, kPeriod), pmu::Status::ok);
+  {
+    pmu::IrqGuard masked;
+    TypeParam::count(this->model, 0, 2500);  // two overflows' worth; the interrupt waits
+    EXPECT_EQ(Rig::ring.size(), 0u);
+  }
+  EXPECT_EQ(Rig::ring.size(), 2u) << "one sample per period that passed while masked";
+  TypeParam::count(this->model, 0, 2000);  // 4,500 events
+  EXPECT_EQ(Rig::ring.size(), 4u) << "sampling stopped after the masked stretch";
+  D::stop(D::kAllSlots);
+  EXPECT_EQ(D::read(0), (std::uint64_t{1} << D::width(0)) - kPeriod + 500);
+  EXPECT_EQ(D::overflow_status() & 1u, 0u);
+  EXPECT_FALSE(this->model.interrupt_storm());
+  Rig::sampler.disarm();
+  Rig::p.clear();
+  this->model.on_interrupt(nullptr, nullptr);
+}
+
+// Profiler::fold() while the sampled counter's overflow waits for its interrupt (masked): the
+// fold leaves that condition to the interrupt, which takes the sample and re-arms, and sampling
+// goes on one sample per period. Folding it acknowledged the sample away and left the counter
+// 2^width events from the next one (e500 and RM7000: bit 31 cleared, the request gone).
+TYPED_TEST_P(Conformance, FoldLeavesAPendingSampleToTheInterrupt) {
+  using D = typename TestFixture::D;
+  using Rig = FastSamplerRig<TypeParam>;
+  constexpr std::uint64_t kPeriod = 1000;
+  ASSERT_TRUE(this->usable(0));
+  Rig::p.clear();
+  Rig::ring = {};
+  this->model.on_interrupt(&Rig::irq, nullptr);
+  prof::Counter c;
+  ASSERT_EQ(Rig::p.add_on(0, TypeParam::event_for(0), c), pmu::Status::ok);
+  Rig::p.start();
+  ASSERT_EQ(Rig::sampler.arm(c, kPeriod), pmu::Status::ok);
+  {
+    pmu::IrqGuard masked;
+    TypeParam::count(this->model, 0, 1200);  // overflowed; the interrupt waits
+    EXPECT_EQ(Rig::p.fold() & 1u, 0u) << "fold() took the sampled counter's overflow";
+  }
+  EXPECT_EQ(Rig::ring.size(), 1u) << "the pending sample was lost";
+  TypeParam::count(this->model, 0, 3300);  // 4,500 events
+  EXPECT_EQ(Rig::ring.size(), 4u) << "sampling stopped after the fold";
+  D::stop(D::kAllSlots);
+  EXPECT_EQ(D::read(0), (std::uint64_t{1} << D::width(0)) - kPeriod + 500);
+  Rig::sampler.disarm();
+  Rig::p.clear();
+  this->model.on_interrupt(nullptr, nullptr);
+}
+
 TYPED_TEST_P(Conformance, LinkedCountersCountPast32Bits) {
   using D = typename TestFixture::D;
   if constexpr (D::kLink == pmu::LinkKind::none) {
@@ -336,6 +406,8 @@ REGISTER_TYPED_TEST_SUITE_P(Conformance, SlotsAndWidths, EverySlotReadsBackWhatW
                             InterruptOnlyWhenEnabled, SamplerTakesOneSamplePerPeriod,
                             CompileTimeSlotSamplerKeepsTheEventsSinceTheOverflow,
                             CompileTimeSlotSamplerFoldsAnotherOverflow,
+                            CompileTimeSlotSamplerCatchesUpAfterInterruptsWereMasked,
+                            FoldLeavesAPendingSampleToTheInterrupt,
                             LinkedCountersCountPast32Bits, TooWideAValueIsCountedNotSilent,
                             ProbeOnAnAbsentPmuSaysSo);
 

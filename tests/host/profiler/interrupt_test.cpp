@@ -36,11 +36,15 @@ struct XsRig {
   static inline prof::Sampler<Xs, prof::SampleRing<16>> sampler{p, ring};
   static inline std::uint64_t read_in_handler = 0;
   static inline bool handler_reads = false;
+  static inline bool handler_read = false;  // the handler ran and read
   static inline prof::Counter cyc{};
 
   static void handler() {
     sampler.on_pmu_interrupt(0x100, 0x200);
-    if (handler_reads) read_in_handler = p.read(cyc);
+    if (handler_reads) {
+      read_in_handler = p.read(cyc);
+      handler_read = true;
+    }
   }
   static void take(void*) { handler(); }
   // The hook: the CPU takes the pending interrupt at this instruction boundary if it can.
@@ -54,6 +58,7 @@ struct XsRig {
     p.clear();
     ring = {};
     handler_reads = false;
+    handler_read = false;
     read_in_handler = 0;
     ASSERT_EQ(p.add(pmu::Preset::cycles, cyc), Status::ok);
     p.start();
@@ -99,13 +104,16 @@ TEST_F(profilerInterrupt, ThreadFoldAndTheInterruptCountEachOverflowOnce) {
 }
 
 // Item 1: read() from inside the interrupt while the thread is in fold(): the handler's value is
-// the true one, never the overflow counted twice.
+// the true one, never the overflow counted twice. The interrupt is a level (PXA27x): one that
+// arrives while the fold masks interrupts is taken after it only if the line is still high, i.e.
+// for the accesses after the fold's flag clear (a spurious interrupt then).
 TEST_F(profilerInterrupt, ReadFromTheHandlerDuringAThreadFoldIsExact) {
   XsRig::setup();
   XsRig::overflow_pending();
   XsRig::model.reset_access_count();
   (void)XsRig::p.fold();
   const unsigned n = static_cast<unsigned>(XsRig::model.accesses());
+  unsigned reads = 0;
   for (unsigned k = 1; k <= n; ++k) {
     SCOPED_TRACE(::testing::Message() << "interrupt after access " << k << " of " << n);
     XsRig::setup();
@@ -116,10 +124,14 @@ TEST_F(profilerInterrupt, ReadFromTheHandlerDuringAThreadFoldIsExact) {
     XsRig::model.after_access(1, nullptr, nullptr);
     Xs::stop(1u);  // frozen: the truth cannot move while we compare
     const std::uint64_t truth = XsRig::truth();
-    EXPECT_LE(XsRig::read_in_handler, truth) << "an overflow counted twice";
-    EXPECT_GE(XsRig::read_in_handler + 0x100, truth);
+    if (XsRig::handler_read) {
+      EXPECT_LE(XsRig::read_in_handler, truth) << "an overflow counted twice";
+      EXPECT_GE(XsRig::read_in_handler + 0x100, truth);
+    }
+    reads += XsRig::handler_read;
     EXPECT_EQ(XsRig::p.read(XsRig::cyc), truth);
   }
+  EXPECT_GT(reads, 0u) << "the handler never read: nothing was checked";
 }
 
 // Control for the two tests above: with the mask taken away (a fold that is not one step for the
@@ -459,7 +471,7 @@ TEST_F(profilerInterrupt, ChainedPairSurvivesTheCompileTimeSlotInterruptAtEveryS
 
 // on_pmu_interrupt<0> on CCNT, an event of the sampled counter after every access of the interrupt:
 // each is kept for the next period except one arriving between the rewind's read and its write,
-// which are adjacent accesses: at most one place of the sequence loses it.
+// which have only the FLAG write between them: at most two places of the sequence lose it.
 struct XsFastRig {
   static inline xs::Xsc2Model model{};
   static inline prof::Profiler<Xs> p{};
@@ -488,7 +500,7 @@ TEST_F(profilerInterrupt, CompileTimeSlotInterruptLosesAnEventOnlyBetweenItsRead
   XsFastRig::model.cycles(100);
   const unsigned n = static_cast<unsigned>(XsFastRig::model.accesses() - t0);
   ASSERT_EQ(XsFastRig::ring.size(), 1u);
-  ASSERT_LE(n, 5u) << "status, CCNT read and write, FLAG write: more means another path";
+  ASSERT_LE(n, 5u) << "status, CCNT read, FLAG write, CCNT write: more means another path";
   unsigned lost = 0;
   for (unsigned k = 1; k <= n; ++k) {
     SCOPED_TRACE(::testing::Message() << "event after access " << k << " of " << n);
@@ -504,7 +516,41 @@ TEST_F(profilerInterrupt, CompileTimeSlotInterruptLosesAnEventOnlyBetweenItsRead
     EXPECT_TRUE(v == rearmed + 1 || v == rearmed) << v;
     lost += v == rearmed;
   }
-  EXPECT_LE(lost, 1u);
+  EXPECT_LE(lost, 2u);
+  XsFastRig::model.on_interrupt(nullptr, nullptr);
+}
+
+// on_pmu_interrupt<0> on CCNT read 99 events after its overflow (a period of 100): the rewound
+// count is one event from the next overflow. That event after every access of the interrupt: the
+// next overflow is never acknowledged with the one being served, so the counter is always within
+// a period of its next sample. FLAG cleared after the counter write erased an overflow landing
+// between the two, and the next sample was 2^32 events away (issue 31, item 5).
+struct XsLateEvents {
+  static inline unsigned at = 0;
+  static void first(void*) {  // after the status read: 99 cycles, then one more after access `at`
+    XsFastRig::model.cycles(99);
+    XsFastRig::model.after_access(at - 1, &one, nullptr);
+  }
+  static void one(void*) { XsFastRig::model.cycles(1); }
+};
+
+TEST_F(profilerInterrupt, CompileTimeSlotInterruptNeverAcknowledgesTheNextOverflow) {
+  XsFastRig::setup();
+  const std::uint64_t t0 = XsFastRig::model.accesses();
+  XsFastRig::model.cycles(100);
+  const unsigned n = static_cast<unsigned>(XsFastRig::model.accesses() - t0);
+  for (unsigned k = 2; k <= n; ++k) {
+    SCOPED_TRACE(::testing::Message() << "the next overflow's event after access " << k << " of " << n);
+    XsFastRig::setup();
+    XsLateEvents::at = k;
+    XsFastRig::model.after_access(1, &XsLateEvents::first, nullptr);
+    XsFastRig::model.cycles(100);
+    XsFastRig::model.after_access(1, nullptr, nullptr);
+    Xs::stop(Xs::kAllSlots);
+    EXPECT_GE(Xs::read(0), (std::uint64_t{1} << 32) - 100) << "the counter was left 2^32 events from its next sample";
+    EXPECT_EQ(Xs::overflow_status(), 0u);
+    EXPECT_FALSE(XsFastRig::model.interrupt_storm());
+  }
   XsFastRig::model.on_interrupt(nullptr, nullptr);
 }
 
