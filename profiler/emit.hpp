@@ -67,7 +67,7 @@ pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Pr
     for (unsigned i = 0; i < n; ++i)
       cs[i] = CounterStats{stats[r]->total[i], stats[r]->min[i], stats[r]->max[i],
                            regions.overhead(i)};
-    w.region({stats[r]->name, stats[r]->calls, cs, n, stats[r]->clamped, stats[r]->voided});
+    w.region({stats[r]->name, stats[r]->calls, cs, n, stats[r]->clamped, stats[r]->voided, stats[r]->interrupts});
   }
   if (trace != nullptr) {  // the events of the regions in this dump, each named by its index
     auto index = [&](const void* r) {

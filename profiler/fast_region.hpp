@@ -91,6 +91,7 @@ class BasicFastRegions {
   struct Mark {
     std::uint64_t v[kCount];
     std::uint32_t epoch, folds;
+    bool sampled;  // one of the slots is a Sampler's (its re-arms move the register back)
   };
 
   explicit constexpr BasicFastRegions(const Owner& p) : p_(p) {}
@@ -110,6 +111,7 @@ class BasicFastRegions {
     Mark m;
     m.epoch = p_.epoch();
     m.folds = p_.folds();
+    if constexpr (kCanVoid) m.sampled = (p_.sampled_slots() & ((std::uint32_t{1} << Slots) | ...)) != 0;
     read_all(m);
     return m;
   }
@@ -119,6 +121,7 @@ class BasicFastRegions {
     read_all(m);
     m.epoch = p_.epoch();
     m.folds = p_.folds();
+    if constexpr (kCanVoid) m.sampled = (p_.sampled_slots() & ((std::uint32_t{1} << Slots) | ...)) != 0;
     return m;
   }
 
@@ -188,10 +191,14 @@ class BasicFastRegions {
   // Only a Profiler resets or folds: standalone regions are never void.
   static constexpr bool kCanVoid = !std::is_same_v<Owner, NoProfiler<B>>;
 
-  // The two marks are from different epochs, or a fold between them rewrote the count.
-  [[gnu::always_inline]] static bool voided(const Mark& a, const Mark& b) {
-    if constexpr (!kCanVoid) return false;
-    return a.epoch != b.epoch || (a.folds != b.folds && kAckRewritesCount);
+  // The two marks are from different epochs, or a fold between them rewrote the count, or a
+  // sampling re-arm moved a sampled slot back (check() refuses those; used anyway, never wrong).
+  [[gnu::always_inline]] bool voided(const Mark& a, const Mark& b) const {
+    if constexpr (!kCanVoid) {
+      return false;
+    } else {
+      return a.epoch != b.epoch || (a.folds != b.folds && (kAckRewritesCount || a.sampled || b.sampled));
+    }
   }
 
   [[gnu::always_inline]] static void read_all(Mark& m) {

@@ -164,6 +164,25 @@ class Profiler {
   }
   std::uint32_t sampled_slots() const { return sampled_; }
 
+  // --- sampling's accounts (prof::Sampler; interrupt context where marked) ---
+  // A sampled counter's value stays what it would be without sampling: every re-arm that moves
+  // the register back by `period` events adds them to its software part (and bumps folds(), so a
+  // read() or a region's take() it interrupted retries). Interrupt context.
+  void account_rearm(Counter c, std::uint64_t period) {
+    counters_[c.index].high += period;
+    folds_ = folds_ + 1;
+  }
+  // The Sampler wrote its preset into c's register (arm() while running): the software part takes
+  // the difference, so read() goes on from `value`, what it read just before. Interrupts masked.
+  void account_preset(Counter c, std::uint64_t value, std::uint64_t preset) {
+    counters_[c.index].high = value - preset;
+    folds_ = folds_ + 1;
+  }
+  // Sampling interrupts taken so far (every Sampler entry counts one): a region says how many
+  // fell inside it, whose handlers' events its counts include. Interrupt context.
+  void note_interrupt() { interrupts_ = interrupts_ + 1; }
+  std::uint32_t interrupts() const { return interrupts_; }
+
   // --- counting ---
   // Zeroes and starts every added counter.
   void start() {
@@ -199,7 +218,8 @@ class Profiler {
       B::write(s, start_value_[s]);
     }
     B::clear_overflow(used_);
-    for (auto& c : counters_) c.high = 0;
+    // A sampled counter starts at its preset: its software part takes it off, so it reads 0 too.
+    for (auto& c : counters_) c.high = c.slot == Counter::kInvalid ? 0 : 0 - start_value_[c.slot];
     for (auto& l : latched_) l = 0;
     folds_ = folds_ + 1;
     epoch_ = epoch_ + 1;
@@ -379,7 +399,7 @@ class Profiler {
     counters_[i] = Slot{static_cast<std::uint8_t>(s), Counter::kInvalid, -1, ev, 0};
     used_ |= bit(s);
     linked_lows_ &= ~bit(s);  // no link or sampling state survives from an earlier use of the slot
-    sampled_ &= ~bit(s);
+    sampled_ = sampled_ & ~bit(s);
     start_value_[s] = 0;
     out = Counter{static_cast<std::uint8_t>(i)};
     return Status::ok;
@@ -453,7 +473,9 @@ class Profiler {
   Slot counters_[kMaxCounters]{};
   std::uint32_t used_ = 0;
   std::uint32_t linked_lows_ = 0;
-  std::uint32_t sampled_ = 0;  // a Sampler's armed slots: fold() leaves them to its interrupt
+  // A Sampler's armed slots: fold() leaves them to its interrupt. Volatile: a fast region reads it
+  // before its first counter read, where the accessors' volatile reads keep it.
+  volatile std::uint32_t sampled_ = 0;
   std::uint32_t usable_ = 0;
   std::uint64_t latched_[kMaxCounters]{};  // values at the last stop()
   std::uint64_t start_value_[kMaxCounters]{};  // what reset() loads (sampling presets)
@@ -462,6 +484,7 @@ class Profiler {
   bool running_ = false;
   bool stopped_latched_ = false;
   volatile std::uint32_t folds_ = 0;  // bumped by every fold/reset; read() retries across one
+  volatile std::uint32_t interrupts_ = 0;  // sampling interrupts (note_interrupt)
   mutable volatile std::uint32_t giveups_ = 0;
 };
 

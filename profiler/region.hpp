@@ -27,6 +27,7 @@ struct RegionStats {
   std::uint64_t calls = 0;    // 64-bit like the dump's field: no wrap, so `min` is never lost
   std::uint64_t clamped = 0;  // calls below the calibrated overhead: 0 added
   std::uint64_t voided = 0;   // calls across a reset of the counters: 0 added
+  std::uint64_t interrupts = 0;  // sampling interrupts inside the calls: their handlers' events are in the totals
   std::uint64_t total[kMax]{};
   std::uint64_t min[kMax]{};
   std::uint64_t max[kMax]{};
@@ -40,8 +41,9 @@ struct RegionStats {
     if (calls == 0 || d < min[i]) min[i] = d;
     if (d > max[i]) max[i] = d;
   }
-  void close(bool was_clamped, bool was_voided = false) {
+  void close(bool was_clamped, bool was_voided = false, std::uint32_t interrupts_inside = 0) {
     calls++;
+    interrupts += interrupts_inside;
     voided += was_voided;
     clamped += was_clamped && !was_voided;
   }
@@ -69,6 +71,7 @@ class Regions {
   struct Mark {
     typename Profiler<B>::Snapshot snap;  // swept: the registers; else snap.high holds read()'s values
     std::uint32_t epoch;                  // Profiler::epoch() at begin: a reset in between voids the region
+    std::uint32_t interrupts;             // Profiler::interrupts() at begin
     bool swept;                           // begin's choice; end follows it
   };
 
@@ -83,6 +86,7 @@ class Regions {
   [[gnu::noinline]] Mark begin() const {
     Mark m;
     m.epoch = p_.epoch();
+    m.interrupts = p_.interrupts();
     m.swept = p_.sweepable();
     if (m.swept)
       p_.template take<true>(m.snap);
@@ -101,13 +105,14 @@ class Regions {
     const unsigned n = p_.counters_added();
     // Counters reset (start, reset, accumulate) inside the region: its difference means nothing.
     const bool reset_inside = p_.epoch() != start.epoch;
+    const std::uint32_t interrupts = p_.interrupts() - start.interrupts;
     bool clamped = false, voided = reset_inside;
     for (unsigned i = 0; i < n; ++i) {
       const std::uint64_t a = value(start, i, swept), b = value(now, i, swept);
       voided |= b < a;
       stats.add(i, net_of(b - a, overhead_[i], reset_inside || b < a, clamped));
     }
-    stats.close(clamped, voided);
+    stats.close(clamped, voided, interrupts);
   }
 
   // Measures an empty Region `iterations` times — the very code path a real region takes — and

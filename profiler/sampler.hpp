@@ -14,9 +14,10 @@
 // 64-bit values, acknowledge, unfreeze. on_pmu_interrupt<Slot>, for a counter known at compile
 // time, does the common case (only that counter overflowed) without a loop or a freeze. A full
 // buffer drops the sample and counts it: dropped() is always reported next to the samples.
-#include "hal/core/bus/barrier.hpp"
 #include <cstddef>
 #include <cstdint>
+
+#include "hal/core/bus/barrier.hpp"
 
 #include "profiler/profiler.hpp"
 
@@ -216,10 +217,12 @@ class Sampler {
  public:
   Sampler(Profiler<B>& p, Sink& sink) : p_(p), sink_(sink) {}
 
-  // Samples every `period` events of counter c (an added counter). The armed counter's own read()
-  // value is not meaningful meanwhile. Works before or after Profiler::start(): the preset is also
-  // what start()/reset() load into the counter. bad_argument: an invalid handle, a linked counter
-  // (its overflow belongs to the pair), a period of 0 or beyond 2^width, a 64-bit clock slot.
+  // Samples every `period` events of counter c (an added counter). The armed counter still counts:
+  // read(), regions and the dump see every event (Profiler::account_rearm: each re-arm's rewind is
+  // added back), including the sampling handlers' own, and a region says how many interrupts fell
+  // inside it. Works before or after Profiler::start(): the preset is also what start()/reset()
+  // load into the counter. bad_argument: an invalid handle, a linked counter (its overflow belongs
+  // to the pair), a period of 0 or beyond 2^width, a 64-bit clock slot.
   Status arm(Counter c, std::uint64_t period) {
     if (!p_.valid(c) || p_.linked(c)) return Status::bad_argument;
     const unsigned s = p_.slot_of(c);
@@ -230,12 +233,16 @@ class Sampler {
     if constexpr (requires { B::kMaxSamplingPeriod; }) {  // a PMU's own limit (NetBurst: 2^39)
       if (period > B::kMaxSamplingPeriod) return Status::bad_argument;
     }
+    pmu::IrqGuard guard;  // the value read, the preset written and the account are one step
+    const std::uint64_t value = p_.read(c);
     period_[s] = period;
+    counter_[s] = c;
     armed_ |= std::uint32_t{1} << s;
     p_.set_sampled(s, true);
     p_.set_start_value(s, preset(s));
     B::write(s, preset(s));
     B::clear_overflow(std::uint32_t{1} << s);
+    if (p_.running()) p_.account_preset(c, value, preset(s));
     B::set_overflow_interrupt(std::uint32_t{1} << s, true);
     return Status::ok;
   }
@@ -251,7 +258,7 @@ class Sampler {
 
   // PMU overflow interrupt entry. pc/lr: the interrupted context, passed by the board's glue.
   void on_pmu_interrupt(std::uint32_t pc, std::uint32_t lr) {
-    interrupts_ = interrupts_ + 1;
+    p_.note_interrupt();
     service(pc, lr);
   }
 
@@ -269,11 +276,12 @@ class Sampler {
     static_assert(requires { B::template rearm<Slot>(std::uint64_t{}); },
                   "on_pmu_interrupt<Slot>: this backend has no overflow interrupt (no rearm<Slot>)");
     constexpr std::uint32_t bit = std::uint32_t{1} << Slot;
-    interrupts_ = interrupts_ + 1;
+    p_.note_interrupt();
     const std::uint32_t ovf = B::overflow_status() & p_.foldable_slots();
     if (((ovf ^ bit) | (~armed_ & bit)) == 0) [[likely]] {
       sink_.record(pc, lr);
       B::template rearm<Slot>(period_[Slot]);
+      p_.account_rearm(counter_[Slot], period_[Slot]);
       return;
     }
     service_out_of_line(pc, lr);
@@ -281,28 +289,36 @@ class Sampler {
 
   // Timer-driven sampling where the PMU has no (working) overflow interrupt.
   void on_timer_tick(std::uint32_t pc, std::uint32_t lr) {
-    interrupts_ = interrupts_ + 1;
+    p_.note_interrupt();
     sink_.record(pc, lr);
   }
 
-  std::uint32_t interrupts() const { return interrupts_; }
+  std::uint32_t interrupts() const { return p_.interrupts(); }
   std::uint32_t armed_slots() const { return armed_; }
   std::uint64_t period(unsigned slot) const { return slot < B::kSlots ? period_[slot] : 0; }
 
  private:
-  // The general service: freeze, sample and re-arm each overflowed armed counter (preset), fold the
-  // counting-only ones, acknowledge, release.
+  // The general service: freeze; sample each overflowed armed counter and move it back by its
+  // period (what it counted since the overflow kept, the period accounted), acknowledging it only
+  // if that puts its next overflow ahead (else the condition stays and the interrupt comes again,
+  // as rearm<Slot> does); fold the counting-only ones; release.
   void service(std::uint32_t pc, std::uint32_t lr) {
     const std::uint32_t used = p_.used_slots();
     B::stop(used);
     const std::uint32_t ovf = B::overflow_status();
     const std::uint32_t sampled = ovf & armed_;
+    std::uint32_t ahead = 0;
     for (unsigned s = 0; s < B::kSlots; ++s) {
       if (!(sampled & (std::uint32_t{1} << s))) continue;
       sink_.record(pc, lr);
-      B::write(s, preset(s));
+      const unsigned w = B::width(s);
+      const std::uint64_t raw = B::read(s);
+      // Since the overflow: the count past 2^w (a flag's counter wrapped to 0; bit 31's has it set).
+      if ((raw & ((std::uint64_t{1} << w) - 1)) < period_[s]) ahead |= std::uint32_t{1} << s;
+      B::write(s, (raw - period_[s]) & low_mask(register_bits(w)));
+      p_.account_rearm(counter_[s], period_[s]);
     }
-    B::clear_overflow(sampled);
+    B::clear_overflow(ahead);
     p_.fold_mask(ovf & ~armed_);  // counting-only counters: extend to 64 bits
     if (p_.running()) B::start(used);
   }
@@ -316,8 +332,8 @@ class Sampler {
   Profiler<B>& p_;
   Sink& sink_;
   std::uint64_t period_[B::kSlots]{};
+  Counter counter_[B::kSlots]{};  // the Profiler's handle of each armed slot, for its accounts
   std::uint32_t armed_ = 0;
-  volatile std::uint32_t interrupts_ = 0;
 };
 
 }  // namespace prof

@@ -325,8 +325,8 @@ void fast_sampling_cost(const Setup& s, prof::Regions<B>& regions, Checks& check
 
 // The PMU overflow interrupt's cost through the compile-time-slot entry (Sampler::
 // on_pmu_interrupt<0>), sampling the cycles counter on slot 0. The known region is read on the
-// instructions counter (the armed counter's own value means nothing meanwhile), so only where that
-// counter is exact: under pmusim. The general entry is measured the same way for reference, but it
+// instructions counter (one that no sampling re-arms), so only where that counter is exact: under
+// pmusim. The general entry is measured the same way for reference, but it
 // freezes every counter for part of its work, which no counter then sees: its figure is a lower
 // bound. Returns the entry to sample with.
 template <class Board, prof::Backend B>
@@ -371,6 +371,62 @@ struct Report {
   prof::RegionStats<B>* const* all;
   std::size_t count;
 };
+
+// A sampled counter is still a counter (prof::Sampler::arm): the known loop, long enough for many
+// samples, measured on the sampled counter itself at periods of 1,000 to 1,000,000 events through
+// the entry the firmware samples with. It must read its instructions plus its sampling
+// interrupts' handlers: at least the loop, at most kSetUp + kHandlerBound per interrupt more, and
+// one sample per period of the whole. Where a count is an instruction (pmusim). Before issue 32
+// the re-arms' rewinds made such a region negative, clamped to 0.
+template <class Board, prof::Backend B>
+void sampled_counter_counts(const Setup& s, prof::Regions<B>& regions, prof::Counter cycles, Checks& checks) {
+  constexpr std::uint32_t kIters = 50'000;
+  constexpr std::uint64_t kHandlerBound = 400;  // the slowest measured entry (e500 general, 246) and margin
+  constexpr std::uint64_t kSetUp = 16;  // the constant argument's set-up, inside the window unlike the calibrated loop's
+  if (s.per_instr_num != 1 || s.per_instr_den != 1 || s.resolution != 0) return;
+  const Console& out = checks.out;
+  const std::uint64_t known = std::uint64_t{s.known_per_iter} * kIters + s.known_extra;
+  bool all = true;
+  for (const std::uint64_t period : {1'000ull, 10'000ull, 100'000ull, 1'000'000ull}) {
+    static prof::RegionStats<B> st{"spin_on_the_sampled_counter"};
+    st.clear();
+    const std::uint32_t recorded = profile_ring.recorded();
+    checks.check(Bench<B>::sampler.arm(cycles, period) == pmu::Status::ok, "sampler armed");
+    Board::irq_enable();
+    {
+      prof::Region r{regions, st};
+      Board::spin_exact(kIters);
+    }
+    Board::irq_disable();
+    Bench<B>::sampler.disarm();
+    // Between arm and disarm, a little more than the region: one more sample either way. Interrupts
+    // can be more than samples: a spurious one samples nothing.
+    const std::uint64_t samples = profile_ring.recorded() - recorded;
+    for (prof::Sample drop; profile_ring.pop(drop);) {
+    }
+    const std::uint64_t v = st.total[cycles.index], n = st.interrupts;
+    out.put("sampled counter, period ");
+    out.dec(static_cast<std::uint32_t>(period));
+    out.put(": known region ");
+    out.dec(static_cast<std::uint32_t>(v));
+    out.put(" = ");
+    out.dec(static_cast<std::uint32_t>(known));
+    out.put(" + ");
+    out.dec(static_cast<std::uint32_t>(n));
+    out.put(" interrupts x ");
+    out.dec(static_cast<std::uint32_t>(n == 0 ? 0 : (v - known) / n));
+    out.put(" instructions, ");
+    out.dec(static_cast<std::uint32_t>(samples));
+    out.line(" samples");
+    // Samples per counted period: within 3% and one (NetBurst under pmusim takes 1.8% more samples
+    // than its counted events allow at a period of 1,000; not explained yet).
+    const std::uint64_t periods = v / period, slack = 1 + periods * 3 / 100;
+    all &= v >= known && v <= known + kSetUp + n * kHandlerBound && samples + slack >= periods &&
+           samples <= periods + slack &&
+           st.clamped + st.voided == 0;
+  }
+  checks.check(all, "a region on the sampled counter reads its instructions plus its interrupts' handlers");
+}
 
 // 4. The regions and where the samples landed, printed; the dump as text frames on the console's
 // UART (its PMU id is the backend's catalog id). Returns the number of failed checks.
@@ -520,8 +576,11 @@ int profile(const Setup& s) {
   // 2. What one sampling interrupt costs (timer sampling only; see the top of this file; and the
   // PMU's entries against each other where an instructions counter can measure them).
   const bool pmu_irq = s.pmu_interrupt && Board::pmu_interrupt(&Bench<B>::on_pmu);
-  if (pmu_irq) checks.check(Board::pmu_interrupt(pmu_sampling_cost<Board>(s, p, regions, cycles, instr, checks)),
-                            "PMU interrupt routed to the entry it samples with");
+  if (pmu_irq) {
+    checks.check(Board::pmu_interrupt(pmu_sampling_cost<Board>(s, p, regions, cycles, instr, checks)),
+                 "PMU interrupt routed to the entry it samples with");
+    sampled_counter_counts<Board>(s, regions, cycles, checks);
+  }
   constexpr bool fast = requires { Board::fast_sampling_start(true); };
   out.line(pmu_irq ? "sampling: PMU overflow interrupt (cycles counter)"
            : fast  ? "sampling: PMU overflow interrupt not used here -> board timer, fast path"

@@ -89,6 +89,7 @@ struct RegionInfo {
   std::size_t num_stats;
   std::uint64_t clamped = 0;  // calls below the calibrated overhead, counted as 0 (1.3)
   std::uint64_t voided = 0;   // calls across a reset of the counters, counted as 0 (1.3)
+  std::uint64_t interrupts = 0;  // sampling interrupts inside the calls (1.3)
 };
 
 struct SampleSourceInfo {
@@ -168,7 +169,7 @@ class Writer {
     if (r.num_stats != 0 && r.stats == nullptr) return fail(Status::bad_argument);
     const std::size_t name_len = str_size(r.name);
     if (name_len > kMaxString) return fail(Status::string_too_long);
-    chunk(ChunkType::region, 1 + name_len + 8 + 1 + 32u * r.num_stats + 16);
+    chunk(ChunkType::region, 1 + name_len + 8 + 1 + 32u * r.num_stats + 24);
     str(r.name, name_len);
     u64(r.calls);
     u8(static_cast<std::uint8_t>(r.num_stats));
@@ -180,6 +181,7 @@ class Writer {
     }
     u64(r.clamped);
     u64(r.voided);
+    u64(r.interrupts);
     if (regions_written_ < 0xFFFF) ++regions_written_;
     return status_;
   }

@@ -327,9 +327,10 @@ class Decoder {
       s.overhead = r.u64("overhead");
       g.stats.push_back(s);
     }
-    if (r.left() >= 16) {  // 1.3; a 1.2 region ends here (unknown)
+    if (r.left() >= 24) {  // 1.3; a 1.2 region ends here (unknown)
       g.clamped = r.u64("clamped calls");
       g.voided = r.u64("voided calls");
+      g.interrupts = r.u64("sampling interrupts inside");
     }
     dump_.regions.push_back(std::move(g));
   }

@@ -37,6 +37,8 @@ struct Region {
   // Calls that added 0: below the calibrated overhead, or across a reset of the counters (1.3;
   // absent from a 1.2 dump: unknown).
   std::optional<std::uint64_t> clamped, voided;
+  // Sampling interrupts that fell inside its calls: their handlers' events are in the counts (1.3).
+  std::optional<std::uint64_t> interrupts;
 };
 
 struct SampleSource {

@@ -76,6 +76,10 @@ std::string region_flags(const Region& r) {
   if (r.voided.value_or(0) != 0)
     s += (s.empty() ? std::to_string(*r.voided) + of : ", " + std::to_string(*r.voided) + " ") +
          "voided (the counters were reset inside)";
+  if (!s.empty()) s += ": they add 0 to its total, min and mean";
+  if (r.interrupts.value_or(0) != 0)
+    s += (s.empty() ? "" : "; ") + std::to_string(*r.interrupts) +
+         " sampling interrupts fell inside its calls: their handlers' events are in its counts";
   return s;
 }
 

@@ -14,8 +14,9 @@ std::string counter_label(const Counter& c);  // "cycles: preset cycles, event 0
 std::string describe_source(const Dump& d);   // "pmu-overflow on counter 0 every 10000 events"
 std::string byte_order_name(ByteOrder o);     // "little-endian" / "big-endian"
 std::string mean(const CounterStats& s, std::uint64_t calls, unsigned decimals);  // total / calls
-// The calls of a region that added 0 ("2 of 12 calls clamped to 0 (below the calibrated overhead),
-// 1 voided (the counters were reset inside)"); empty when none (or a 1.2 dump, which did not say).
+// What a region's numbers include or leave out: calls that added 0 ("2 of 12 calls clamped to 0
+// (below the calibrated overhead), 1 voided (the counters were reset inside)") and the sampling
+// interrupts inside its calls; empty when none (or a 1.2 dump, which did not say).
 std::string region_flags(const Region& r);
 
 }  // namespace pmukit

@@ -44,7 +44,7 @@ std::map<std::string, double> region_means(const Dump& d, std::size_t k, std::ve
                                           "': they are compared in the order they appear");
     if (notes && r.calls == 0) notes->push_back("region '" + name + "' has no calls in " + which + ": its mean is 0");
     if (const std::string flags = region_flags(r); notes && !flags.empty())
-      notes->push_back("region '" + name + "' in " + which + ": " + flags + "; its mean includes them as 0");
+      notes->push_back("region '" + name + "' in " + which + ": " + flags);
     if (k >= r.stats.size()) continue;
     m[name] = r.calls == 0 ? 0.0 : static_cast<double>(r.stats[k].total) / static_cast<double>(r.calls);
     if (order) order->push_back(name);

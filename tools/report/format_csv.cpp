@@ -8,7 +8,7 @@ namespace pmukit {
 namespace {
 
 void regions(std::ostream& os, const Dump& d) {
-  os << "region,calls,counter,event,preset,total,mean,min,max,overhead_per_call,clamped_calls,voided_calls\n";
+  os << "region,calls,counter,event,preset,total,mean,min,max,overhead_per_call,clamped_calls,voided_calls,interrupts_inside\n";
   auto count = [](const std::optional<std::uint64_t>& v) { return v ? std::to_string(*v) : std::string(); };
   for (const Region& r : d.regions) {
     for (std::size_t i = 0; i < r.stats.size(); ++i) {
@@ -17,7 +17,7 @@ void regions(std::ostream& os, const Dump& d) {
       os << csv_field(r.name) << ',' << r.calls << ',' << csv_field(c.name) << ','
          << hex(c.event_code, 2) << ',' << csv_field(c.preset) << ',' << s.total << ','
          << mean(s, r.calls, 1) << ',' << s.min << ',' << s.max << ',' << s.overhead << ',' << count(r.clamped)
-         << ',' << count(r.voided) << '\n';
+         << ',' << count(r.voided) << ',' << count(r.interrupts) << '\n';
     }
   }
 }

@@ -41,8 +41,7 @@ void regions(std::ostream& os, const Dump& d) {
   os << "</table>\n";
   for (const Region& r : d.regions)
     if (const std::string flags = region_flags(r); !flags.empty())
-      os << "<p class=\"flag\">" << html_escape(r.name) << ": " << html_escape(flags)
-         << "; its total, min and mean include them as 0</p>\n";
+      os << "<p class=\"flag\">" << html_escape(r.name) << ": " << html_escape(flags) << "</p>\n";
 }
 
 void profile(std::ostream& os, const Profile& p) {

@@ -43,7 +43,8 @@ void dump_fields(JsonWriter& j, const Dump& d, const std::string& carrier) {
       j.field("overhead_per_call", s.overhead).end_object();
     }
     j.end_array();
-    for (const auto& [key, v] : {std::pair{"clamped_calls", r.clamped}, std::pair{"voided_calls", r.voided}}) {
+    for (const auto& [key, v] : {std::pair{"clamped_calls", r.clamped}, std::pair{"voided_calls", r.voided},
+                                 std::pair{"interrupts_inside", r.interrupts}}) {
       j.key(key);
       if (v) j.value(*v); else j.null();  // null: a 1.2 dump, which did not record it
     }

@@ -25,7 +25,7 @@ void regions(std::ostream& os, const Dump& d) {
   t.print(os, "  ");
   for (const Region& r : d.regions)
     if (const std::string flags = region_flags(r); !flags.empty())
-      os << "  ! " << r.name << ": " << flags << "; its total, min and mean include them as 0\n";
+      os << "  ! " << r.name << ": " << flags << '\n';
 }
 
 }  // namespace

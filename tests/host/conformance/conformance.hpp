@@ -230,6 +230,7 @@ struct FastSamplerRig {
   static inline prof::SampleRing<64> ring{};
   static inline prof::Sampler<typename T::Driver, prof::SampleRing<64>> sampler{p, ring};
   static void irq(void*) { sampler.template on_pmu_interrupt<0>(0x100, 0x200); }
+  static void general_irq(void*) { sampler.on_pmu_interrupt(0x100, 0x200); }
 };
 
 // on_pmu_interrupt<Slot>: one sample per period, and the events that came between the overflow and
@@ -362,6 +363,34 @@ TYPED_TEST_P(Conformance, FoldLeavesAPendingSampleToTheInterrupt) {
   this->model.on_interrupt(nullptr, nullptr);
 }
 
+// A counter that is sampled is still a counter (issue 32 item 1): through both entries, read()
+// gives every event since start, the re-arms' rewinds added back, and start() reads 0 again.
+TYPED_TEST_P(Conformance, ASampledCounterReadsEveryEvent) {
+  using Rig = FastSamplerRig<TypeParam>;
+  ASSERT_TRUE(this->usable(0));
+  for (const bool fast : {true, false}) {
+    SCOPED_TRACE(fast ? "on_pmu_interrupt<0>" : "on_pmu_interrupt");
+    Rig::p.clear();
+    Rig::ring = {};
+    this->model.on_interrupt(fast ? &Rig::irq : &Rig::general_irq, nullptr);
+    prof::Counter c;
+    ASSERT_EQ(Rig::p.add_on(0, TypeParam::event_for(0), c), pmu::Status::ok);
+    Rig::p.start();
+    TypeParam::count(this->model, 0, 300);
+    ASSERT_EQ(Rig::sampler.arm(c, 1000), pmu::Status::ok);
+    EXPECT_EQ(Rig::p.read(c), 300u) << "arming keeps the count";
+    for (int i = 0; i < 1000; ++i) TypeParam::count(this->model, 0, 7);
+    EXPECT_EQ(Rig::ring.size(), 7u);
+    EXPECT_EQ(Rig::p.read(c), 7300u);
+    Rig::p.start();
+    TypeParam::count(this->model, 0, 50);
+    EXPECT_EQ(Rig::p.read(c), 50u) << "a sampled counter starts from 0 too";
+    Rig::sampler.disarm();
+    Rig::p.clear();
+  }
+  this->model.on_interrupt(nullptr, nullptr);
+}
+
 TYPED_TEST_P(Conformance, LinkedCountersCountPast32Bits) {
   using D = typename TestFixture::D;
   if constexpr (D::kLink == pmu::LinkKind::none) {
@@ -407,7 +436,7 @@ REGISTER_TYPED_TEST_SUITE_P(Conformance, SlotsAndWidths, EverySlotReadsBackWhatW
                             CompileTimeSlotSamplerKeepsTheEventsSinceTheOverflow,
                             CompileTimeSlotSamplerFoldsAnotherOverflow,
                             CompileTimeSlotSamplerCatchesUpAfterInterruptsWereMasked,
-                            FoldLeavesAPendingSampleToTheInterrupt,
+                            FoldLeavesAPendingSampleToTheInterrupt, ASampledCounterReadsEveryEvent,
                             LinkedCountersCountPast32Bits, TooWideAValueIsCountedNotSilent,
                             ProbeOnAnAbsentPmuSaysSo);
 

@@ -91,7 +91,7 @@ TEST_F(Cli, ReportFromABinaryDump) {
 TEST_F(Cli, DecodeFromAUartLog) {
   const Result r = pmukit("decode " + log);
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("\"carrier\": \"text frame 1 of 1 (lines 5-34)\""), std::string::npos);
+  EXPECT_NE(r.out.find("\"carrier\": \"text frame 1 of 1 (lines 5-35)\""), std::string::npos);
   EXPECT_NE(r.out.find("\"byte_order\": \"little\""), std::string::npos);
 }
 

@@ -145,8 +145,8 @@ TEST_P(RoundTrip, Histogram) {
 TEST_P(RoundTrip, TextFramesAmongConsoleOutput) {
   const std::string log = dumptest::profile_log(GetParam());
   const pmukit::LoadedDump l = pmukit::load_dump(Bytes(log.begin(), log.end()));
-  // 3 console lines, an "irq:" line after every third line, 657 bytes in 21 frame lines.
-  EXPECT_EQ(l.carrier, "text frame 1 of 1 (lines 5-34)");
+  // 3 console lines, an "irq:" line after every third line, 681 bytes in 22 frame lines.
+  EXPECT_EQ(l.carrier, "text frame 1 of 1 (lines 5-35)");
   expect_profile_fixture(l.dump);
   const std::vector<pmukit::TextFrame> frames = pmukit::find_text_frames(log.data(), log.size());
   ASSERT_EQ(frames.size(), 1u);

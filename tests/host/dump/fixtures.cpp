@@ -29,7 +29,7 @@ void write_profile(pd::Writer& w) {
   const pd::CounterStats crc[] = {{9000, 2900, 3100, 12}, {0, 0, 0, 0}};
   const pd::CounterStats parse[] = {{77, 77, 77, 12}, {1, 1, 1, 0}};
   w.region({"dma_copy", 100, dma, 2});
-  w.region({"crc_update", 3, crc, 2, 1, 1});  // one call clamped, one voided
+  w.region({"crc_update", 3, crc, 2, 1, 1, 2});  // one call clamped, one voided, 2 interrupts inside
   w.region({"parse \"hdr\", v2 <fast>", 1, parse, 2});
   w.sample_source({pd::SampleSourceKind::pmu_overflow, 0, 10000, 3});
   struct {

@@ -182,8 +182,8 @@ TEST(DumpWriter, SinkGetsBlocksNotFields) {
                         &count});
   dumptest::write_profile(w);
   ASSERT_EQ(w.status(), pd::Status::ok);
-  EXPECT_EQ(count.bytes, 657u);
-  EXPECT_EQ(count.calls, 11u);  // 10 full blocks of 64 and the last 17 bytes
+  EXPECT_EQ(count.bytes, 681u);
+  EXPECT_EQ(count.calls, 11u);  // 10 full blocks of 64 and the last 41 bytes
 }
 
 TEST(DumpWriter, BufferSinkHoldsAWholeDump) {
@@ -295,8 +295,11 @@ TEST(DumpWriter, ClampedAndVoidedCallsAreInTheDumpAndFlagged) {
   EXPECT_EQ(d.regions[1].clamped, std::optional<std::uint64_t>(1));
   EXPECT_EQ(d.regions[1].voided, std::optional<std::uint64_t>(1));
   EXPECT_EQ(pmukit::region_flags(d.regions[0]), "");
+  EXPECT_EQ(d.regions[1].interrupts, std::optional<std::uint64_t>(2));
   EXPECT_EQ(pmukit::region_flags(d.regions[1]),
-            "1 of 3 calls clamped to 0 (below the calibrated overhead), 1 voided (the counters were reset inside)");
+            "1 of 3 calls clamped to 0 (below the calibrated overhead), 1 voided (the counters were reset inside): "
+            "they add 0 to its total, min and mean; 2 sampling interrupts fell inside its calls: their handlers' "
+            "events are in its counts");
 }
 
 TEST(TextFrameSink, WritesBeginDataAndEndLines) {

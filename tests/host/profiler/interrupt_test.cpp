@@ -10,6 +10,7 @@
 #include "hal/e500/model.hpp"
 #include "hal/xscale/driver.hpp"
 #include "hal/xscale/model.hpp"
+#include "profiler/fast_region.hpp"
 #include "profiler/profiler.hpp"
 #include "profiler/region.hpp"
 #include "profiler/sampler.hpp"
@@ -581,3 +582,123 @@ TEST_F(profilerInterrupt, LinksRefuseLoopsReuseAndSampling) {
 }
 
 }  // namespace
+
+// Issue 32 item 1: a counter that is sampled is still a counter. Every re-arm moves the register
+// back by the period and the Profiler adds it back, so read() and regions on the sampled counter
+// read what they would without sampling, through the general entry and on_pmu_interrupt<0>, with
+// the overflow (and so the interrupt) landing after every access of a region's begin and end: the
+// region then reads its 3 events, or 13 with the 10 that came inside its window, never the
+// rewound period (a negative difference, clamped to 0 before the fix).
+struct XsSampledRig {
+  static inline xs::Xsc2Model model{};
+  static inline prof::Profiler<Xs> p{};
+  static inline prof::SampleRing<16> ring{};
+  static inline prof::Sampler<Xs, prof::SampleRing<16>> sampler{p, ring};
+  static inline prof::Counter cyc{};
+  static inline bool fast = false;
+  static void take(void*) {
+    if (fast)
+      sampler.on_pmu_interrupt<0>(0x100, 0x200);
+    else
+      sampler.on_pmu_interrupt(0x100, 0x200);
+  }
+  static void ten(void*) { model.cycles(10); }
+  static void setup(bool armed) {
+    XsBus::reset();
+    model = xs::Xsc2Model{};
+    XsBus::device = &model;
+    pmu::host_irq::masked = 0;
+    pmu::host_irq::deferred = nullptr;
+    p.clear();
+    ring = {};
+    ASSERT_EQ(p.add(pmu::Preset::cycles, cyc), Status::ok);
+    p.start();
+    model.cycles(1000);  // counted before the sampler is armed: read() goes on from there
+    if (armed) {
+      ASSERT_EQ(sampler.arm(cyc, 100), Status::ok);
+    }
+    model.on_interrupt(&take, nullptr);
+  }
+};
+
+TEST_F(profilerInterrupt, ASampledCounterReadsEveryEvent) {
+  for (const bool fast : {false, true}) {
+    SCOPED_TRACE(fast ? "on_pmu_interrupt<0>" : "on_pmu_interrupt");
+    XsSampledRig::fast = fast;
+    XsSampledRig::setup(true);
+    const std::uint32_t taken = XsSampledRig::sampler.interrupts();
+    EXPECT_EQ(XsSampledRig::p.read(XsSampledRig::cyc), 1000u) << "arming keeps the count";
+    for (int i = 0; i < 1000; ++i) XsSampledRig::model.cycles(7);
+    EXPECT_EQ(XsSampledRig::sampler.interrupts() - taken, 70u) << "a sample every 100 events";
+    EXPECT_EQ(XsSampledRig::p.read(XsSampledRig::cyc), 8000u);
+    XsSampledRig::p.stop();
+    EXPECT_EQ(XsSampledRig::p.read(XsSampledRig::cyc), 8000u) << "the latched value too";
+    XsSampledRig::p.start();  // a sampled counter starts again from 0 (its preset taken off)
+    XsSampledRig::model.cycles(50);
+    EXPECT_EQ(XsSampledRig::p.read(XsSampledRig::cyc), 50u);
+  }
+  XsSampledRig::model.on_interrupt(nullptr, nullptr);
+}
+
+TEST_F(profilerInterrupt, ARegionOnTheSampledCounterReadsWhatItWouldWithoutSampling) {
+  for (const bool fast : {false, true}) {
+    XsSampledRig::fast = fast;
+    // The accesses of one region's begin and end, with no interrupt.
+    XsSampledRig::setup(true);
+    prof::Regions<Xs> probe{XsSampledRig::p};
+    prof::RegionStats<Xs> count{"count"};
+    const std::uint64_t a0 = XsSampledRig::model.accesses();
+    { prof::Region r{probe, count}; }
+    const unsigned n = static_cast<unsigned>(XsSampledRig::model.accesses() - a0);
+    ASSERT_GE(n, 2u);
+    for (unsigned k = 1; k <= n + 1; ++k) {
+      SCOPED_TRACE(::testing::Message() << (fast ? "fast" : "general") << ": overflow after access " << k << " of "
+                                        << n);
+      std::uint64_t value[2]{};
+      std::uint64_t inside[2]{};
+      for (const bool armed : {false, true}) {
+        XsSampledRig::setup(armed);
+        XsSampledRig::model.cycles(95);  // 5 events before the armed counter's overflow
+        prof::Regions<Xs> regions{XsSampledRig::p};
+        prof::RegionStats<Xs> st{"r"};
+        XsSampledRig::model.after_access(k, &XsSampledRig::ten, nullptr);
+        {
+          prof::Region r{regions, st};
+          XsSampledRig::model.cycles(3);
+        }
+        XsSampledRig::model.after_access(1, nullptr, nullptr);
+        value[armed] = st.total[0];
+        inside[armed] = st.interrupts;
+        EXPECT_EQ(st.voided + st.clamped, 0u);
+      }
+      // Outside begin and end the events are where they are; inside them, a region takes its reads
+      // again when an interrupt came between them, so the 10 events fall in or out of the window.
+      if (k == 1 || k > n)
+        EXPECT_EQ(value[1], value[0]) << "the sampled counter's region differs from the counting one's";
+      else
+        EXPECT_TRUE(value[1] == 3 || value[1] == 13) << value[1];
+      EXPECT_TRUE(value[0] == 3 || value[0] == 13) << value[0];
+      EXPECT_EQ(inside[0], 0u);
+      EXPECT_LE(inside[1], 1u);
+    }
+  }
+  XsSampledRig::model.on_interrupt(nullptr, nullptr);
+}
+
+// A FastRegion reads registers only: check() refuses the sampled slot, and one used anyway is
+// voided when a re-arm moves the register back inside it, never 2^32 - 100 + 10.
+TEST_F(profilerInterrupt, AFastRegionOnTheSampledCounterIsVoidedNotWrong) {
+  XsSampledRig::fast = true;
+  XsSampledRig::setup(true);
+  prof::FastRegions<Xs, 0> fast{XsSampledRig::p};
+  EXPECT_EQ(fast.check(), Status::busy);
+  prof::RegionStats<Xs> st{"fast"};
+  XsSampledRig::model.cycles(95);
+  fast.measure(st, [] { XsSampledRig::model.cycles(10); });  // the overflow and its re-arm inside
+  EXPECT_EQ(st.calls, 1u);
+  EXPECT_EQ(st.voided, 1u);
+  EXPECT_EQ(st.total[0], 0u);
+  fast.measure(st, [] { XsSampledRig::model.cycles(10); });  // no re-arm inside: exact
+  EXPECT_EQ(st.total[0], 10u);
+  XsSampledRig::model.on_interrupt(nullptr, nullptr);
+}
