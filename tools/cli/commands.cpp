@@ -81,7 +81,7 @@ void emit(const Args& a, const std::vector<std::string>& inputs, Body body) {
   write_output_file(path, body);
 }
 
-void warn(const std::string& what) { std::cerr << "pmukit: warning: " << what << '\n'; }
+void warn(const std::string& what) { std::cerr << "pmukit: warning: " << printable(what) << '\n'; }
 
 // The --elf, after checking that it is the program that wrote the dump: another build or
 // architecture would give a report of plausible-looking nonsense (or 100% [unknown]).

@@ -6,6 +6,7 @@
 
 #include "tools/cli/args.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/report/text_util.hpp"
 #if PMUKIT_WITH_SIM
 #include "tools/sim/run.hpp"
 #endif
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
       if (pmukit::print_command_help(std::cout, args[0])) return 0;
       break;  // an unknown command: reported below
     }
+  // Messages quote names and lines from the input: printable() keeps each one terminal-safe line.
   try {
     if (args[0] == "help") return pmukit::run_help(rest);
     if (args[0] == "diff") return pmukit::run_diff(rest);
@@ -44,13 +46,13 @@ int main(int argc, char** argv) {
     }
     throw pmukit::UsageError("unknown command '" + args[0] + "'");
   } catch (const pmukit::UsageError& e) {
-    std::cerr << "pmukit: error: " << e.what() << " (see pmukit --help)\n";
+    std::cerr << "pmukit: error: " << pmukit::printable(e.what()) << " (see pmukit --help)\n";
     return 2;
   } catch (const std::bad_alloc&) {
     std::cerr << "pmukit: error: out of memory\n";
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "pmukit: error: " << e.what() << '\n';
+    std::cerr << "pmukit: error: " << pmukit::printable(e.what()) << '\n';
     return 1;
   }
 }

@@ -10,6 +10,7 @@
 #include "profiler/dump/crc32.hpp"
 #include "profiler/dump/format.hpp"
 #include "tools/dumpread/decode_error.hpp"
+#include "tools/dumpread/pair_counter.hpp"
 
 namespace pmukit {
 namespace {
@@ -91,56 +92,6 @@ class Reader {
   std::uint64_t base_;
   ByteOrder order_;
   std::string where_;
-};
-
-// Counts per distinct (pc, lr): open addressing, linear probing, at most 3/4 full. One probe per
-// record in the common case and 24 bytes per slot, instead of a node allocation per new pair.
-class PairCounter {
- public:
-  void add(std::uint64_t pc, std::uint64_t lr) {
-    if (4 * (used_ + 1) > 3 * slots_.size()) grow();
-    Slot& s = find(slots_, pc, lr);
-    if (s.count == 0) {
-      s.pc = pc;
-      s.lr = lr;
-      ++used_;
-    }
-    ++s.count;
-  }
-  // The pairs sorted by pc, then lr; empties the counter.
-  std::vector<SampleCount> take() {
-    std::vector<SampleCount> out;
-    out.reserve(used_);
-    for (const Slot& s : slots_)
-      if (s.count != 0) out.push_back({s.pc, s.lr, s.count});
-    std::sort(out.begin(), out.end(), [](const SampleCount& a, const SampleCount& b) {
-      return a.pc != b.pc ? a.pc < b.pc : a.lr < b.lr;
-    });
-    slots_.clear();
-    used_ = 0;
-    return out;
-  }
-
- private:
-  struct Slot {
-    std::uint64_t pc = 0, lr = 0, count = 0;  // count 0: empty
-  };
-  static Slot& find(std::vector<Slot>& slots, std::uint64_t pc, std::uint64_t lr) {
-    const std::size_t mask = slots.size() - 1;
-    std::size_t i = static_cast<std::size_t>((pc * 0x9E3779B97F4A7C15ull) ^ (lr * 0xC2B2AE3D27D4EB4Full)) >> 7;
-    for (;; ++i) {
-      Slot& s = slots[i & mask];
-      if (s.count == 0 || (s.pc == pc && s.lr == lr)) return s;
-    }
-  }
-  void grow() {
-    std::vector<Slot> bigger(slots_.empty() ? 1024 : 2 * slots_.size());
-    for (const Slot& s : slots_)
-      if (s.count != 0) find(bigger, s.pc, s.lr) = s;
-    slots_.swap(bigger);
-  }
-  std::vector<Slot> slots_;
-  std::size_t used_ = 0;
 };
 
 // Bytes between two checkpoints of a long pass (the CRC, the samples) handed to

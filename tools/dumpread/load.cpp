@@ -37,16 +37,16 @@ LoadedDump load_dump(const unsigned char* input, std::size_t size, std::size_t f
     if (frame > 1) throw DecodeError("--frame " + std::to_string(frame) + ": a binary dump has one");
     return {decode_dump(input, size, options), "binary"};
   }
-  const std::vector<TextFrame> frames = find_text_frames(reinterpret_cast<const char*>(input), size);
-  if (frames.empty())
+  const TextFrames frames = find_text_frames(reinterpret_cast<const char*>(input), size, frame);
+  if (frames.count == 0)
     throw DecodeError("no dump found: not a binary dump (no 'PMUD' magic at offset 0) and no "
                       "'@PMUD BEGIN' line in the text");
-  if (frame > frames.size())
+  if (frame > frames.count)
     throw DecodeError("--frame " + std::to_string(frame) + ": the log has only " +
-                      std::to_string(frames.size()) + " dump frame(s)");
-  const std::size_t index = frame == 0 ? frames.size() : frame;
-  const TextFrame& f = frames[index - 1];
-  std::string name = "text frame " + std::to_string(index) + " of " + std::to_string(frames.size());
+                      std::to_string(frames.count) + " dump frame(s)");
+  const std::size_t index = frame == 0 ? frames.count : frame;
+  const TextFrame& f = frames.chosen;
+  std::string name = "text frame " + std::to_string(index) + " of " + std::to_string(frames.count);
   if (!f.error.empty()) throw DecodeError(name + ": " + f.error);
   name += " (lines " + std::to_string(f.begin_line) + "-" + std::to_string(f.end_line) + ")";
   try {

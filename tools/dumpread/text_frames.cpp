@@ -62,7 +62,8 @@ bool split(std::string_view s, std::string_view* tok, std::size_t max, std::size
 
 class FrameScanner {
  public:
-  std::vector<TextFrame> frames;
+  explicit FrameScanner(std::size_t want) : want_(want) {}
+  TextFrames frames;
 
   void line(std::string_view text, std::size_t number) {
     const std::size_t tag = text.find(fmt::kFrameTag);
@@ -74,21 +75,30 @@ class FrameScanner {
     const bool fits = split(body, tok, 4, n);
     if (n > 0 && tok[0] == "BEGIN") return begin(tok, n, fits, number);
     if (!open_) return;  // data or END without BEGIN: console noise or a lost frame start
-    if (n > 0 && tok[0] == "END") return end(tok, n, fits, number);
-    data(tok, n, fits, number);
+    if (n > 0 && tok[0] == "END") {
+      if (keep_) return end(tok, n, fits, number);
+      open_ = false;
+      return;
+    }
+    if (keep_) data(tok, n, fits, number);
   }
 
   void finish() {
-    if (open_) fail(frames.back().begin_line, "has no END line (the log ends inside the frame)");
+    if (open_ && keep_) fail(frames.chosen.begin_line, "has no END line (the log ends inside the frame)");
   }
 
  private:
+  // A frame other than the one wanted is only counted: a record per BEGIN line made a log of
+  // 250 MB of them take 4.2 GB.
   void begin(std::string_view* tok, std::size_t n, bool fits, std::size_t number) {
-    if (open_)
+    if (open_ && keep_)
       fail(number, "is interrupted by a new BEGIN line (the target restarted mid-dump?)");
-    frames.emplace_back();
-    frames.back().begin_line = number;
+    ++frames.count;
     open_ = true;
+    keep_ = want_ == 0 || frames.count == want_;
+    if (!keep_) return;
+    frames.chosen = TextFrame{};
+    frames.chosen.begin_line = number;
     seq_ = 0;
     lines_ = 0;
     std::uint64_t version = 0;
@@ -101,7 +111,7 @@ class FrameScanner {
   }
 
   void end(std::string_view* tok, std::size_t n, bool fits, std::size_t number) {
-    TextFrame& f = frames.back();
+    TextFrame& f = frames.chosen;
     open_ = false;
     f.end_line = number;
     if (!f.error.empty()) return;
@@ -116,7 +126,7 @@ class FrameScanner {
   }
 
   void data(std::string_view* tok, std::size_t n, bool fits, std::size_t number) {
-    TextFrame& f = frames.back();
+    TextFrame& f = frames.chosen;
     if (!f.error.empty()) return;
     std::uint32_t seq = 0, check = 0;
     if (!fits || n != 3) return fail(number, "frame line does not have 3 fields (seq data check)");
@@ -158,21 +168,23 @@ class FrameScanner {
   }
 
   void fail(std::size_t number, const std::string& why) {
-    TextFrame& f = frames.back();
+    TextFrame& f = frames.chosen;
     if (!f.error.empty()) return;
     f.error = "line " + std::to_string(number) + ": " + why;
     f.bytes.clear();
   }
 
+  std::size_t want_;
   bool open_ = false;
+  bool keep_ = false;  // the open frame is the one wanted
   std::uint16_t seq_ = 0;
   std::uint64_t lines_ = 0;
 };
 
 }  // namespace
 
-std::vector<TextFrame> find_text_frames(const char* text, std::size_t size) {
-  FrameScanner scanner;
+TextFrames find_text_frames(const char* text, std::size_t size, std::size_t want) {
+  FrameScanner scanner(want);
   std::size_t number = 0, start = 0;
   while (start < size) {
     const void* nl = std::memchr(text + start, '\n', size - start);

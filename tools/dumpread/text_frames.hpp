@@ -15,8 +15,15 @@ struct TextFrame {
   std::string error;  // non-empty: the frame is unusable, and this says why and on which line
 };
 
-// Every frame in the log, in order. Never throws for bad frame content: a broken frame carries
-// its error, so a log with one broken and one good dump still yields the good one.
-std::vector<TextFrame> find_text_frames(const char* text, std::size_t size);
+struct TextFrames {
+  std::size_t count = 0;  // frames in the log (BEGIN lines)
+  TextFrame chosen;       // the one asked for; empty when the log has fewer
+};
+
+// The number of frames in the log and frame `want` (1-based; 0: the last). Only that frame is
+// kept, so memory is one frame's however many BEGIN lines the log holds. Never throws for bad
+// frame content: a broken frame carries its error, so a log with one broken and one good dump
+// still yields the good one.
+TextFrames find_text_frames(const char* text, std::size_t size, std::size_t want = 0);
 
 }  // namespace pmukit

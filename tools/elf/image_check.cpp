@@ -35,6 +35,11 @@ ImageCheck check_image(const Dump& d, const ElfIdentity& elf) {
   if (want != 0 && want != elf.machine)
     c.mismatches.push_back("the dump comes from " + machine_name(want) + " code, the ELF is " +
                            machine_name(elf.machine));
+  // Also for the unwinder: it reads stack slots of the dump's address size.
+  if (d.target.address_bytes != elf.address_bytes)
+    c.mismatches.push_back("the dump has " + std::to_string(d.target.address_bytes) + "-byte addresses, the ELF " +
+                           std::to_string(elf.address_bytes) + "-byte ones (ELFCLASS" +
+                           std::to_string(8 * elf.address_bytes) + ")");
   if (!d.image) {
     c.warnings.push_back("the dump carries no build-id or code CRC (format " +
                          std::to_string(d.version_major) + "." + std::to_string(d.version_minor) +

@@ -40,7 +40,9 @@ struct Memory {
   bool big;
   unsigned bytes;
   std::optional<std::uint64_t> read(std::uint64_t addr) const {
-    if (addr < s.sp || addr - s.sp + bytes > s.stack.size()) return std::nullopt;
+    // Not addr - sp + bytes > size: with 8-byte addresses that sum wraps for an address just
+    // under 2^64 above an sp under 8, and the read started before the copy (issue 31).
+    if (addr < s.sp || addr - s.sp > s.stack.size() || s.stack.size() - (addr - s.sp) < bytes) return std::nullopt;
     std::uint64_t v = 0;
     const std::size_t at = static_cast<std::size_t>(addr - s.sp);
     for (unsigned i = 0; i < bytes; ++i) {

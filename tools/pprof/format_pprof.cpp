@@ -19,9 +19,10 @@ class Builder {
  public:
   Builder(const ReportInput& in) : in_(in), p_(in.profile) { out_.add_string_table(""); }
 
+  // proto3 strings must be UTF-8: a reader rejects the whole profile over one bad name.
   std::int64_t str(const std::string& s) {
     auto [it, fresh] = strings_.try_emplace(s, out_.string_table_size());
-    if (fresh) out_.add_string_table(s);
+    if (fresh) out_.add_string_table(to_valid_utf8(s));
     return it->second;
   }
   std::uint64_t function(const std::string& name, std::uint32_t line_id) {
@@ -132,7 +133,7 @@ class Builder {
   pb::Profile out_;
   std::unordered_map<std::string, std::int64_t> strings_;
   std::unordered_map<std::string, std::uint64_t> functions_;
-  std::unordered_map<std::uint64_t, std::uint64_t> locations_;
+  std::unordered_map<std::uint64_t, std::uint64_t, AddressHash> locations_;
 };
 
 }  // namespace

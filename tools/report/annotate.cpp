@@ -91,7 +91,7 @@ void write_annotation(std::ostream& os, const Profile& profile, const SymbolTabl
       in_function += c.count;
       per_line[c.line] += c.count;
     }
-  os << "\nFunction " << function.name << "  [" << hex(function.lo) << ", " << hex(function.hi) << "): " << in_function
+  os << "\nFunction " << printable(function.name) << "  [" << hex(function.lo) << ", " << hex(function.hi) << "): " << in_function
      << " samples";
   if (profile.total != 0) os << " (" << share(in_function, profile.total) << " of " << profile.total << ")";
   os << "\n  samples  percent  line / address: instruction\n";
@@ -106,9 +106,9 @@ void write_annotation(std::ostream& os, const Profile& profile, const SymbolTabl
       const std::uint64_t n = per_line.count(*line) ? per_line[*line] : 0;
       char head[40];
       std::snprintf(head, sizeof head, "%9s %8s", n ? std::to_string(n).c_str() : "", share(n, in_function).c_str());
-      os << head << "  " << file << ':' << l.line;
+      os << head << "  " << printable(file) << ':' << l.line;
       const std::string& text = sources.line(file, l.line);
-      if (!text.empty()) os << "  " << trim(text);
+      if (!text.empty()) os << "  " << printable(trim(text));
       os << '\n';
       current = line;
     }
@@ -116,7 +116,7 @@ void write_annotation(std::ostream& os, const Profile& profile, const SymbolTabl
     shown += n;
     char cell[40];
     std::snprintf(cell, sizeof cell, "%9s %8s", n ? std::to_string(n).c_str() : "", share(n, in_function).c_str());
-    os << cell << "      " << hex(i.address) << ": " << i.text << '\n';
+    os << cell << "      " << hex(i.address) << ": " << printable(i.text) << '\n';
   }
   if (shown != in_function)
     os << "  (" << in_function - shown << " samples at addresses objdump did not list as instructions)\n";

@@ -134,7 +134,7 @@ DiffResult diff_dumps(const Dump& base, const Profile* base_profile, const Dump&
 }
 
 void write_diff(std::ostream& os, const DiffResult& r, const std::string& base_name, const std::string& next_name) {
-  os << "pmukit diff\n  base  " << base_name << "\n  new   " << next_name << '\n';
+  os << "pmukit diff\n  base  " << printable(base_name) << "\n  new   " << printable(next_name) << '\n';
   os << "  threshold  " << (r.threshold ? fixed(*r.threshold, 1) + " (% of a region's mean, points of a function's share)"
                                         : std::string("none (report only)"))
      << '\n';
@@ -167,7 +167,7 @@ void write_diff(std::ostream& os, const DiffResult& r, const std::string& base_n
   }
   if (!r.notes.empty()) {
     os << "\nNotes\n";
-    for (const std::string& n : r.notes) os << "  " << n << '\n';
+    for (const std::string& n : r.notes) os << "  " << printable(n) << '\n';
   }
   const unsigned n = r.past();
   os << '\n' << (r.threshold ? (n == 0 ? std::string("nothing past the threshold") : std::to_string(n) + " past the threshold")

@@ -41,11 +41,11 @@ void write_callgraph(std::ostream& os, const ReportInput& in) {
   for (const auto& [name, e] : order) {
     os << '\n';
     for (const auto& [caller, n] : e->callers)
-      os << "              " << n << "  from " << caller << " [" << index[caller] << "]\n";
+      os << "              " << n << "  from " << printable(caller) << " [" << index[caller] << "]\n";
     os << '[' << index[name] << "] " << percent(e->inclusive, total) << "% inclusive (" << e->inclusive
-       << "), " << percent(e->self, total) << "% self (" << e->self << ")  " << name << '\n';
+       << "), " << percent(e->self, total) << "% self (" << e->self << ")  " << printable(name) << '\n';
     for (const auto& [callee, n] : e->callees)
-      os << "              " << n << "  calls " << callee << " [" << index[callee] << "]\n";
+      os << "              " << n << "  calls " << printable(callee) << " [" << index[callee] << "]\n";
   }
 }
 

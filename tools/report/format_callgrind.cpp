@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "tools/report/formats.hpp"
+#include "tools/report/text_util.hpp"
 
 namespace pmukit {
 namespace {
@@ -16,9 +17,9 @@ struct Writer {
   std::ostream& os;
   const Profile& p;
 
-  const std::string& file_of(std::uint32_t line) const {
-    static const std::string kNone = "???";
-    return line == kNoLine ? kNone : p.symbols->file(p.symbols->line(line).file);
+  // Names and paths run to the end of their line, with no escapes in the format: one_line().
+  std::string file_of(std::uint32_t line) const {
+    return line == kNoLine ? "???" : one_line(p.symbols->file(p.symbols->line(line).file));
   }
   unsigned number_of(std::uint32_t line) const {
     return line == kNoLine ? 0 : p.symbols->line(line).line;
@@ -33,7 +34,7 @@ struct Writer {
     os.write(buf, r.ptr - buf);
   }
   void switch_file(std::string& current, std::uint32_t line) const {
-    const std::string& file = file_of(line);
+    const std::string file = file_of(line);
     if (file == current) return;
     os << "fi=" << file << '\n';
     current = file;
@@ -45,11 +46,11 @@ struct Writer {
 void write_callgrind(std::ostream& os, const ReportInput& in) {
   const Profile& p = in.profile;
   os << "# callgrind format\nversion: 1\ncreator: pmukit\n";
-  if (!in.options.elf.empty()) os << "cmd: " << in.options.elf << '\n';
+  if (!in.options.elf.empty()) os << "cmd: " << one_line(in.options.elf) << '\n';
   // Instruction addresses first, so KCacheGrind can show costs against the disassembly
   // (objdump of the ob= file); source lines second.
   os << "positions: instr line\nevents: Samples\nsummary: " << p.total << "\n\n";
-  if (!in.options.elf.empty()) os << "ob=" << in.options.elf << '\n';
+  if (!in.options.elf.empty()) os << "ob=" << one_line(in.options.elf) << '\n';
 
   // Per function: self costs by instruction, and calls by (callee, call site), each in address
   // order. Both keys are already unique in the profile.
@@ -84,7 +85,7 @@ void write_callgrind(std::ostream& os, const ReportInput& in) {
     if (self[id].empty() && calls[id].empty()) continue;
     const ProfileFunction& f = p.functions[id];
     std::string current = w.file_of(f.line);
-    os << "\nfl=" << current << "\nfn=" << f.name << '\n';
+    os << "\nfl=" << current << "\nfn=" << one_line(f.name) << '\n';
     for (const SelfCost& c : self[id]) {
       w.switch_file(current, c.line);
       w.address(c.pc);
@@ -94,7 +95,7 @@ void write_callgrind(std::ostream& os, const ReportInput& in) {
       const ProfileFunction& callee = p.functions[c.callee];
       // Any fi= goes before cfl=: a calls= line must be followed directly by its cost line.
       w.switch_file(current, c.line);
-      os << "cfl=" << w.file_of(callee.line) << "\ncfn=" << callee.name << "\ncalls=" << c.cost << ' ';
+      os << "cfl=" << w.file_of(callee.line) << "\ncfn=" << one_line(callee.name) << "\ncalls=" << c.cost << ' ';
       w.address(callee.address);
       os << ' ' << w.number_of(callee.line) << '\n';
       w.address(c.site);

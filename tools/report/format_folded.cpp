@@ -2,14 +2,17 @@
 // With raw (pc, lr) samples a stack is "caller;function" where the LR frame is trusted, else
 // "function" alone (see profile.hpp for when the LR frame is kept).
 #include "tools/report/formats.hpp"
+#include "tools/report/text_util.hpp"
 
 namespace pmukit {
 namespace {
 
-// ';' separates frames and a newline ends a stack: neither may appear inside a name.
-std::string frame_name(std::string s) {
+// ';' separates frames and a newline ends a stack: neither may appear inside a name (one_line
+// escapes the newline and every other control byte).
+std::string frame_name(const std::string& name) {
+  std::string s = one_line(name);
   for (char& c : s)
-    if (c == ';') c = ':'; else if (c == '\n' || c == '\r') c = ' ';
+    if (c == ';') c = ':';
   return s;
 }
 

@@ -25,7 +25,7 @@ void regions(std::ostream& os, const Dump& d) {
   t.print(os, "  ");
   for (const Region& r : d.regions)
     if (const std::string flags = region_flags(r); !flags.empty())
-      os << "  ! " << r.name << ": " << flags << '\n';
+      os << "  ! " << printable(r.name) << ": " << flags << '\n';
 }
 
 }  // namespace
@@ -33,12 +33,12 @@ void regions(std::ostream& os, const Dump& d) {
 void write_table(std::ostream& os, const ReportInput& in) {
   const Dump& d = in.dump;
   os << "pmukit report\n";
-  os << "  target    " << describe_target(d) << '\n';
-  os << "  dump      " << in.options.carrier << ", format " << d.version_major << '.'
+  os << "  target    " << printable(describe_target(d)) << '\n';
+  os << "  dump      " << printable(in.options.carrier) << ", format " << d.version_major << '.'
      << d.version_minor << ", " << byte_order_name(d.byte_order) << ", " << d.size << " bytes\n";
-  if (!in.options.elf.empty()) os << "  symbols   " << in.options.elf << '\n';
+  if (!in.options.elf.empty()) os << "  symbols   " << printable(in.options.elf) << '\n';
   for (std::size_t i = 0; i < d.counters.size(); ++i)
-    os << (i == 0 ? "  counters  " : "            ") << describe_counter(d.counters[i]) << '\n';
+    os << (i == 0 ? "  counters  " : "            ") << printable(describe_counter(d.counters[i])) << '\n';
   regions(os, d);
 
   const Profile& p = in.profile;

@@ -27,6 +27,13 @@ void write_trace(std::ostream& os, const ReportInput& in) {
   const Dump& d = in.dump;
   if (d.trace.empty())
     throw ReportRefused("this dump has no region timings (a TRACE chunk: prof::RegionTrace, docs/profiler.md)");
+  // RegionTrace drops a call whose end reads below its begin: such an event is corruption, and
+  // end - begin would show as a slice of 1.8e19 ticks.
+  for (std::size_t i = 0; i < d.trace.size(); ++i)
+    if (d.trace[i].end < d.trace[i].begin)
+      throw ReportRefused("trace event " + std::to_string(i) + " (region '" + d.regions[d.trace[i].region].name +
+                          "') ends at " + std::to_string(d.trace[i].end) + ", before it begins at " +
+                          std::to_string(d.trace[i].begin) + ": no target records that (the dump is corrupted)");
   const std::uint64_t hz = d.target.counter_clock_hz;
   const std::string counter = d.counters.empty() ? "first counter" : counter_label(d.counters[0]);
   JsonWriter j(os);

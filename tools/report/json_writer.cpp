@@ -6,8 +6,9 @@
 
 namespace pmukit {
 
-// Valid UTF-8 passes through (JSON text is UTF-8: "ü" stays "ü"); control bytes are \u escapes;
-// a byte that is not valid UTF-8 becomes U+FFFD, so the output is always valid JSON.
+// Valid UTF-8 passes through (JSON text is UTF-8: "ü" stays "ü"); control bytes (C1 too: decode
+// prints to a terminal) are \u escapes; a byte that is not valid UTF-8 becomes U+FFFD, so the
+// output is always valid JSON.
 std::string JsonWriter::escape(std::string_view s) {
   std::string out = "\"";
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -16,6 +17,11 @@ std::string JsonWriter::escape(std::string_view s) {
       const std::size_t n = utf8_sequence(s, i);
       if (n == 0) {
         out += "\\ufffd";
+      } else if (c1_control(s, i)) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(s[i + 1]));
+        out += buf;
+        ++i;
       } else {
         out.append(s.substr(i, n));
         i += n - 1;

@@ -116,7 +116,7 @@ class Builder {
   bool with_lines_;
   Profile profile_;
   std::vector<std::uint32_t> by_symbol_;  // symbol index -> function id
-  std::unordered_map<std::uint64_t, std::uint32_t> by_address_;
+  std::unordered_map<std::uint64_t, std::uint32_t, AddressHash> by_address_;  // keys from the dump
   std::uint32_t unknown_ = kNoFunction;
 };
 

@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tools/dumpread/address_hash.hpp"
 #include "tools/dumpread/dump.hpp"
 #include "tools/report/symbols.hpp"
 
@@ -44,7 +45,7 @@ struct Profile {
     std::uint32_t function, line;
     std::uint64_t count;
   };
-  std::unordered_map<std::uint64_t, PcCost> pc_self;
+  std::unordered_map<std::uint64_t, PcCost, AddressHash> pc_self;
   struct Call {
     std::uint32_t caller, caller_line, callee;
     std::uint64_t site;  // the call instruction's address (lr - 1: inside the call)
@@ -52,8 +53,8 @@ struct Profile {
   };
   struct CallHash {
     std::size_t operator()(const Call& c) const {
-      return std::hash<std::uint64_t>()((std::uint64_t{c.caller} << 32 | c.caller_line) ^
-                                        (std::uint64_t{c.callee} * 0x9E3779B97F4A7C15ull) ^ (c.site * 0xC2B2AE3D27D4EB4Full));
+      const std::uint64_t ids = hash_address(std::uint64_t{c.caller} << 32 | c.callee) ^ c.caller_line;
+      return static_cast<std::size_t>(hash_address(hash_address(ids) ^ c.site));
     }
   };
   // Samples in callee whose LR frame was kept, by caller call site (see above). Only with

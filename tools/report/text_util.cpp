@@ -72,13 +72,43 @@ std::size_t utf8_sequence(std::string_view s, std::size_t i) {
   return n;
 }
 
-std::string printable(std::string_view s) {
+bool c1_control(std::string_view s, std::size_t i) {
+  return i + 1 < s.size() && static_cast<unsigned char>(s[i]) == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0;
+}
+
+namespace {
+
+std::string escaped(std::string_view s, bool double_backslash) {
   std::string out;
   for (std::size_t i = 0; i < s.size();) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     const std::size_t n = utf8_sequence(s, i);
-    if (n == 0 || c < 0x20 || c == 0x7F || c == '\\') {
-      out += c == '\\' ? "\\\\" : "\\x" + hex(c, 2).substr(2);
+    if (c == '\\' && double_backslash) {
+      out += "\\\\";
+      ++i;
+    } else if (n == 0 || c < 0x20 || c == 0x7F || c1_control(s, i)) {  // a C1's second byte: n == 0 next
+      out += "\\x" + hex(c, 2).substr(2);
+      ++i;
+    } else {
+      out.append(s.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string printable(std::string_view s) { return escaped(s, true); }
+
+std::string one_line(std::string_view s) { return escaped(s, false); }
+
+std::string to_valid_utf8(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = utf8_sequence(s, i);
+    if (n == 0) {
+      out += "\xEF\xBF\xBD";
       ++i;
     } else {
       out.append(s.substr(i, n));
@@ -99,7 +129,13 @@ std::string html_escape(std::string_view s) {
       continue;
     }
     if (n > 1) {
-      out.append(s.substr(i, n));
+      // U+FFFE and U+FFFF are not XML characters: the SVG would not parse. C1 controls: as C0.
+      if (n == 3 && s.substr(i, 2) == "\xEF\xBF" && static_cast<unsigned char>(s[i + 2]) >= 0xBE)
+        out += "\xEF\xBF\xBD";
+      else if (c1_control(s, i))
+        out += '?';
+      else
+        out.append(s.substr(i, n));
       i += n;
       continue;
     }

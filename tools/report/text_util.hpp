@@ -18,11 +18,21 @@ std::string fixed_ratio(std::uint64_t num, std::uint64_t den, unsigned decimals,
 std::string percent(std::uint64_t part, std::uint64_t whole);
 // Length of the valid UTF-8 sequence at s[i], 0 if the byte starts none.
 std::size_t utf8_sequence(std::string_view s, std::size_t i);
-// For text output: valid UTF-8 kept, control bytes, DEL, backslash and invalid bytes as \xNN
-// (backslash as \\), so a string from a dump cannot move the cursor or recolour a terminal.
+// True if s[i] starts a C1 control (U+0080..U+009F): terminals may obey them (U+009B is CSI).
+bool c1_control(std::string_view s, std::size_t i);
+// One helper per kind of output for every string from a dump or an ELF (names, paths, source;
+// JSON has JsonWriter::escape, CSV csv_field). For text read by people: valid UTF-8 kept, control bytes (C0, DEL, C1), backslash and invalid
+// bytes as \xNN (backslash as \\), so a string cannot move the cursor or recolour a terminal.
 std::string printable(std::string_view s);
-// For HTML and SVG: markup escaped, invalid UTF-8 as U+FFFD, control bytes as '?'.
+// For line-based formats read by tools (folded, callgrind): the same, but a backslash stays one,
+// so paths and names keep their text; no newline or control byte can end or corrupt a line.
+std::string one_line(std::string_view s);
+// For HTML and SVG: markup escaped, invalid UTF-8 and the non-characters U+FFFE/U+FFFF (not
+// XML characters) as U+FFFD, control bytes as '?'.
 std::string html_escape(std::string_view s);
+// For formats whose strings must be UTF-8 but are data (pprof's protobuf strings): invalid bytes
+// as U+FFFD, everything else kept.
+std::string to_valid_utf8(std::string_view s);
 std::string csv_field(std::string_view s);  // quoted when it holds a comma, quote or newline
 
 // Columns padded to their widest cell, separated by two spaces; trailing blanks trimmed.

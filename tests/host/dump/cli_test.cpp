@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -22,7 +23,10 @@
 
 #include "elf/nm_listing.hpp"
 #include "fixtures.hpp"
+#include "profile.pb.h"
+#include "tools/dumpread/binary_decoder.hpp"
 #include "tools/elf/elf_symbols.hpp"
+#include "tools/pprof/format_pprof.hpp"
 #include "tools/report/text_util.hpp"
 
 namespace {
@@ -147,6 +151,13 @@ TEST_F(Cli, BadTextLineNamesTheLine) {
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err.rfind("pmukit: error: " + log + ": text frame 1 of 1: line " +
                             std::to_string(line) + ": frame line check ", 0), 0u) << r.err;
+}
+
+// An error quotes what it found in the input: a terminal escape there reaches stderr escaped.
+TEST_F(Cli, ErrorsQuoteTheInputEscaped) {
+  write(log, std::string("@PMUD BEGIN 1\n@PMUD \x1b[2J 00 0000\n@PMUD END 1 1\n"));
+  expect_error(pmukit("report " + log), 1,
+               log + ": text frame 1 of 1: line 2: frame line has a bad sequence field '\\x1b[2J'");
 }
 
 TEST_F(Cli, InputErrors) {
@@ -306,6 +317,35 @@ TEST_F(Cli, EndlessInputIsCapped) {
   const Result r = pmukit("decode /dev/zero");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("larger than 256 MiB"), std::string::npos) << r.err;
+}
+
+// Issue 31: every '@PMUD BEGIN' line kept a frame record to the end of the log (250 MB of them
+// took 4.2 GB). Only the frame asked for is kept: 24 MB of BEGIN lines took 285 MB, now about
+// the mapped file. The peak resident size of the pmukit process, from wait4.
+TEST_F(Cli, ManyBeginLinesTakeOneFramesMemory) {
+  const std::string path = temp_path("begins.log");
+  const std::size_t lines = 2000000;
+  {
+    std::string text;
+    for (std::size_t i = 0; i < lines; ++i) text += "@PMUD BEGIN\n";
+    write(path, text);
+  }
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    execl(PMUKIT_CLI, PMUKIT_CLI, "decode", path.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  rusage usage{};
+  ASSERT_EQ(wait4(pid, &status, 0, &usage), pid);
+  std::remove(path.c_str());
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1);  // the last frame's BEGIN line is malformed
+  const long input_kib = static_cast<long>(lines * 12 / 1024);
+  EXPECT_LT(usage.ru_maxrss, 2 * input_kib + 64 * 1024) << "KiB at the peak for a " << input_kib << " KiB log";
 }
 
 // A cut-off ELF says it is truncated (its section headers are gone), not "stripped?".
@@ -603,6 +643,26 @@ TEST(CliConsumers, PprofOutputParsesAgainstTheSchema) {
   std::remove(dump.c_str());
   std::remove(pb.c_str());
   std::remove(text.c_str());
+}
+
+// proto3 strings must be UTF-8: a name with an invalid byte (an ELF's symbol table holds any
+// bytes) made protobuf readers reject the whole profile. It is written as U+FFFD instead.
+TEST(CliConsumers, PprofStringsAreValidUtf8) {
+  pmukit::SymbolTable symbols;
+  symbols.add_function(0x2000, 0x80, "memcpy\xff\xc3");
+  symbols.add_line(0x2000, 0x2080, "lib/\xfe.c", 5);
+  symbols.finalize();
+  const dumptest::Bytes b = dumptest::profile_dump(pd::ByteOrder::little);
+  const pmukit::Dump d = pmukit::decode_dump(b.data(), b.size());
+  const pmukit::Profile p = pmukit::build_profile(d, symbols);
+  const pmukit::ReportOptions options;
+  std::ostringstream os;
+  pmukit::write_pprof(os, {d, p, options});
+  perftools::profiles::Profile parsed;
+  ASSERT_TRUE(parsed.ParseFromString(os.str()));
+  const auto& table = parsed.string_table();
+  EXPECT_NE(std::find(table.begin(), table.end(), "memcpy\xef\xbf\xbd\xef\xbf\xbd"), table.end());
+  EXPECT_NE(std::find(table.begin(), table.end(), "lib/\xef\xbf\xbd.c"), table.end());
 }
 
 // annotate against the MIPS objdump: every sample of leaf_add on one of its instructions, the

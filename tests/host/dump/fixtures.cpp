@@ -94,6 +94,22 @@ Bytes stacks_dump(pd::ByteOrder order) {
   return out.bytes;
 }
 
+Bytes wide_stacks_dump(pd::ByteOrder order) {
+  VectorSink out;
+  pd::Writer w(out.sink(), order);
+  w.begin({"host", "none", 0, 64, 8});
+  const std::uint8_t stack[] = {0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11,
+                                0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf8};
+  // pcs where the test ELFs' code starts (ARM, i386, PowerPC), so the ELF fuzzer's CFI applies.
+  w.begin_stacks(4, 4 * sizeof stack, 0);
+  w.stack_sample(0x8000, 0x8030, 0, 0xfffffffffffffff8ull, stack, sizeof stack);
+  w.stack_sample(0x08049000, 0, 0, 0, stack, sizeof stack);
+  w.stack_sample(0x100000fc, 0x10000180, 4, 0, stack, sizeof stack);
+  w.stack_sample(0xffff800000001000ull, 0, 4, 0, stack, sizeof stack);
+  w.finish();
+  return out.bytes;
+}
+
 Bytes frames_dump(pd::ByteOrder order) {
   VectorSink out;
   pd::Writer w(out.sink(), order);

@@ -37,6 +37,9 @@ Bytes profile_dump(pmu::dump::ByteOrder order);
 Bytes histogram_dump(pmu::dump::ByteOrder order);
 // Two regions and three of their calls on the timeline (TRACE, format 1.2), one more dropped.
 Bytes trace_dump(pmu::dump::ByteOrder order);
+// Four samples with 8-byte addresses and an sp under 8, 16 bytes of stack each: a rule that loads
+// below the CFA reaches just under 2^64 (issue 31: the unwinder once read before its copy).
+Bytes wide_stacks_dump(pmu::dump::ByteOrder order);
 // Two samples with walked call chains of 3 and 1 frames (FRAMES, format 1.2).
 Bytes frames_dump(pmu::dump::ByteOrder order);
 // Two samples with 12 and 4 bytes of stack (STACKS, format 1.2).

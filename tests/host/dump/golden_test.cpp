@@ -150,6 +150,7 @@ TEST(GoldenCorpus, FuzzSeeds) {
   check_file(dir + "trace_be.bin", text(dumptest::trace_dump(pd::ByteOrder::big)));
   check_file(dir + "stacks_le.bin", text(dumptest::stacks_dump(pd::ByteOrder::little)));
   check_file(dir + "frames_be.bin", text(dumptest::frames_dump(pd::ByteOrder::big)));
+  check_file(dir + "wide_stacks_be.bin", text(dumptest::wide_stacks_dump(pd::ByteOrder::big)));
   check_file(dir + "console_log.txt", dumptest::profile_log(pd::ByteOrder::big));
   dumptest::VectorSink wide;
   pd::Writer w(wide.sink(), pd::ByteOrder::little);

@@ -1,6 +1,7 @@
 // Sample aggregation: which function and caller each sample counts for.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -71,6 +72,29 @@ TEST(Profile, WithoutSymbolsEveryAddressIsAnEntry) {
   const pmukit::Profile p = fixture_profile(none);
   EXPECT_EQ(self_of(p, "0x00002010"), 5u);
   EXPECT_EQ(p.folded().size(), p.functions.size());  // no LR frames without symbols
+}
+
+// Issue 31: std::hash of an integer is the integer, so pcs that were multiples of a map's bucket
+// count all shared one bucket (a crafted 4 MB dump took 56 s to profile). The maps keyed by the
+// dump's addresses hash every bit with a per-process seed: such pcs spread like any others.
+TEST(Profile, CraftedAddressesDoNotShareABucket) {
+  const std::uint64_t n = 20000;
+  const pmukit::SymbolTable none;
+  pmukit::Dump d;
+  d.target.address_bytes = 8;
+  d.sample_records = n;
+  auto fill = [&](std::uint64_t stride) {
+    d.sample_counts.clear();
+    for (std::uint64_t i = 1; i <= n; ++i) d.sample_counts.push_back({i * stride, 0, 1});
+  };
+  fill(1);
+  const std::size_t buckets = pmukit::build_profile(d, none).pc_self.bucket_count();
+  fill(buckets);
+  const pmukit::Profile p = pmukit::build_profile(d, none);
+  ASSERT_EQ(p.pc_self.bucket_count(), buckets);
+  std::size_t largest = 0;
+  for (std::size_t b = 0; b < buckets; ++b) largest = std::max(largest, p.pc_self.bucket_size(b));
+  EXPECT_LT(largest, 16u) << "of " << n << " pcs in " << buckets << " buckets";
 }
 
 TEST(TextUtil, DecimalRatiosWithoutFloatingPoint) {

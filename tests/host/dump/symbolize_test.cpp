@@ -6,12 +6,14 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "elf/nm_listing.hpp"
 #include "tools/elf/elf_symbols.hpp"
+#include "tools/elf/image_check.hpp"
 #include "tools/elf/unwind.hpp"
 #include "tools/elf/unwind_llvm.hpp"
 
@@ -219,6 +221,51 @@ TEST(Unwinder, RandomStacksEndCleanly) {
     }
     EXPECT_GT(deep, 0u) << "no walk ever left the first frame: the CFI was not used";
   }
+}
+
+// Issue 31: a dump claiming 8-byte addresses, a sample sp under 8 and a rule saving the return
+// address below the CFA (MIPS's epilogue row: CFA = sp + 0, ra at CFA - 4) put the read at 2^64 - 4,
+// which the bounds check let through: the unwinder read 4 bytes before its stack copy. The walk
+// must stop there instead, saying why (and ASan/valgrind see no read outside the copy).
+TEST(Unwinder, EightByteAddressesNeverReadBeforeTheStack) {
+  const std::string elf = kElfDir + "/mips.elf";
+  if (!exists(elf)) GTEST_SKIP() << "no mips cross compiler";
+  const pmukit::LlvmCfi cfi(elf);
+  const std::uint64_t middle = nm_functions(elf).at("fw::middle(int)");
+  std::uint64_t pc = 0;
+  for (std::uint64_t a = middle; a < middle + 0x100 && pc == 0; a += 4) {
+    const std::optional<pmukit::CfiRow> row = cfi.at(a);
+    if (!row) continue;
+    const auto ra = row->rules.find(row->ra);
+    if (ra != row->rules.end() && ra->second.kind == pmukit::CfiRule::at_cfa && row->cfa_offset + ra->second.offset < 0)
+      pc = a;
+  }
+  if (pc == 0) GTEST_SKIP() << "this compiler's fw::middle has no row with the return address below sp";
+  pmukit::StackSampleRecord s;
+  s.pc = pc;
+  s.sp = 0;
+  s.stack.assign(16, 0x11);
+  const pmukit::Unwinder u(elf);
+  const pmukit::UnwoundStack w = u.unwind(s, pmukit::ByteOrder::big, 8);
+  EXPECT_EQ(w.pcs, std::vector<std::uint64_t>{pc});
+  EXPECT_EQ(w.stopped, "its return address is beyond the captured stack");
+}
+
+// The dump's address size is part of the ELF's identity: 8-byte addresses against an ELF32 are
+// another program (and would walk its stacks with the wrong slot size).
+TEST(ImageCheck, AddressSizeMustBeTheElfs) {
+  pmukit::Dump d;
+  d.target.address_bytes = 8;
+  d.image = pmukit::Image{};
+  d.image->elf_machine = 8;
+  pmukit::ElfIdentity elf;
+  elf.machine = 8;
+  elf.address_bytes = 4;
+  const pmukit::ImageCheck c = pmukit::check_image(d, elf);
+  ASSERT_EQ(c.mismatches.size(), 1u);
+  EXPECT_EQ(c.mismatches[0], "the dump has 8-byte addresses, the ELF 4-byte ones (ELFCLASS32)");
+  elf.address_bytes = 8;
+  EXPECT_TRUE(pmukit::check_image(d, elf).mismatches.empty());
 }
 
 // An ELF whose CFI crashes LLVM 14's reader (found by fuzzing it): the reader runs in a child

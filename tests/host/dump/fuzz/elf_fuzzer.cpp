@@ -2,7 +2,8 @@
 // throw ElfError; a crash, a sanitizer report (ASan sees libdw's reads through the libc calls it
 // intercepts), another exception or a hang is a bug. Then the identity check and a profile
 // against the fixture dump, as `pmukit report --elf --force-elf` would do, and the unwinder over
-// the fixture's stack samples with whatever CFI the bytes hold (issue 17: bogus CFI).
+// the fixture's stack samples with whatever CFI the bytes hold (issue 17: bogus CFI), also as a
+// dump with 8-byte addresses would give them (issue 31).
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -39,6 +40,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const pmukit::Unwinder unwinder("/proc/self/fd/" + std::to_string(fd), false);
     for (const pmukit::StackSampleRecord& s : stacks.stacks) {
       const pmukit::UnwoundStack u = unwinder.unwind(s, stacks.byte_order, 4);
+      if (u.pcs.empty() || u.pcs.size() > pmukit::Unwinder::kMaxFrames) __builtin_trap();
+    }
+    // 8-byte addresses with an sp under 8 (issue 31): a rule below the CFA reaches 2^64 - 4.
+    static const dumptest::Bytes wide_bytes = dumptest::wide_stacks_dump(pmu::dump::ByteOrder::little);
+    static const pmukit::Dump wide = pmukit::decode_dump(wide_bytes.data(), wide_bytes.size());
+    (void)pmukit::check_image(wide, elf.identity);
+    for (const pmukit::StackSampleRecord& s : wide.stacks) {
+      const pmukit::UnwoundStack u = unwinder.unwind(s, wide.byte_order, 8);
       if (u.pcs.empty() || u.pcs.size() > pmukit::Unwinder::kMaxFrames) __builtin_trap();
     }
   } catch (const pmukit::ElfError&) {

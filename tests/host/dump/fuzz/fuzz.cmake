@@ -3,7 +3,9 @@
 # (PMU_FUZZ_RUNS: the same work on a fast or a slow machine, a few seconds here), starting from the
 # checked-in corpus (corpus/). Longer runs: the fuzzer binary by hand, e.g. -max_total_time=600.
 # elf_fuzz: the same on the --elf input (ELF reader, libelf/libdw, identity check, profile),
-# seeded with the test ELFs and fuzz/elf_corpus/ (a DWARF string table libdw once over-read).
+# seeded with the test ELFs and fuzz/elf_corpus/ (a DWARF string table libdw once over-read; the
+# i386 test ELF with its CIE's CFA at esp+0, whose return address rule the unwinder once read
+# below its stack copy for a dump with 8-byte addresses).
 # Built only when clang++ is found; the project itself is built with GCC, so these compile with
 # clang directly. New inputs go to the build tree, never into the source corpus.
 set(PMU_FUZZ_RUNS 50000 CACHE STRING "Executions per fuzz test")
