@@ -141,6 +141,7 @@ int run_report(const std::vector<std::string>& argv) {
     unwound.reserve(loaded.dump.stacks.size());
     for (const StackSampleRecord& s : loaded.dump.stacks)
       unwound.push_back(unwinder.unwind(s, loaded.dump.byte_order, loaded.dump.target.address_bytes));
+    options.stacks = summarize(unwound, loaded.dump.stacks).text();
   }
   const Profile profile = build_profile(loaded.dump, symbols, pprof || format_needs_lines(format),
                                         unwound.empty() ? nullptr : &unwound);

@@ -7,6 +7,7 @@
 #include <libelf.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -39,10 +40,16 @@ struct Memory {
   const StackSampleRecord& s;
   bool big;
   unsigned bytes;
+  // The farthest byte above the copy a failed read wanted, from sp (0: none): how long a copy
+  // would have had to be.
+  mutable std::uint64_t wanted = 0;
   std::optional<std::uint64_t> read(std::uint64_t addr) const {
     // Not addr - sp + bytes > size: with 8-byte addresses that sum wraps for an address just
     // under 2^64 above an sp under 8, and the read started before the copy (issue 31).
-    if (addr < s.sp || addr - s.sp > s.stack.size() || s.stack.size() - (addr - s.sp) < bytes) return std::nullopt;
+    if (addr < s.sp || addr - s.sp > s.stack.size() || s.stack.size() - (addr - s.sp) < bytes) {
+      if (addr >= s.sp && addr - s.sp < (std::uint64_t{1} << 32)) wanted = std::max(wanted, addr - s.sp + bytes);
+      return std::nullopt;
+    }
     std::uint64_t v = 0;
     const std::size_t at = static_cast<std::size_t>(addr - s.sp);
     for (unsigned i = 0; i < bytes; ++i) {
@@ -323,6 +330,7 @@ UnwoundStack Unwinder::unwind(const StackSampleRecord& s, ByteOrder order, unsig
     if (step.ra_undefined) return out;  // the outermost frame: a complete walk
     if (!step.ret) {
       out.stopped = step.unreadable ? "its return address is beyond the captured stack" : "no return address rule";
+      if (step.unreadable && mem.wanted > s.stack.size()) out.copy_needed = mem.wanted;
       return out;
     }
     step.next[abi->sp] = *step.cfa;

@@ -8,6 +8,7 @@ namespace pmukit {
 void write_flat(std::ostream& os, const ReportInput& in) {
   const Profile& p = in.profile;
   os << "# flat profile: " << p.total << " samples; " << describe_source(in.dump) << '\n';
+  if (!in.options.stacks.empty()) os << "# stacks: " << in.options.stacks << '\n';
   TextTable t({TextTable::right, TextTable::right, TextTable::right, TextTable::right,
                TextTable::left, TextTable::left});
   t.row({"samples", "percent", "cumul%", "address", "function", "location"});

@@ -24,6 +24,7 @@ struct ReportOptions {
   std::string elf;                // ELF path shown in reports ("" when none)
   std::size_t top = 25;           // functions in the `table` format's profile (0: all)
   std::string csv_table = "regions";  // `csv`: "regions" or "profile"
+  std::string stacks;             // how the stack samples' walks ended (UnwindSummary::text), or ""
 };
 
 struct ReportInput {

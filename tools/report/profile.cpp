@@ -186,4 +186,42 @@ std::string Profile::location(std::uint32_t line) const {
   return symbols->file(l.file) + ":" + std::to_string(l.line);
 }
 
+UnwindSummary summarize(const std::vector<UnwoundStack>& unwound, const std::vector<StackSampleRecord>& stacks) {
+  UnwindSummary u;
+  for (const StackSampleRecord& s : stacks) u.copy = std::max<std::uint64_t>(u.copy, s.stack.size());
+  for (std::size_t i = 0; i < unwound.size(); ++i) {
+    const UnwoundStack& w = unwound[i];
+    ++u.walks;
+    if (w.stopped.empty()) {
+      ++u.complete;
+    } else if (w.copy_needed == 0) {
+      ++u.stopped[w.stopped];
+    } else if (i < stacks.size() && stacks[i].stack.size() < u.copy) {
+      ++u.complete;
+      ++u.at_top;
+    } else {
+      ++u.stopped["copy too small"];
+      u.copy_needed = std::max(u.copy_needed, w.copy_needed);
+    }
+  }
+  return u;
+}
+
+std::string UnwindSummary::text() const {
+  if (walks == 0) return "";
+  std::string t = std::to_string(walks) + " unwound, " + std::to_string(complete) + " to the outermost frame";
+  if (at_top != 0) t += " (" + std::to_string(at_top) + " where the copy reached the stack's top)";
+  if (walks == complete) return t;
+  t += ", " + std::to_string(walks - complete) + " cut short:";
+  bool first = true;
+  for (const auto& [why, n] : stopped) {
+    t += (first ? " " : "; ") + std::to_string(n) + " " + why;
+    first = false;
+  }
+  if (copy_needed != 0)
+    t += " (the copies are " + std::to_string(copy) + " bytes; " + std::to_string((copy_needed + 63) / 64 * 64) +
+         " would have held every return address they missed: size the stack ring's Bytes so)";
+  return t;
+}
+
 }  // namespace pmukit

@@ -84,7 +84,21 @@ struct Profile {
 struct UnwoundStack {
   std::vector<std::uint64_t> pcs;
   std::string stopped;
+  std::uint64_t copy_needed = 0;  // stopped at the copy's end: the bytes from sp it needed (0: not that)
 };
+
+// How the stack samples' walks ended: the report's "Stacks:" line, so a user sizes the firmware's
+// copy from it (prof::StackRing's Bytes) instead of trusting a flame graph of cut-short stacks.
+struct UnwindSummary {
+  std::uint64_t walks = 0, complete = 0, at_top = 0;  // at_top: complete where the copy reached the stack's top
+  std::map<std::string, std::uint64_t> stopped;  // reason -> walks
+  std::uint64_t copy = 0;         // the longest copy in the dump (the firmware's Bytes, or less)
+  std::uint64_t copy_needed = 0;  // the longest copy a walk cut short by a full copy needed
+  std::string text() const;       // "" without walks
+};
+// unwound[i] is the walk of stacks[i]. A walk that ran off a copy shorter than the longest one
+// reached the top of the stack (the firmware clamps its copy there): that is its end, not a cut.
+UnwindSummary summarize(const std::vector<UnwoundStack>& unwound, const std::vector<StackSampleRecord>& stacks);
 
 // with_lines: also fill line_self and calls (per source line), which only some formats need
 // (format_needs_lines()) and which cost most of the time on large profiles. unwound: one entry per

@@ -135,3 +135,25 @@ TEST(ProfileDescribe, UnknownCounterClockIsSaidSo) {
   d.target.counter_clock_hz = 400000000;
   EXPECT_EQ(pmukit::describe_target(d), "xscale, PMU xscale-xsc2, counter clock 400000000 Hz, 32-bit counters");
 }
+
+// Issue 32 item 5: the report says how the stack samples' walks ended and how long a copy would
+// have reached what a too-short one missed; a walk off a copy clamped at the stack's top is its end.
+TEST(UnwindSummary, SaysHowManyWereCutShortAndByWhat) {
+  std::vector<pmukit::StackSampleRecord> stacks(5);
+  for (auto& s : stacks) s.stack.resize(512);
+  stacks[3].stack.resize(100);  // clamped at the stack's top
+  std::vector<pmukit::UnwoundStack> walks(5);
+  walks[1].stopped = walks[2].stopped = walks[3].stopped = "its return address is beyond the captured stack";
+  walks[1].copy_needed = 600;
+  walks[2].copy_needed = 530;
+  walks[3].copy_needed = 120;
+  walks[4].stopped = "no CFI for its pc";
+  const pmukit::UnwindSummary u = pmukit::summarize(walks, stacks);
+  EXPECT_EQ(u.complete, 2u);
+  EXPECT_EQ(u.copy_needed, 600u);
+  EXPECT_EQ(u.text(),
+            "5 unwound, 2 to the outermost frame (1 where the copy reached the stack's top), 3 cut short: 2 copy "
+            "too small; 1 no CFI for its pc (the copies are 512 bytes; 640 would have held every return address "
+            "they missed: size the stack ring's Bytes so)");
+  EXPECT_EQ(pmukit::summarize({}, {}).text(), "");
+}
