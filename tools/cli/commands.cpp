@@ -103,11 +103,12 @@ SymbolTable elf_symbols_for(const Dump& dump, const std::string& path, bool forc
   return std::move(checked_elf(dump, path, force).symbols);
 }
 
-// The standard output of a command (argv run without a shell); throws when it cannot start or fails.
+// The standard output of a command (argv run without a shell, within run_program's limits);
+// throws when it cannot start or fails.
 std::string output_of(const std::vector<std::string>& argv) {
   ProgramOutput r = run_program(argv);
-  if (!r.started) throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(errno));
-  if (!r.ok) throw std::runtime_error(argv[0] + " failed (exit status " + std::to_string(r.exit_status) + ")");
+  if (!r.started) throw std::runtime_error("cannot start " + argv[0] + ": " + r.failure);
+  if (!r.ok) throw std::runtime_error(argv[0] + " failed: " + r.failure);
   return std::move(r.out);
 }
 
@@ -137,11 +138,17 @@ int run_report(const std::vector<std::string>& argv) {
   std::vector<UnwoundStack> unwound;
   if (!options.elf.empty() && !loaded.dump.stacks.empty()) {
     const Unwinder unwinder(options.elf);
-    if (!unwinder.has_cfi()) warn("'" + options.elf + "' has no call frame information: stacks are one frame deep");
+    const bool cfi = unwinder.has_cfi();
     unwound.reserve(loaded.dump.stacks.size());
     for (const StackSampleRecord& s : loaded.dump.stacks)
       unwound.push_back(unwinder.unwind(s, loaded.dump.byte_order, loaded.dump.target.address_bytes));
     options.stacks = summarize(unwound, loaded.dump.stacks).text();
+    // A helper that failed is said as such: its file may well have call frame information.
+    if (const std::string why = unwinder.llvm_failure(); !why.empty())
+      warn("no call frame rules from LLVM for '" + options.elf + "' (" + why +
+           "): stacks are one frame deep where libdw has none (MIPS)");
+    else if (!cfi)
+      warn("'" + options.elf + "' has no call frame information: stacks are one frame deep");
   }
   const Profile profile = build_profile(loaded.dump, symbols, pprof || format_needs_lines(format),
                                         unwound.empty() ? nullptr : &unwound);
@@ -215,7 +222,11 @@ int run_annotate(const std::vector<std::string>& argv) {
       if (const auto f = elf.symbols.function_at(pf.address)) chosen.push_back(&elf.symbols.function(*f));
     }
   }
-  const std::string objdump = a.has("--objdump") ? a.get("--objdump") : objdump_for(elf.identity.machine);
+  // --objdump NAME is looked up on PATH like a shell would; exec'd as it is, it was a file in the
+  // current directory.
+  const std::string objdump = a.has("--objdump") ? find_on_path(a.get("--objdump")) : objdump_for(elf.identity.machine);
+  if (a.has("--objdump") && objdump.empty())
+    throw UsageError("--objdump '" + a.get("--objdump") + "': no such program on PATH");
   if (objdump.empty())
     throw std::runtime_error("no objdump for this ELF's machine (e_machine " + std::to_string(elf.identity.machine) +
                              ") on PATH: install its cross binutils or give --objdump");
@@ -449,7 +460,8 @@ std::vector<CommandHelp> command_help() {
        "samples and text, then its instructions (the ELF's machine's objdump, found on PATH:\n"
        "arm-none-eabi-, mips-linux-gnu-, powerpc-linux-gnu-, i686-linux-gnu-objdump) with their\n"
        "own samples. --function NAME: the functions whose name contains NAME (with or without\n"
-       "samples); default: every function with samples, most first."},
+       "samples); default: every function with samples, most first. --objdump: a path, or a\n"
+       "name found on PATH."},
       {"decode", "decode INPUT [-o FILE] [--frame N]", "The dump's content as JSON; no ELF needed."},
       {"events", "events [PATTERN] [--pmu ID] [--json] [-o FILE]",
        "The events and presets of each PMU, like `perf list`. PATTERN keeps the events whose name\n"
@@ -459,10 +471,12 @@ std::vector<CommandHelp> command_help() {
        "The register values an event string programs (libpfm4 syntax; default PMU netburst:\n"
        "EVENT[:MASK...][:TAGn...][:u][:k][:e][:cmpl][:thr=N], prints escr=, cccr=, the ESCR and\n"
        "CCCR chosen; other PMUs: EVENT, prints its event-select value)."},
-      {"sim", "sim FIRMWARE.elf [--pmu ID] [--insns N] [--log FILE] [--no-pmu] [--quiet]",
+      {"sim", "sim FIRMWARE.elf [--pmu ID] [--insns N] [--timeout S] [--log FILE] [--no-pmu] [--quiet]",
        "Runs a firmware ELF on Unicorn with the PMU's behavioural model attached (pmusim:\n"
-       "i386 + netburst, MIPS IV + rm7000, ARM + xscale, PowerPC + e500, MIPS32r2 + the MIPS CM).\n"
-       "Exit status: the firmware's; 3 when it never exited (limit, fault, unsupported ELF)."},
+       "i386 + netburst, MIPS IV + rm7000, ARM + xscale, PowerPC + e500, MIPS32r2 + the MIPS CM),\n"
+       "for at most --insns instructions (default 4e9) and --timeout seconds (default 600).\n"
+       "Exit status: the firmware's; 3 when it never exited (a limit, a fault, an emulator\n"
+       "crash, an unsupported ELF), with the reason on stderr."},
       {"help", "help [COMMAND] [--markdown]",
        "This text, or one command's; --markdown writes docs/pmukit.md."},
   };

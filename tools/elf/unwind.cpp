@@ -294,6 +294,8 @@ bool Unwinder::has_cfi() const {
   return impl_->llvm->any();
 }
 
+std::string Unwinder::llvm_failure() const { return impl_->llvm ? impl_->llvm->failure() : std::string(); }
+
 UnwoundStack Unwinder::unwind(const StackSampleRecord& s, ByteOrder order, unsigned address_bytes) const {
   UnwoundStack out;
   out.pcs.push_back(s.pc);

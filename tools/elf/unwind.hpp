@@ -30,6 +30,9 @@ class Unwinder {
 
   UnwoundStack unwind(const StackSampleRecord& s, ByteOrder order, unsigned address_bytes) const;
   bool has_cfi() const;
+  // Why LLVM's rules were wanted and not had (pmukit-llvm-cfi missing, killed, past a limit): the
+  // walks that needed them stopped at their first frame. "" when it worked or was never asked.
+  std::string llvm_failure() const;
   static constexpr unsigned kMaxFrames = 64;
 
  private:

@@ -43,19 +43,21 @@ std::string helper_path() {
 
 struct LlvmCfi::Impl {
   std::vector<Fde> fdes;  // by lo
-  bool crashed = false;
+  std::string failure;
 };
 
 LlvmCfi::LlvmCfi(const std::string& path) : impl_(std::make_unique<Impl>()) {
   // LLVM's reader is not made for hostile files (the ELF fuzzer crashed it) and is large to load:
-  // it runs in its own program, pmukit-llvm-cfi, which prints the rules; if it dies, this file
-  // loses its MIPS stacks, not the report.
+  // it runs in its own program, pmukit-llvm-cfi, which prints the rules; if it dies or passes a
+  // limit, this file loses its MIPS stacks (failure() says why), not the report.
   const std::string helper = helper_path();
-  if (helper.empty()) return;
+  if (helper.empty()) {
+    impl_->failure = "pmukit-llvm-cfi not found (beside pmukit, or $PMUKIT_LLVM_CFI)";
+    return;
+  }
   const ProgramOutput r = run_program({helper, path});
-  if (!r.started) return;
-  if (!r.ok) {
-    impl_->crashed = true;
+  if (!r.ok) {  // bounded in time, memory and output: a hostile .debug_frame can ask for gigabytes
+    impl_->failure = helper + ": " + r.failure;
     return;
   }
   std::istringstream in(r.out);
@@ -89,7 +91,8 @@ LlvmCfi::LlvmCfi(const std::string& path) : impl_(std::make_unique<Impl>()) {
 LlvmCfi::~LlvmCfi() = default;
 
 bool LlvmCfi::any() const { return !impl_->fdes.empty(); }
-bool LlvmCfi::crashed() const { return impl_->crashed; }
+bool LlvmCfi::crashed() const { return !impl_->failure.empty(); }
+const std::string& LlvmCfi::failure() const { return impl_->failure; }
 
 std::optional<CfiRow> LlvmCfi::at(std::uint64_t pc) const {
   // The FDE starting last at or before pc (they are sorted by start and do not overlap).

@@ -32,7 +32,8 @@ class LlvmCfi {
   ~LlvmCfi();
   std::optional<CfiRow> at(std::uint64_t pc) const;
   bool any() const;      // the file has a .debug_frame or .eh_frame LLVM could read
-  bool crashed() const;  // LLVM's reader died on this file (pmukit-llvm-cfi: it runs apart)
+  bool crashed() const;  // LLVM's reader failed on this file (pmukit-llvm-cfi: it runs apart)
+  const std::string& failure() const;  // how: not found, killed, a limit ("" when it worked)
 
  private:
   struct Impl;

@@ -1,13 +1,16 @@
 #include "tools/report/annotate.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
-#include <unistd.h>
 
+#include "tools/report/run_program.hpp"
 #include "tools/report/text_util.hpp"
 
 namespace pmukit {
@@ -16,15 +19,34 @@ namespace {
 // The shared percent(), blank for no samples (so the hot lines stand out).
 std::string share(std::uint64_t n, std::uint64_t total) { return total == 0 || n == 0 ? "" : percent(n, total) + "%"; }
 
+// The lines of a source file the DWARF names, if it is a regular file of at most 16 MiB (none
+// otherwise): any path can be named there, a FIFO (opening it would wait for a writer) or a device
+// (/dev/zero never ends) among them.
+std::vector<std::string> source_lines(const std::string& path) {
+  constexpr off_t kMaxBytes = off_t{16} << 20;
+  std::vector<std::string> lines;
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > kMaxBytes) return lines;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return lines;
+  std::string text;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {  // what was opened, if it changed since
+    char buf[1 << 16];
+    for (ssize_t n; text.size() < static_cast<std::size_t>(kMaxBytes) && (n = ::read(fd, buf, sizeof buf)) > 0;)
+      text.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+
 // The text of a source line, where the file is readable from here ("" otherwise).
 class Sources {
  public:
   const std::string& line(const std::string& file, unsigned n) {
     auto [it, fresh] = files_.try_emplace(file);
-    if (fresh) {
-      std::ifstream in(file);
-      for (std::string l; std::getline(in, l);) it->second.push_back(l);
-    }
+    if (fresh) it->second = source_lines(file);
     static const std::string kNone;
     return n >= 1 && n <= it->second.size() ? it->second[n - 1] : kNone;
   }
@@ -67,14 +89,8 @@ std::string objdump_for(unsigned elf_machine) {
     case 62: names = {"x86_64-linux-gnu-objdump", "objdump"}; break;
     default: break;
   }
-  const char* path = std::getenv("PATH");
-  for (const char* n : names) {
-    std::istringstream dirs(path ? path : "");
-    for (std::string d; std::getline(dirs, d, ':');) {
-      const std::string candidate = (d.empty() ? "." : d) + "/" + n;
-      if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    }
-  }
+  for (const char* n : names)
+    if (std::string found = find_on_path(n); !found.empty()) return found;
   return "";
 }
 

@@ -251,10 +251,7 @@ struct Machine : Cpu {
       m.flush();
       return;  // this instruction runs after the handler's rfi
     }
-    if (++m.result.instructions > m.opt.max_instructions) {
-      m.stop("instruction limit reached (" + std::to_string(m.opt.max_instructions) + ")");
-      return;
-    }
+    if (!m.step(pc)) return;
     const std::uint8_t tag = m.code.tag(pc);
     if (m.opt.pmu) {
       if (m.last_branch && pc != m.last_pc + 4) ++m.taken;

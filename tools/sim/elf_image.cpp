@@ -1,7 +1,6 @@
 #include "tools/sim/elf_image.hpp"
 
 #include <fstream>
-#include <iterator>
 
 namespace pmusim {
 namespace {
@@ -25,7 +24,18 @@ bool load_elf(const std::string& path, ElfImage& out, std::string& error) {
     error = "cannot open '" + path + "'";
     return false;
   }
-  const std::vector<std::uint8_t> d{std::istreambuf_iterator<char>(f), {}};
+  // Firmware is kilobytes to megabytes: a device or an endless pipe named here is refused, not read
+  // until memory runs out.
+  constexpr std::size_t kMaxBytes = std::size_t{256} << 20;
+  std::vector<std::uint8_t> d;
+  char buf[1 << 16];
+  while (f.read(buf, sizeof buf) || f.gcount() > 0) {
+    d.insert(d.end(), buf, buf + f.gcount());
+    if (d.size() > kMaxBytes) {
+      error = "'" + path + "' is larger than 256 MiB: not a firmware image";
+      return false;
+    }
+  }
   if (d.size() < 52 || d[0] != 0x7f || d[1] != 'E' || d[2] != 'L' || d[3] != 'F') {
     error = "'" + path + "' is not an ELF file";
     return false;

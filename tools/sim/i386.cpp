@@ -51,9 +51,9 @@ constexpr char kSignature[13] = "pmukitpmusim";
 
 constexpr u32 key(pmu::BusKind k, u32 enc) { return pmu::detail::make_key(k, enc); }  // the models' keys
 
-// A code byte's tag: kPmu where 0F 30/32/33/A2 start, and once the instruction starting there has
-// executed, kSeen with its branch kind in the bits of kKindMask.
-enum : std::uint8_t { kPmu = 1, kKindShift = 1, kKindMask = 7u << kKindShift, kSeen = 0x80 };
+// A code byte's tag: kPmu where 0F 30/32/33/A2 start, kHlt where F4 (hlt) is, and once the
+// instruction starting there has executed, kSeen with its branch kind in the bits of kKindMask.
+enum : std::uint8_t { kPmu = 1, kKindShift = 1, kKindMask = 7u << kKindShift, kHlt = 0x10, kSeen = 0x80 };
 enum : std::uint8_t { kNotBranch, kCond, kJmp, kJmpIndirect, kCall, kCallIndirect, kRet, kKinds };
 
 // The near-branch kind of the instruction in `b` (SDM Vol. 2, Appendix A opcode map), after its
@@ -229,11 +229,14 @@ struct Machine : Cpu {
       m.enter(static_cast<unsigned>(m.model.lvt() & 0xFFu), pc, false);
       return;  // this instruction runs after the handler's iret
     }
-    if (++m.result.instructions > m.opt.max_instructions) {
-      m.stop("instruction limit reached (" + std::to_string(m.opt.max_instructions) + ")");
+    if (!m.step(pc)) return;
+    std::uint8_t tag = m.code.tag(pc);
+    if ((tag & kHlt) && !(m.reg(UC_X86_REG_EFLAGS) & (1u << 9))) {
+      char b[96];
+      std::snprintf(b, sizeof b, "hlt with interrupts disabled at 0x%08x: the CPU would wait forever", pc);
+      m.stop(b);
       return;
     }
-    std::uint8_t tag = m.code.tag(pc);
     if (m.opt.pmu) {
       if ((m.branch_kind = m.kind_at(pc, size, tag)) != kNotBranch) m.branch_next = pc + size;
       if (++m.pending >= m.horizon) m.flush();
@@ -293,10 +296,12 @@ Result run_i386(const ElfImage& image, const Options& options) {
   if (!m.load(image, ~0u, 1)) return result;
   uc_mmio_map(m.uc, kApicBase, 0x1000, &Machine::apic_read, &m, &Machine::apic_write, &m);
   m.each_code_segment(image, [&](u32 at, const Segment& s) {
-    for (std::size_t i = 0; i + 1 < s.bytes.size(); ++i) {
-      const std::uint8_t b = s.bytes[i + 1];
+    for (std::size_t i = 0; i < s.bytes.size(); ++i) {
+      const std::uint8_t b = i + 1 < s.bytes.size() ? s.bytes[i + 1] : 0;
       if (s.bytes[i] == 0x0F && (b == 0x30 || b == 0x32 || b == 0x33 || b == 0xA2))
         m.code.set(static_cast<u32>(at + i), kPmu);
+      else if (s.bytes[i] == 0xF4)
+        m.code.set(static_cast<u32>(at + i), kHlt);
     }
   });
   m.model.on_interrupt(&Machine::on_pmi, &m);

@@ -1,5 +1,6 @@
 #pragma once
 // What every pmusim machine shares: options, the console, the verdict.
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -16,6 +17,7 @@ struct Options {
   std::string elf;
   std::string log;                              // console copy ("" = none)
   std::uint64_t max_instructions = 4'000'000'000ull;
+  unsigned max_seconds = 600;                   // wall time of the run
   bool pmu = true;                              // attach the PMU model (false: measure the bare emulator)
   bool quiet = false;                           // console to the log only
 };
@@ -101,6 +103,14 @@ class Cpu {
     if (result.error.empty()) result.error = why;
     uc_emu_stop(uc);
   }
+  // One more instruction at `pc`: false, with the run stopped, past --insns or the wall-time limit
+  // (read every 64Ki instructions).
+  bool step(std::uint32_t pc) {
+    if (++result.instructions > opt.max_instructions || (result.instructions & 0xFFFF) == 0)
+      if (!within_limits()) return false;
+    if (const std::uint32_t line = (pc & phys_mask_) >> 6; line != last_line_) note_line(line);
+    return true;
+  }
   // One decoded PMU access; false: the model refuses it (a reserved bit, a register it has not).
   bool model_read(pmu::MockDevice& m, std::uint32_t key, std::uint64_t& v) {
     ++result.pmu_accesses;
@@ -125,7 +135,9 @@ class Cpu {
       if (s.exec && !s.bytes.empty()) f(s.paddr & phys_mask_, s);
   }
   // Runs from `entry` until the firmware exits or a hook stops the run; a hook that changes the PC
-  // stops Unicorn, which resumes here from the new PC (read from `pc_reg`).
+  // stops Unicorn, which resumes here from the new PC (read from `pc_reg`). Bounded by the limits
+  // of step(); a signal from inside Unicorn (it crashes or aborts on some guest states) ends the
+  // process with exit status 3 and a message.
   void run(std::uint64_t entry, int pc_reg);
 
   CodeMap code;
@@ -136,6 +148,16 @@ class Cpu {
 
  private:
   std::uint32_t phys_mask_ = ~0u;
+  bool within_limits();
+  void note_line(std::uint32_t line);
+  std::chrono::steady_clock::time_point deadline_;
+  // 64-byte lines of code executed since Unicorn's translations were last flushed (step()): at
+  // most ~0.35 GiB of translated code (ARM ldm, the heaviest seen, 21 KiB a line).
+  static constexpr unsigned kFreshLines = 16384;
+  std::uint32_t last_line_ = ~0u;
+  std::vector<std::uint64_t> lines_ = std::vector<std::uint64_t>(std::size_t{1} << 20);  // a bit per line
+  unsigned fresh_lines_ = 0;
+  bool flush_ = false;
   struct Region {
     std::uint32_t base;
     std::uint64_t bytes;

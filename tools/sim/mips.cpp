@@ -282,10 +282,7 @@ struct Machine : Cpu {
         return;
       }
     }
-    if (++m.result.instructions > m.opt.max_instructions) {
-      m.stop("instruction limit reached (" + std::to_string(m.opt.max_instructions) + ")");
-      return;
-    }
+    if (!m.step(pc)) return;
     const std::uint8_t tag = m.code.tag(pc & 0x1FFFFFFFu);
     if (m.opt.pmu) {
       if (tag & kBranch) m.count_branch(pc, tag);

@@ -213,10 +213,7 @@ struct Machine : Cpu {
         return;
       }
     }
-    if (++m.result.instructions > m.opt.max_instructions) {
-      m.stop("instruction limit reached (" + std::to_string(m.opt.max_instructions) + ")");
-      return;
-    }
+    if (!m.step(pc)) return;
     // The instruction before this one changed the flow if this is not the word after it.
     if (pc != m.last_pc + 4 && m.last_tag != 0xFF && !(m.last_tag & kBranch)) ++m.pc_changes;
     const std::uint8_t tag = m.code.tag(pc);

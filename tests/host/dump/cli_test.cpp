@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cctype>
 #include <cstring>
 #include <cstdio>
@@ -59,6 +60,16 @@ std::string read(const std::string& path) {
 Result pmukit(const std::string& args) {
   const std::string out = temp_path("stdout"), err = temp_path("stderr");
   const int raw = std::system((std::string(PMUKIT_CLI) + " " + args + " >" + out + " 2>" + err).c_str());
+  Result r{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read(out), read(err)};
+  std::remove(out.c_str());
+  std::remove(err.c_str());
+  return r;
+}
+
+// pmukit ARGS run by the shell after PREFIX (environment assignments, a `timeout` wrapper).
+Result pmukit_env(const std::string& prefix, const std::string& args) {
+  const std::string out = temp_path("stdout"), err = temp_path("stderr");
+  const int raw = std::system((prefix + std::string(PMUKIT_CLI) + " " + args + " >" + out + " 2>" + err).c_str());
   Result r{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read(out), read(err)};
   std::remove(out.c_str());
   std::remove(err.c_str());
@@ -697,6 +708,146 @@ TEST(CliAnnotate, PerInstructionCountsAddUpWithTheDisassembly) {
   EXPECT_NE(none.err.find("pmukit: error: no function of '" + elf + "' is named like 'no_such_function'"),
             std::string::npos) << none.err;
   expect_error(pmukit("annotate " + dump), 2, "annotate needs --elf FIRMWARE.elf (see pmukit --help)");
+  std::remove(dump.c_str());
+}
+
+// Fake helper programs (shell scripts) in a folder of their own, for the tests of the children
+// pmukit runs.
+struct Helpers {
+  std::string dir;
+  Helpers() {
+    std::string t = ::testing::TempDir() + "pmukit_helpers_XXXXXX";
+    if (::mkdtemp(t.data()) != nullptr) dir = t;
+  }
+  ~Helpers() {
+    std::error_code ec;
+    if (!dir.empty()) std::filesystem::remove_all(dir, ec);
+  }
+  std::string script(const std::string& name, const std::string& body) const {
+    const std::string path = dir + "/" + name;
+    std::ofstream(path) << "#!/bin/sh\n" << body << "\n";
+    ::chmod(path.c_str(), 0755);
+    return path;
+  }
+};
+
+// --objdump NAME is the program of that name on PATH, as a shell would run it: it was exec'd as a
+// path relative to the current directory, so only ./NAME or a full path worked.
+TEST(CliAnnotate, ObjdumpByNameIsLookedUpOnPath) {
+  const std::string elf = std::string(PMUKIT_TEST_ELF_DIR) + "/mips.elf";
+  if (!std::ifstream(elf)) GTEST_SKIP() << "no mips cross compiler";
+  const Helpers h;
+  ASSERT_FALSE(h.dir.empty());
+  h.script("pmukit-fake-objdump",  // one instruction at --start-address, as objdump -d prints it
+           "for a; do case $a in --start-address=0x*) s=${a#--start-address=0x};; esac; done\n"
+           "printf '  %s:\\tfake_insn\\n' \"$s\"");
+  const std::string dump = elf_dump(elf, 100, 11);
+  const std::string args = "annotate " + dump + " --elf " + elf + " --function leaf_add --objdump pmukit-fake-objdump";
+  const Result on_path = pmukit_env("PATH=" + h.dir + ":\"$PATH\" ", args);
+  EXPECT_EQ(on_path.status, 0) << on_path.err;
+  EXPECT_NE(on_path.out.find(": fake_insn"), std::string::npos) << on_path.out;
+  const Result missing = pmukit("annotate " + dump + " --elf " + elf + " --objdump pmukit-no-such-objdump");
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("pmukit: error: --objdump 'pmukit-no-such-objdump': no such program on PATH"),
+            std::string::npos) << missing.err;
+  std::remove(dump.c_str());
+}
+
+// An objdump that never answers is killed at the helpers' deadline (PMUKIT_HELPER_TIMEOUT, 1 s
+// here), and annotate fails saying so; it used to wait for as long as the helper lived.
+TEST(CliAnnotate, AHungObjdumpIsKilled) {
+  const std::string elf = std::string(PMUKIT_TEST_ELF_DIR) + "/mips.elf";
+  if (!std::ifstream(elf)) GTEST_SKIP() << "no mips cross compiler";
+  const Helpers h;
+  const std::string hang = h.script("hang", "exec sleep 20");
+  const std::string dump = elf_dump(elf, 100, 11);
+  const auto t0 = std::chrono::steady_clock::now();
+  const Result r = pmukit_env("PMUKIT_HELPER_TIMEOUT=1 timeout 60 ",
+                              "annotate " + dump + " --elf " + elf + " --function leaf_add --objdump " + hang);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 15);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("pmukit: error: " + hang + " failed: no answer within 1 s (killed)\n"), std::string::npos)
+      << r.err;
+  std::remove(dump.c_str());
+}
+
+// One stack sample in leaf_add of a test ELF (MIPS: its CFI needs pmukit-llvm-cfi).
+std::string stacks_dump(const std::string& elf) {
+  const auto nm = nm_functions(elf);
+  dumptest::VectorSink sink;
+  pd::Writer w(sink.sink(), pd::ByteOrder::big);
+  w.begin({"mips", "mips-cps-cm", 100000000u, 32, 4});
+  const std::uint8_t stack[16] = {};
+  w.begin_stacks(1, sizeof stack, 0);
+  w.stack_sample(nm.at("fw::leaf_add(int, int)") + 4, nm.at("fw::middle(int)") + 8, 0x1000, 0, stack, sizeof stack);
+  w.finish();
+  const std::string dump = temp_path("stacks.bin");
+  write(dump, sink.bytes);
+  return dump;
+}
+
+// MIPS stacks need pmukit-llvm-cfi: missing, crashed, hung or flooding, it is killed within its
+// limits and named in a warning (the stacks are then one frame deep), never a hang, a silent
+// one-frame stack, or gigabytes of its output held.
+TEST(CliReport, LlvmHelperFailuresAreWarnings) {
+  const std::string elf = std::string(PMUKIT_TEST_ELF_DIR) + "/mips.elf";
+  if (!std::ifstream(elf)) GTEST_SKIP() << "no mips cross compiler";
+  const std::string dump = stacks_dump(elf);
+  const Helpers h;
+  const struct {
+    std::string helper, why;
+  } cases[] = {
+      {h.dir + "/missing", "cannot run it: No such file or directory"},
+      {h.script("crash", "kill -SEGV $$"), "killed by signal 11 (Segmentation fault)"},
+      {h.script("hang", "exec sleep 20"), "no answer within 1 s (killed)"},
+      {h.script("flood", "yes x | head -c 33554432"), "more than 16777216 bytes of output (killed)"},
+  };
+  for (const auto& c : cases) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const Result r = pmukit_env("PMUKIT_LLVM_CFI=" + c.helper + " PMUKIT_HELPER_TIMEOUT=1 timeout 60 ",
+                                "report --format folded --elf " + elf + " " + dump);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 15) << c.helper;
+    EXPECT_EQ(r.status, 0) << c.helper << ": " << r.err;
+    EXPECT_NE(r.err.find("pmukit: warning: no call frame rules from LLVM for '" + elf + "' (" + c.helper + ": " +
+                         c.why + "): stacks are one frame deep where libdw has none (MIPS)\n"),
+              std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("fw::leaf_add(int, int) 1"), std::string::npos) << r.out;
+  }
+  std::remove(dump.c_str());
+}
+
+// A 1 MB .debug_frame whose FDE has a million rows of 128 register rules: LLVM's reader asks for
+// gigabytes (4.1 GB, and pmukit as much for its output). The helper dies at its memory limit and
+// pmukit says so. The shell's ulimit keeps a run without the limit from exhausting the machine.
+TEST(CliReport, AHugeDebugFrameStaysWithinTheHelperLimits) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "sanitizer builds do not limit the helpers' memory";
+#endif
+  const std::string elf = std::string(PMUKIT_TEST_ELF_DIR) + "/mips.elf";
+  if (!std::ifstream(elf)) GTEST_SKIP() << "no mips cross compiler";
+  if (std::system("command -v mips-linux-gnu-objcopy >/dev/null") != 0) GTEST_SKIP() << "no mips objcopy";
+  const Helpers h;
+  std::string frame;  // DWARF 2 .debug_frame, big-endian: a CIE, then one FDE
+  const auto u32 = [](std::uint32_t v) { return std::string{char(v >> 24), char(v >> 16), char(v >> 8), char(v)}; };
+  std::string cie = u32(0xffffffff) + std::string{1, 0, 1, 0x7c, 31, 0x0c, 29, 0};  // v1, "", CFA = r29
+  for (int r = 0; r < 64; ++r) cie += {char(0x80 | r), 1};                            // DW_CFA_offset
+  for (int r = 64; r < 128; ++r) cie += {0x05, char(r), 1};                            // DW_CFA_offset_extended
+  cie.resize((cie.size() + 3) / 4 * 4, 0);
+  std::string fde = u32(0) + u32(0x400000) + u32(0x100000) + std::string(1000000, 0x41);  // advance_loc 1
+  fde.resize((fde.size() + 3) / 4 * 4, 0);
+  frame = u32(static_cast<std::uint32_t>(cie.size())) + cie + u32(static_cast<std::uint32_t>(fde.size())) + fde;
+  const std::string blob = h.dir + "/frame.bin", big = h.dir + "/big_frame.elf";
+  std::ofstream(blob, std::ios::binary) << frame;
+  const std::string objcopy = "mips-linux-gnu-objcopy --update-section .debug_frame=" + blob + " " + elf + " " + big;
+  ASSERT_EQ(std::system(objcopy.c_str()), 0);
+  const std::string dump = stacks_dump(elf);  // the same code and symbols
+  const auto t0 = std::chrono::steady_clock::now();
+  const Result r = pmukit_env("ulimit -v 3000000; timeout 120 ", "report --format folded --elf " + big + " " + dump);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 60);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("pmukit: warning: no call frame rules from LLVM for '" + big + "' ("), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("pmukit-llvm-cfi: killed by signal"), std::string::npos) << r.err;
   std::remove(dump.c_str());
 }
 
