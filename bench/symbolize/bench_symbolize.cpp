@@ -66,11 +66,13 @@ Run run(const std::string& command) {
   return {std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), usage.ru_maxrss};
 }
 
-// The ELF's e_machine, from its header (EI_DATA gives the byte order); 0 if unreadable.
-unsigned elf_machine(const std::string& path) {
+// The ELF's e_machine, from its header (EI_DATA gives the byte order); 0 if unreadable. bytes: its
+// address size (EI_CLASS), which the dump's must be for pmukit to accept the ELF.
+unsigned elf_machine(const std::string& path, unsigned* bytes = nullptr) {
   unsigned char h[20] = {};
   std::ifstream f(path, std::ios::binary);
   if (!f.read(reinterpret_cast<char*>(h), sizeof h) || h[0] != 0x7F || h[1] != 'E') return 0;
+  if (bytes) *bytes = h[4] == 2 ? 8 : 4;
   return h[5] == 2 ? (h[18] << 8 | h[19]) : (h[19] << 8 | h[18]);
 }
 
@@ -88,6 +90,7 @@ struct Workload {
   std::vector<const pmukit::Function*> functions;
   std::uint64_t highest = 0;
   unsigned align = 1;  // instruction alignment of the pcs: 4 on the fixed-width RISC targets
+  unsigned address_bytes = 4;
 };
 
 // Writes `count` samples to `dump` (and their pcs to `addresses` when not empty); returns the
@@ -108,7 +111,7 @@ std::size_t write_samples(const Workload& w, std::uint32_t count, const std::str
   }
   FileSink sink{dump_file};
   pmu::dump::Writer writer(sink.sink());
-  writer.begin({"host", "bench", 1000000000u, 64, static_cast<std::uint8_t>(w.highest > 0xFFFFFFFFu ? 8 : 4)});
+  writer.begin({"host", "bench", 1000000000u, 64, static_cast<std::uint8_t>(w.address_bytes)});
   writer.sample_source({pmu::dump::SampleSourceKind::timer, pmu::dump::kNoCounter, 1000, 0});
   writer.begin_samples(count);
   struct PairHash {
@@ -168,9 +171,11 @@ int main(int argc, char** argv) {
   for (std::size_t e = 0; e < elfs.size(); ++e) {
     const std::string& elf = elfs[e];
     const pmukit::SymbolTable symbols = pmukit::load_elf_symbols(elf);
-    const unsigned machine = elf_machine(elf);
+    unsigned bytes = 4;
+    const unsigned machine = elf_machine(elf, &bytes);
     Workload w;
     w.align = machine == 40 || machine == 8 || machine == 20 ? 4 : 1;
+    w.address_bytes = bytes;
     for (std::uint32_t i = 0; i < symbols.function_count(); ++i)
       if (symbols.function(i).hi >= symbols.function(i).lo + 2 * w.align) w.functions.push_back(&symbols.function(i));
     if (w.functions.empty()) {

@@ -182,7 +182,7 @@ void every_kth_tick(std::uint32_t pc, std::uint32_t lr) {
 // One run of the workloads with the timer counting ticks; then k such that the run fills at most
 // three quarters of a ring of `capacity` (the margin: the next run may take a few more ticks).
 template <class Board>
-std::uint32_t spread_captures(std::size_t capacity, Checks& checks) {
+[[gnu::noinline]] std::uint32_t spread_captures(std::size_t capacity, Checks& checks) {
   ticks_counted = 0;
   checks.check(Board::timer_start(&count_tick), "timer started (counting ticks)");
   Board::irq_enable();
@@ -379,7 +379,7 @@ struct Report {
 // one sample per period of the whole. Where a count is an instruction (pmusim). Before issue 32
 // the re-arms' rewinds made such a region negative, clamped to 0.
 template <class Board, prof::Backend B>
-void sampled_counter_counts(const Setup& s, prof::Regions<B>& regions, prof::Counter cycles, Checks& checks) {
+[[gnu::noinline]] void sampled_counter_counts(const Setup& s, prof::Regions<B>& regions, prof::Counter cycles, Checks& checks) {
   constexpr std::uint32_t kIters = 50'000;
   constexpr std::uint64_t kHandlerBound = 400;  // the slowest measured entry (e500 general, 246) and margin
   constexpr std::uint64_t kSetUp = 16;  // the constant argument's set-up, inside the window unlike the calibrated loop's

@@ -11,12 +11,14 @@
 
 namespace pmukit {
 
+// Drawn once at start-up (no guard to test on every hash).
+inline const std::uint64_t address_hash_seed = [] {
+  std::random_device r;
+  return std::uint64_t{r()} << 32 | r();
+}();
+
 inline std::uint64_t hash_address(std::uint64_t x) {
-  static const std::uint64_t seed = [] {
-    std::random_device r;
-    return std::uint64_t{r()} << 32 | r();
-  }();
-  x ^= seed;
+  x ^= address_hash_seed;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
   return x ^ (x >> 31);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <tuple>
+#include <unordered_map>
 
 #include "tools/report/formats.hpp"
 #include "tools/report/text_util.hpp"
@@ -17,9 +18,21 @@ struct Writer {
   std::ostream& os;
   const Profile& p;
 
-  // Names and paths run to the end of their line, with no escapes in the format: one_line().
-  std::string file_of(std::uint32_t line) const {
-    return line == kNoLine ? "???" : one_line(p.symbols->file(p.symbols->line(line).file));
+  // Names and paths run to the end of their line, with no escapes in the format: one_line(),
+  // once per file and function (a cost line per sampled instruction adds up).
+  static constexpr std::uint32_t kNoFile = 0xFFFFFFFFu;
+  mutable std::unordered_map<std::uint32_t, std::string> files, names;
+  std::uint32_t file_index(std::uint32_t line) const { return line == kNoLine ? kNoFile : p.symbols->line(line).file; }
+  const std::string& file_name(std::uint32_t file) const {
+    auto [it, fresh] = files.try_emplace(file);
+    if (fresh) it->second = file == kNoFile ? "???" : one_line(p.symbols->file(file));
+    return it->second;
+  }
+  const std::string& file_of(std::uint32_t line) const { return file_name(file_index(line)); }
+  const std::string& name_of(std::uint32_t function) const {
+    auto [it, fresh] = names.try_emplace(function);
+    if (fresh) it->second = one_line(p.functions[function].name);
+    return it->second;
   }
   unsigned number_of(std::uint32_t line) const {
     return line == kNoLine ? 0 : p.symbols->line(line).line;
@@ -33,10 +46,10 @@ struct Writer {
     const auto r = std::to_chars(buf + 2, buf + sizeof buf, a, 16);
     os.write(buf, r.ptr - buf);
   }
-  void switch_file(std::string& current, std::uint32_t line) const {
-    const std::string file = file_of(line);
+  void switch_file(std::uint32_t& current, std::uint32_t line) const {
+    const std::uint32_t file = file_index(line);
     if (file == current) return;
-    os << "fi=" << file << '\n';
+    os << "fi=" << file_name(file) << '\n';
     current = file;
   }
 };
@@ -67,7 +80,7 @@ void write_callgrind(std::ostream& os, const ReportInput& in) {
   std::vector<std::vector<CallCost>> calls(p.functions.size());
   for (const auto& [pc, c] : p.pc_self) self[c.function].push_back({pc, c.line, c.count});
   for (const auto& [c, count] : p.calls) calls[c.caller].push_back({c.callee, c.caller_line, c.site, count});
-  Writer w{os, p};
+  Writer w{os, p, {}, {}};
   for (auto& v : self)
     std::sort(v.begin(), v.end(), [](const SelfCost& a, const SelfCost& b) { return a.pc < b.pc; });
   for (auto& v : calls)
@@ -84,8 +97,8 @@ void write_callgrind(std::ostream& os, const ReportInput& in) {
   for (std::uint32_t id : order) {
     if (self[id].empty() && calls[id].empty()) continue;
     const ProfileFunction& f = p.functions[id];
-    std::string current = w.file_of(f.line);
-    os << "\nfl=" << current << "\nfn=" << one_line(f.name) << '\n';
+    std::uint32_t current = w.file_index(f.line);
+    os << "\nfl=" << w.file_name(current) << "\nfn=" << w.name_of(id) << '\n';
     for (const SelfCost& c : self[id]) {
       w.switch_file(current, c.line);
       w.address(c.pc);
@@ -95,7 +108,7 @@ void write_callgrind(std::ostream& os, const ReportInput& in) {
       const ProfileFunction& callee = p.functions[c.callee];
       // Any fi= goes before cfl=: a calls= line must be followed directly by its cost line.
       w.switch_file(current, c.line);
-      os << "cfl=" << w.file_of(callee.line) << "\ncfn=" << one_line(callee.name) << "\ncalls=" << c.cost << ' ';
+      os << "cfl=" << w.file_of(callee.line) << "\ncfn=" << w.name_of(c.callee) << "\ncalls=" << c.cost << ' ';
       w.address(callee.address);
       os << ' ' << w.number_of(callee.line) << '\n';
       w.address(c.site);

@@ -231,6 +231,17 @@ struct FastSamplerRig {
   static inline prof::Sampler<typename T::Driver, prof::SampleRing<64>> sampler{p, ring};
   static void irq(void*) { sampler.template on_pmu_interrupt<0>(0x100, 0x200); }
   static void general_irq(void*) { sampler.on_pmu_interrupt(0x100, 0x200); }
+  // A fresh profiler with c on slot 0, started and armed every `period` events, the model's
+  // interrupt going to on_pmu_interrupt<0>.
+  template <class Model>
+  static bool start_sampling(Model& model, prof::Counter& c, std::uint64_t period) {
+    p.clear();
+    ring = {};
+    model.on_interrupt(&irq, nullptr);
+    if (p.add_on(0, T::event_for(0), c) != pmu::Status::ok) return false;
+    p.start();
+    return sampler.arm(c, period) == pmu::Status::ok;
+  }
 };
 
 // on_pmu_interrupt<Slot>: one sample per period, and the events that came between the overflow and
@@ -242,13 +253,8 @@ TYPED_TEST_P(Conformance, CompileTimeSlotSamplerKeepsTheEventsSinceTheOverflow) 
   using Rig = FastSamplerRig<TypeParam>;
   constexpr std::uint64_t kPeriod = 1000;
   ASSERT_TRUE(this->usable(0));
-  Rig::p.clear();
-  Rig::ring = {};
-  this->model.on_interrupt(&Rig::irq, nullptr);
   prof::Counter c;
-  ASSERT_EQ(Rig::p.add_on(0, TypeParam::event_for(0), c), pmu::Status::ok);
-  Rig::p.start();
-  ASSERT_EQ(Rig::sampler.arm(c, kPeriod), pmu::Status::ok);
+  ASSERT_TRUE(Rig::start_sampling(this->model, c, kPeriod));
   const auto before = Rig::sampler.interrupts();
   for (int i = 0; i < 642; ++i) TypeParam::count(this->model, 0, 7);
   TypeParam::count(this->model, 0, 6);  // 4,500 events
@@ -308,13 +314,8 @@ TYPED_TEST_P(Conformance, CompileTimeSlotSamplerCatchesUpAfterInterruptsWereMask
   using Rig = FastSamplerRig<TypeParam>;
   constexpr std::uint64_t kPeriod = 1000;
   ASSERT_TRUE(this->usable(0));
-  Rig::p.clear();
-  Rig::ring = {};
-  this->model.on_interrupt(&Rig::irq, nullptr);
   prof::Counter c;
-  ASSERT_EQ(Rig::p.add_on(0, TypeParam::event_for(0), c), pmu::Status::ok);
-  Rig::p.start();
-  ASSERT_EQ(Rig::sampler.arm(c, kPeriod), pmu::Status::ok);
+  ASSERT_TRUE(Rig::start_sampling(this->model, c, kPeriod));
   {
     pmu::IrqGuard masked;
     TypeParam::count(this->model, 0, 2500);  // two overflows' worth; the interrupt waits
@@ -341,13 +342,8 @@ TYPED_TEST_P(Conformance, FoldLeavesAPendingSampleToTheInterrupt) {
   using Rig = FastSamplerRig<TypeParam>;
   constexpr std::uint64_t kPeriod = 1000;
   ASSERT_TRUE(this->usable(0));
-  Rig::p.clear();
-  Rig::ring = {};
-  this->model.on_interrupt(&Rig::irq, nullptr);
   prof::Counter c;
-  ASSERT_EQ(Rig::p.add_on(0, TypeParam::event_for(0), c), pmu::Status::ok);
-  Rig::p.start();
-  ASSERT_EQ(Rig::sampler.arm(c, kPeriod), pmu::Status::ok);
+  ASSERT_TRUE(Rig::start_sampling(this->model, c, kPeriod));
   {
     pmu::IrqGuard masked;
     TypeParam::count(this->model, 0, 1200);  // overflowed; the interrupt waits

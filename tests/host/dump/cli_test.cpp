@@ -24,6 +24,7 @@
 
 #include "elf/nm_listing.hpp"
 #include "fixtures.hpp"
+#include "temp_folder.hpp"
 #include "profile.pb.h"
 #include "tools/dumpread/binary_decoder.hpp"
 #include "tools/elf/elf_symbols.hpp"
@@ -209,19 +210,7 @@ TEST_F(Cli, OutputNeverOverwritesAnInput) {
     EXPECT_EQ(e.path().string().find(out + ".pmukit-"), std::string::npos) << "left behind: " << e.path();
 }
 
-// A folder of this test's own, for the nodes the -o tests make (never the machine's /dev).
-struct TempFolder {
-  std::string path;
-  TempFolder() {
-    std::string t = ::testing::TempDir() + "pmukit_cli_XXXXXX";
-    path = mkdtemp(t.data()) ? t : "";
-  }
-  ~TempFolder() {
-    std::error_code ec;
-    if (!path.empty()) std::filesystem::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return path + "/" + name; }
-};
+using dumptest::TempFolder;
 mode_t type_of(const std::string& path) {
   struct stat st{};
   return ::lstat(path.c_str(), &st) == 0 ? st.st_mode & S_IFMT : 0;
@@ -714,17 +703,10 @@ TEST(CliAnnotate, PerInstructionCountsAddUpWithTheDisassembly) {
 // Fake helper programs (shell scripts) in a folder of their own, for the tests of the children
 // pmukit runs.
 struct Helpers {
-  std::string dir;
-  Helpers() {
-    std::string t = ::testing::TempDir() + "pmukit_helpers_XXXXXX";
-    if (::mkdtemp(t.data()) != nullptr) dir = t;
-  }
-  ~Helpers() {
-    std::error_code ec;
-    if (!dir.empty()) std::filesystem::remove_all(dir, ec);
-  }
+  const TempFolder folder{"pmukit_helpers"};
+  const std::string& dir = folder.path;
   std::string script(const std::string& name, const std::string& body) const {
-    const std::string path = dir + "/" + name;
+    const std::string path = folder / name;
     std::ofstream(path) << "#!/bin/sh\n" << body << "\n";
     ::chmod(path.c_str(), 0755);
     return path;

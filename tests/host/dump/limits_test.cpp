@@ -17,21 +17,15 @@
 #include <sstream>
 #include <string>
 
+#include "temp_folder.hpp"
 #include "tools/report/annotate.hpp"
 #include "tools/report/run_program.hpp"
 
 namespace {
 
-struct TempFolder {
-  std::string path;
-  TempFolder() {
-    std::string t = ::testing::TempDir() + "pmukit_limits_XXXXXX";
-    if (::mkdtemp(t.data()) != nullptr) path = t;
-  }
-  ~TempFolder() {
-    std::error_code ec;
-    if (!path.empty()) std::filesystem::remove_all(path, ec);
-  }
+// Each test's own folder.
+struct TempFolder : dumptest::TempFolder {
+  TempFolder() : dumptest::TempFolder("pmukit_limits") {}
 };
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {

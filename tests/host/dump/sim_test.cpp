@@ -21,21 +21,16 @@
 #include <thread>
 #include <vector>
 
+#include "temp_folder.hpp"
+
 #if PMUKIT_WITH_SIM
 namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
-struct TempFolder {
-  std::string path;
-  TempFolder() {
-    std::string t = ::testing::TempDir() + "pmukit_sim_XXXXXX";
-    if (::mkdtemp(t.data()) != nullptr) path = t;
-  }
-  ~TempFolder() {
-    std::error_code ec;
-    if (!path.empty()) std::filesystem::remove_all(path, ec);
-  }
+// Each test's own folder.
+struct TempFolder : dumptest::TempFolder {
+  TempFolder() : dumptest::TempFolder("pmukit_sim") {}
 };
 
 void put(Bytes& b, std::size_t at, std::uint32_t v, unsigned n, bool big) {

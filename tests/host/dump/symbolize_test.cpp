@@ -256,8 +256,7 @@ TEST(Unwinder, EightByteAddressesNeverReadBeforeTheStack) {
 TEST(ImageCheck, AddressSizeMustBeTheElfs) {
   pmukit::Dump d;
   d.target.address_bytes = 8;
-  d.image = pmukit::Image{};
-  d.image->elf_machine = 8;
+  d.image.emplace().elf_machine = 8;  // emplace: GCC 12's -O2 -Wmaybe-uninitialized misfires on `= Image{}`
   pmukit::ElfIdentity elf;
   elf.machine = 8;
   elf.address_bytes = 4;
