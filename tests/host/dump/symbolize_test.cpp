@@ -1,13 +1,18 @@
 // ELF symbolization (elfutils) against ELFs cross-compiled from elf/sample.cpp: little- and
 // big-endian ELF32, ARM Thumb entry points, C++ names, with and without DWARF.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -80,20 +85,20 @@ TEST_P(ElfTarget, FunctionsResolveAtStartAndInside) {
   }
 }
 
+const std::map<std::string, std::string> kTriple = {
+    {"arm", "arm-none-eabi"}, {"mips", "mips-linux-gnu"}, {"ppc", "powerpc-linux-gnu"}, {"i386", "i686-linux-gnu"}};
+
 // "file:line" per address from binutils' <triple>-addr2line, the independent reference; empty
 // if it is not installed.
 std::vector<std::string> addr2line(const std::string& target, const std::string& elf,
                                    const std::vector<std::uint64_t>& addresses) {
-  const std::map<std::string, std::string> triple = {
-      {"arm", "arm-none-eabi"}, {"mips", "mips-linux-gnu"}, {"ppc", "powerpc-linux-gnu"},
-      {"i386", "i686-linux-gnu"}};
   const std::string input = ::testing::TempDir() + "pmukit_addr2line_" + std::to_string(getpid());
   {
     std::ofstream in(input);
     for (std::uint64_t a : addresses) in << std::hex << "0x" << a << '\n';
   }
   std::vector<std::string> out;
-  FILE* p = popen((triple.at(target) + "-addr2line -e " + elf + " <" + input + " 2>/dev/null").c_str(), "r");
+  FILE* p = popen((kTriple.at(target) + "-addr2line -e " + elf + " <" + input + " 2>/dev/null").c_str(), "r");
   if (p == nullptr) return out;
   char buf[4096];
   while (std::fgets(buf, sizeof buf, p) != nullptr) {
@@ -163,6 +168,93 @@ TEST_P(ElfTarget, StrippedElfIsAClearError) {
   }
 }
 
+// A command's standard output, line by line (none if it cannot run).
+std::vector<std::string> output_lines(const std::string& command) {
+  std::vector<std::string> out;
+  FILE* p = popen((command + " 2>/dev/null").c_str(), "r");
+  if (p == nullptr) return out;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p) != nullptr) out.emplace_back(buf);
+  pclose(p);
+  return out;
+}
+
+// The lines readelf -wf/-wF prints for the FDE of the function at fn (up to the blank line).
+std::vector<std::string> fde_lines(const std::string& readelf, std::uint64_t fn) {
+  std::vector<std::string> out;
+  bool in = false;
+  for (const std::string& line : output_lines(readelf)) {
+    const std::size_t pc = line.find(" pc=");
+    if (line.find(" FDE ") != std::string::npos && pc != std::string::npos)
+      in = std::stoull(line.substr(pc + 4), nullptr, 16) == fn;
+    else if (line.find_first_not_of(" \n") == std::string::npos)
+      in = false;
+    else if (in)
+      out.push_back(line);
+  }
+  return out;
+}
+
+// Issue 32 item 6: fw::two_exits's FDE has two DW_CFA_remember_state/DW_CFA_restore_state blocks
+// (sample.cpp). A sample just after the second DW_CFA_restore_state, where the whole frame is
+// back, unwinds to its caller, entry, and ends there. Binutils give the reference: the pc from
+// readelf -wf, the CFA and the return address's slot from readelf -wF's row there, the return
+// address from objdump. LLVM 14's rows kept the epilogue's CFA after a restore: MIPS stopped.
+TEST_P(ElfTarget, UnwindsAfterTheSecondRestoreState) {
+  const std::string tool = kTriple.at(GetParam());
+  const auto nm = nm_functions(elf());
+  const std::uint64_t fn = nm.at("fw::two_exits(int)"), entry = nm.at("entry");
+  std::uint64_t pc = 0, loc = fn;
+  unsigned restores = 0;
+  const std::vector<std::string> program = fde_lines(tool + "-readelf -wf " + elf(), fn);
+  if (program.empty()) GTEST_SKIP() << "no " << tool << "-readelf, or no FDE for fw::two_exits";
+  for (const std::string& line : program) {
+    const std::size_t to = line.find(" to ");
+    if (line.find("DW_CFA_advance_loc") != std::string::npos && to != std::string::npos)
+      loc = std::stoull(line.substr(to + 4), nullptr, 16);
+    if (line.find("DW_CFA_restore_state") != std::string::npos && ++restores == 2) pc = loc;
+  }
+  ASSERT_NE(pc, 0u) << "fw::two_exits has fewer than two DW_CFA_restore_state: the test ELF changed";
+  // readelf -wF's row at pc, as "LOC CFA r16 ra" columns: "0040028c r29+40 c-8 c-4".
+  std::vector<std::string> columns, row;
+  for (const std::string& line : fde_lines(tool + "-readelf -wF " + elf(), fn)) {
+    std::istringstream in(line);
+    const std::vector<std::string> w{std::istream_iterator<std::string>(in), {}};
+    if (!w.empty() && w[0] == "LOC") columns = w;
+    else if (w.size() == columns.size() && std::stoull(w[0], nullptr, 16) <= pc) row = w;
+  }
+  const std::map<std::string, std::string> sp_names = {{"arm", "r13"}, {"mips", "r29"}, {"ppc", "r1"}, {"i386", "esp"}};
+  const std::string& sp = sp_names.at(GetParam());
+  ASSERT_GE(row.size(), 2u) << "no row of readelf -wF at " << std::hex << pc;
+  ASSERT_EQ(row[1].rfind(sp, 0), 0u) << "a CFA not on sp: " << row[1];
+  const long long cfa = std::stoll(row[1].substr(sp.size()));
+  const auto ra = std::find(columns.begin(), columns.end(), "ra");
+  ASSERT_NE(ra, columns.end());
+  const std::string saved = row[static_cast<std::size_t>(ra - columns.begin())];  // "c-4": at CFA - 4
+  ASSERT_EQ(saved[0], 'c') << "the return address is not on the stack at " << std::hex << pc;
+  // entry's return address: after its call of two_exits (MIPS: after the delay slot).
+  std::uint64_t ret = 0;
+  for (const std::string& line : output_lines(tool + "-objdump -d " + elf())) {
+    const std::uint64_t at = std::strtoull(line.c_str(), nullptr, 16);
+    if (line.find("<_ZN2fw9two_exitsEi>") != std::string::npos && line.find(">:") == std::string::npos && at > entry)
+      ret = at + (GetParam() == "mips" ? 8 : GetParam() == "i386" ? 5 : 4);
+  }
+  ASSERT_NE(ret, 0u) << "no call of fw::two_exits in entry";
+  // The stack: zeros (entry's saved return address 0 ends the walk), ret in two_exits's slot.
+  const bool big = GetParam() == "mips" || GetParam() == "ppc";
+  pmukit::StackSampleRecord s;
+  s.pc = pc;
+  s.sp = 0x8000;
+  s.stack.assign(256, 0);
+  const std::size_t slot = static_cast<std::size_t>(cfa + std::stoll(saved.substr(1)));
+  ASSERT_LE(slot + 4, s.stack.size());
+  for (unsigned j = 0; j < 4; ++j) s.stack[slot + j] = static_cast<std::uint8_t>(ret >> (8 * (big ? 3 - j : j)));
+  const pmukit::Unwinder u(elf());
+  const pmukit::UnwoundStack w = u.unwind(s, big ? pmukit::ByteOrder::big : pmukit::ByteOrder::little, 4);
+  EXPECT_EQ(w.pcs, (std::vector<std::uint64_t>{pc, ret})) << std::hex << "pc 0x" << pc << ", CFA " << row[1];
+  EXPECT_EQ(w.stopped, "");
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, ElfTarget, ::testing::Values("arm", "mips", "ppc", "i386"),
                          [](const auto& info) { return info.param; });
 
@@ -224,30 +316,28 @@ TEST(Unwinder, RandomStacksEndCleanly) {
 }
 
 // Issue 31: a dump claiming 8-byte addresses, a sample sp under 8 and a rule saving the return
-// address below the CFA (MIPS's epilogue row: CFA = sp + 0, ra at CFA - 4) put the read at 2^64 - 4,
-// which the bounds check let through: the unwinder read 4 bytes before its stack copy. The walk
-// must stop there instead, saying why (and ASan/valgrind see no read outside the copy).
+// address below the CFA (CFA = sp + 0, ra at CFA - 4) put the read at 2^64 - 4, which the bounds
+// check let through: the unwinder read 4 bytes before its stack copy. The walk must stop there
+// instead, saying why (and ASan/valgrind see no read outside the copy). The rule comes from a
+// stand-in for pmukit-llvm-cfi: no compiler's CFI has one (the MIPS epilogue row this test used
+// was LLVM 14's wrong CFA after DW_CFA_restore_state, issue 32).
 TEST(Unwinder, EightByteAddressesNeverReadBeforeTheStack) {
   const std::string elf = kElfDir + "/mips.elf";
   if (!exists(elf)) GTEST_SKIP() << "no mips cross compiler";
-  const pmukit::LlvmCfi cfi(elf);
-  const std::uint64_t middle = nm_functions(elf).at("fw::middle(int)");
-  std::uint64_t pc = 0;
-  for (std::uint64_t a = middle; a < middle + 0x100 && pc == 0; a += 4) {
-    const std::optional<pmukit::CfiRow> row = cfi.at(a);
-    if (!row) continue;
-    const auto ra = row->rules.find(row->ra);
-    if (ra != row->rules.end() && ra->second.kind == pmukit::CfiRule::at_cfa && row->cfa_offset + ra->second.offset < 0)
-      pc = a;
-  }
-  if (pc == 0) GTEST_SKIP() << "this compiler's fw::middle has no row with the return address below sp";
+  const std::string helper = ::testing::TempDir() + "pmukit_cfi_below_sp_" + std::to_string(getpid());
+  std::ofstream(helper) << "#!/bin/sh\nprintf 'F 4096 8192 31\\nR 4096 29 0 1\\n31 2 0 -4\\n'\n";
+  ASSERT_EQ(::chmod(helper.c_str(), 0755), 0);
+  ::setenv("PMUKIT_LLVM_CFI", helper.c_str(), 1);
   pmukit::StackSampleRecord s;
-  s.pc = pc;
+  s.pc = 0x1000;
   s.sp = 0;
   s.stack.assign(16, 0x11);
   const pmukit::Unwinder u(elf);
   const pmukit::UnwoundStack w = u.unwind(s, pmukit::ByteOrder::big, 8);
-  EXPECT_EQ(w.pcs, std::vector<std::uint64_t>{pc});
+  ::unsetenv("PMUKIT_LLVM_CFI");
+  std::remove(helper.c_str());
+  EXPECT_EQ(u.llvm_failure(), "");
+  EXPECT_EQ(w.pcs, std::vector<std::uint64_t>{s.pc});
   EXPECT_EQ(w.stopped, "its return address is beyond the captured stack");
 }
 

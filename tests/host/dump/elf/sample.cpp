@@ -17,6 +17,31 @@ __attribute__((noinline)) int middle(int x) {  // LINE:middle
   return sum;
 }
 
+__attribute__((noinline)) int fill(int* p, int x) {  // LINE:fill
+  p[0] = x;
+  p[1] = counter;
+  return p[0] + p[1];
+}
+
+// Two early returns after the frame is set up: at -O2 GCC gives each its own epilogue inside the
+// function, so its FDE has two DW_CFA_remember_state/DW_CFA_restore_state blocks (issue 32 item 6:
+// LLVM 14's rules lost the CFA there, and MIPS stacks stopped).
+__attribute__((noinline, optimize("O2"))) int two_exits(int x) {  // LINE:two_exits
+  if (x == 1) return counter;
+  int buf[4];
+  const int a = fill(buf, x);
+  if (a == 3) {
+    counter = buf[1];
+    return 5;
+  }
+  const int b = leaf_add(a, buf[0]);
+  if (b == 7) {
+    counter = b;
+    return 9;
+  }
+  return leaf_add(a, b) * 5 + buf[1];
+}
+
 }  // namespace fw
 
 #if defined(__arm__)
@@ -35,7 +60,7 @@ static __attribute__((noinline)) int local_helper(int x) {  // LINE:local_helper
 }
 
 extern "C" void entry() {  // LINE:entry
-  counter = fw::middle(10) + thumb_scale(2) + local_helper(5);
+  counter = fw::middle(10) + thumb_scale(2) + local_helper(5) + fw::two_exits(counter);
   for (;;) {
   }
 }
