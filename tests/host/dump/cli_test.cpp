@@ -345,6 +345,9 @@ TEST_F(Cli, ManyBeginLinesTakeOneFramesMemory) {
   std::remove(path.c_str());
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1);  // the last frame's BEGIN line is malformed
   const long input_kib = static_cast<long>(lines * 12 / 1024);
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "the peak under AddressSanitizer is its allocator's (" << usage.ru_maxrss << " KiB): checked in the host preset";
+#endif
   EXPECT_LT(usage.ru_maxrss, 2 * input_kib + 64 * 1024) << "KiB at the peak for a " << input_kib << " KiB log";
 }
 
