@@ -35,11 +35,22 @@ struct DumpExtras {
   const FrameView* frames = nullptr;   // samples with a walked call chain (profiler/frame_walk.hpp)
 };
 
-template <Backend B, std::size_t N, RingFull Policy>
+namespace detail {
+
+// The samples of a Sampler whose ring is a StackRing are its STACKS entries: no SAMPLES records,
+// and the sample source's drops are the stack ring's.
+struct NoSampleRecords {
+  std::uint64_t drops;
+  std::uint64_t dropped() const { return drops; }
+  std::size_t size() const { return 0; }
+  bool pop(Sample&) { return false; }
+};
+
+template <Backend B, class Ring>
 pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Profiler<B>& p,
                              const Regions<B>& regions, RegionStats<B>* const* stats,
-                             std::size_t num_regions, const DumpSamples* source,
-                             SampleRing<N, Policy>* ring, const DumpExtras& extras = {}) {
+                             std::size_t num_regions, const DumpSamples* source, Ring* ring,
+                             const DumpExtras& extras) {
   const TraceView* trace = extras.trace;
   const StackView* stacks = extras.stacks;
   const FrameView* frames = extras.frames;
@@ -123,6 +134,33 @@ pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Pr
     for (std::size_t i = 0; i < count && ring->pop(smp); ++i) w.sample(smp.pc, smp.lr);
   }
   return w.finish();
+}
+
+}  // namespace detail
+
+// A Sampler's SampleRing: its samples in SAMPLES chunks. extras.stacks and extras.frames, if
+// given, are other interrupts' samples (each interrupt records into one ring).
+template <Backend B, std::size_t N, RingFull Policy>
+pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Profiler<B>& p,
+                             const Regions<B>& regions, RegionStats<B>* const* stats,
+                             std::size_t num_regions, const DumpSamples* source,
+                             SampleRing<N, Policy>* ring, const DumpExtras& extras = {}) {
+  return detail::write_dump(w, t, p, regions, stats, num_regions, source, ring, extras);
+}
+
+// A Sampler fed the interrupted context into a StackRing (Sampler<B, StackRing<N, Bytes>>,
+// on_*(StackContext)): one sample per interrupt, with its stack, as the STACKS chunk; the sample
+// source carries the ring's drops. extras.stacks must be empty (the ring is the stacks).
+template <Backend B, std::size_t N, std::size_t Bytes>
+pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Profiler<B>& p,
+                             const Regions<B>& regions, RegionStats<B>* const* stats,
+                             std::size_t num_regions, const DumpSamples* source,
+                             StackRing<N, Bytes>* ring, DumpExtras extras = {}) {
+  if (extras.stacks != nullptr || ring == nullptr) return pmu::dump::Status::bad_argument;
+  const StackView view = StackView::of(*ring);
+  extras.stacks = &view;
+  detail::NoSampleRecords none{ring->dropped()};
+  return detail::write_dump(w, t, p, regions, stats, num_regions, source, &none, extras);
 }
 
 }  // namespace prof

@@ -20,6 +20,7 @@
 #include "hal/core/bus/barrier.hpp"
 
 #include "profiler/profiler.hpp"
+#include "profiler/stack.hpp"
 
 namespace prof {
 
@@ -256,11 +257,12 @@ class Sampler {
     armed_ = 0;
   }
 
-  // PMU overflow interrupt entry. pc/lr: the interrupted context, passed by the board's glue.
-  void on_pmu_interrupt(std::uint32_t pc, std::uint32_t lr) {
-    p_.note_interrupt();
-    service(pc, lr);
-  }
+  // PMU overflow interrupt entry. pc/lr: the interrupted context, passed by the board's glue. Each
+  // entry also takes the whole interrupted context (StackContext: pc, lr, sp, fp), for a sink that
+  // keeps stacks (StackRing, FrameRing): the interrupt's one sample then carries its stack, and
+  // no second ring records it again (docs/dump-format.md: one sample per interrupt).
+  void on_pmu_interrupt(std::uint32_t pc, std::uint32_t lr) { general(PcLr{pc, lr}); }
+  void on_pmu_interrupt(const StackContext& at) { general(at); }
 
   // The same entry for a firmware that samples one counter whose slot it knows at compile time
   // (e.g. CCNT, slot 0 on XScale). Common case, Slot armed and its overflow the only one set: the
@@ -272,19 +274,11 @@ class Sampler {
   // A linked pair's low counter passing bit 31 (e500) is not "another overflow": it is ignored.
   template <unsigned Slot>
   void on_pmu_interrupt(std::uint32_t pc, std::uint32_t lr) {
-    static_assert(Slot < B::kSlots, "on_pmu_interrupt<Slot>: this PMU has no such slot");
-    static_assert(requires { B::template rearm<Slot>(std::uint64_t{}); },
-                  "on_pmu_interrupt<Slot>: this backend has no overflow interrupt (no rearm<Slot>)");
-    constexpr std::uint32_t bit = std::uint32_t{1} << Slot;
-    p_.note_interrupt();
-    const std::uint32_t ovf = B::overflow_status() & p_.foldable_slots();
-    if (((ovf ^ bit) | (~armed_ & bit)) == 0) [[likely]] {
-      sink_.record(pc, lr);
-      B::template rearm<Slot>(period_[Slot]);
-      p_.account_rearm(counter_[Slot], period_[Slot]);
-      return;
-    }
-    service_out_of_line(pc, lr);
+    fast<Slot>(PcLr{pc, lr});
+  }
+  template <unsigned Slot>
+  void on_pmu_interrupt(const StackContext& at) {
+    fast<Slot>(at);
   }
 
   // Timer-driven sampling where the PMU has no (working) overflow interrupt.
@@ -292,17 +286,55 @@ class Sampler {
     p_.note_interrupt();
     sink_.record(pc, lr);
   }
+  void on_timer_tick(const StackContext& at) {
+    p_.note_interrupt();
+    record(at);
+  }
 
   std::uint32_t interrupts() const { return p_.interrupts(); }
   std::uint32_t armed_slots() const { return armed_; }
   std::uint64_t period(unsigned slot) const { return slot < B::kSlots ? period_[slot] : 0; }
 
  private:
+  struct PcLr {
+    std::uint32_t pc, lr;
+  };
+  [[gnu::always_inline]] void record(const PcLr& at) { sink_.record(at.pc, at.lr); }
+  [[gnu::always_inline]] void record(const StackContext& at) {
+    if constexpr (requires { sink_.record(at); })
+      sink_.record(at);
+    else
+      sink_.record(at.pc, at.lr);
+  }
+
+  template <class At>
+  [[gnu::always_inline]] void general(const At& at) {
+    p_.note_interrupt();
+    service(at);
+  }
+  template <unsigned Slot, class At>
+  [[gnu::always_inline]] void fast(const At& at) {
+    static_assert(Slot < B::kSlots, "on_pmu_interrupt<Slot>: this PMU has no such slot");
+    static_assert(requires { B::template rearm<Slot>(std::uint64_t{}); },
+                  "on_pmu_interrupt<Slot>: this backend has no overflow interrupt (no rearm<Slot>)");
+    constexpr std::uint32_t bit = std::uint32_t{1} << Slot;
+    p_.note_interrupt();
+    const std::uint32_t ovf = B::overflow_status() & p_.foldable_slots();
+    if (((ovf ^ bit) | (~armed_ & bit)) == 0) [[likely]] {
+      record(at);
+      B::template rearm<Slot>(period_[Slot]);
+      p_.account_rearm(counter_[Slot], period_[Slot]);
+      return;
+    }
+    service_out_of_line(at);
+  }
+
   // The general service: freeze; sample each overflowed armed counter and move it back by its
   // period (what it counted since the overflow kept, the period accounted), acknowledging it only
   // if that puts its next overflow ahead (else the condition stays and the interrupt comes again,
   // as rearm<Slot> does); fold the counting-only ones; release.
-  void service(std::uint32_t pc, std::uint32_t lr) {
+  template <class At>
+  void service(const At& at) {
     const std::uint32_t used = p_.used_slots();
     B::stop(used);
     const std::uint32_t ovf = B::overflow_status();
@@ -310,7 +342,7 @@ class Sampler {
     std::uint32_t ahead = 0;
     for (unsigned s = 0; s < B::kSlots; ++s) {
       if (!(sampled & (std::uint32_t{1} << s))) continue;
-      sink_.record(pc, lr);
+      record(at);
       const unsigned w = B::width(s);
       const std::uint64_t raw = B::read(s);
       // Since the overflow: the count past 2^w (a flag's counter wrapped to 0; bit 31's has it set).
@@ -323,7 +355,10 @@ class Sampler {
     if (p_.running()) B::start(used);
   }
 
-  [[gnu::noinline]] void service_out_of_line(std::uint32_t pc, std::uint32_t lr) { service(pc, lr); }
+  template <class At>  // by value: pc and lr stay in registers (StackContext: 16 bytes)
+  [[gnu::noinline]] void service_out_of_line(At at) {
+    service(at);
+  }
 
   std::uint64_t preset(unsigned s) const {
     return (std::uint64_t{1} << B::width(s)) - period_[s];

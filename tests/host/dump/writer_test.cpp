@@ -6,6 +6,9 @@
 #include <string>
 
 #include "fixtures.hpp"
+#include "hal/xscale/driver.hpp"
+#include "hal/xscale/model.hpp"
+#include "profiler/emit.hpp"
 #include "profiler/dump/crc32.hpp"
 #include "profiler/dump/text_frame_sink.hpp"
 #include "profiler/dump/image.hpp"
@@ -425,3 +428,50 @@ TEST(DumpImage, CrcOfMemory) {
 }
 
 }  // namespace
+
+// One sample per interrupt (issue 32 item 3): a Sampler fed the interrupted context into a
+// StackRing records each interrupt once, with its stack, and write_dump writes that ring as the
+// dump's samples: STACKS entries, no SAMPLES records, the ring's drops in the sample source.
+// Giving the same stacks again as extras is refused.
+namespace {
+struct StackSamplerTag;
+}  // namespace
+
+TEST(DumpWriter, AStackRingSamplerWritesOneSamplePerInterrupt) {
+  using Bus = pmu::MockBus<StackSamplerTag>;
+  using Xs = pmu::xscale::Xsc2<Bus>;
+  pmu::xscale::Xsc2Model model;
+  Bus::reset();
+  Bus::device = &model;
+  prof::Profiler<Xs> p;
+  prof::Counter cycles;
+  ASSERT_EQ(p.add(pmu::Preset::cycles, cycles), pmu::Status::ok);
+  p.start();
+  prof::Regions<Xs> regions{p};
+  prof::RegionStats<Xs>* const* no_regions = nullptr;
+  using Ring = prof::StackRing<4, 16>;
+  static Ring ring;
+  ring.reset();
+  ring.set_stack_top(1);  // sp 0, top 1: nothing to copy (the host's stack is no 32-bit address)
+  prof::Sampler<Xs, Ring> sampler{p, ring};
+  for (std::uint32_t i = 0; i < 6; ++i) sampler.on_timer_tick(prof::StackContext{0x100 + 4 * i, 0x200, 0, 0});
+  EXPECT_EQ(sampler.interrupts(), 6u);
+  EXPECT_EQ(ring.size(), 4u);
+  dumptest::VectorSink out;
+  pd::Writer w(out.sink(), pd::ByteOrder::little);
+  const prof::DumpSamples source{pd::SampleSourceKind::timer, pd::kNoCounter, 1000};
+  ASSERT_EQ(prof::write_dump(w, {"xscale", 0}, p, regions, no_regions, 0, &source, &ring), pd::Status::ok);
+  const pmukit::Dump d = pmukit::decode_dump(out.bytes.data(), out.bytes.size());
+  EXPECT_EQ(d.stacks.size(), 4u);
+  EXPECT_EQ(d.total_samples(), 4u) << "each interrupt once, not once per ring";
+  EXPECT_EQ(d.stacks_dropped, std::optional<std::uint64_t>(2));
+  ASSERT_TRUE(d.source.has_value());
+  EXPECT_EQ(d.source->dropped, 2u);
+  EXPECT_EQ(d.stacks[0].pc, 0x100u);
+  const prof::StackView view = prof::StackView::of(ring);
+  dumptest::VectorSink out2;
+  pd::Writer w2(out2.sink(), pd::ByteOrder::little);
+  EXPECT_EQ(prof::write_dump(w2, {"xscale", 0}, p, regions, no_regions, 0, &source, &ring, {.stacks = &view}),
+            pd::Status::bad_argument);
+  Bus::device = nullptr;
+}
