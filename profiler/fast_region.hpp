@@ -55,7 +55,7 @@ struct NoProfiler {
   static constexpr std::uint32_t epoch() { return 0; }
   static constexpr std::uint32_t folds() { return 0; }
   static constexpr std::uint32_t used_slots() { return ~std::uint32_t{0}; }
-  static constexpr std::uint64_t start_value(unsigned) { return 0; }
+  static constexpr std::uint32_t sampled_slots() { return 0; }
 };
 
 template <Backend B>
@@ -87,6 +87,7 @@ class BasicFastRegions {
   using Diff = std::conditional_t<((B::width(Slots) <= 32) && ...), std::uint32_t, std::uint64_t>;
   static constexpr unsigned kCount = sizeof...(Slots);
   static constexpr unsigned kSlot[kCount] = {Slots...};
+  static constexpr std::uint32_t kSlotBits = ((std::uint32_t{1} << Slots) | ...);
 
   struct Mark {
     std::uint64_t v[kCount];
@@ -101,7 +102,7 @@ class BasicFastRegions {
   Status check() const {
     for (unsigned s : kSlot) {
       if (!(p_.used_slots() & (std::uint32_t{1} << s))) return Status::bad_argument;
-      if (p_.start_value(s) != 0) return Status::busy;
+      if (p_.sampled_slots() & (std::uint32_t{1} << s)) return Status::busy;
     }
     return Status::ok;
   }
@@ -111,7 +112,7 @@ class BasicFastRegions {
     Mark m;
     m.epoch = p_.epoch();
     m.folds = p_.folds();
-    if constexpr (kCanVoid) m.sampled = (p_.sampled_slots() & ((std::uint32_t{1} << Slots) | ...)) != 0;
+    m.sampled = (p_.sampled_slots() & kSlotBits) != 0;
     read_all(m);
     return m;
   }
@@ -121,7 +122,7 @@ class BasicFastRegions {
     read_all(m);
     m.epoch = p_.epoch();
     m.folds = p_.folds();
-    if constexpr (kCanVoid) m.sampled = (p_.sampled_slots() & ((std::uint32_t{1} << Slots) | ...)) != 0;
+    m.sampled = (p_.sampled_slots() & kSlotBits) != 0;
     return m;
   }
 

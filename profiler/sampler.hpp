@@ -346,7 +346,7 @@ class Sampler {
       const unsigned w = B::width(s);
       const std::uint64_t raw = B::read(s);
       // Since the overflow: the count past 2^w (a flag's counter wrapped to 0; bit 31's has it set).
-      if ((raw & ((std::uint64_t{1} << w) - 1)) < period_[s]) ahead |= std::uint32_t{1} << s;
+      if ((raw & low_mask(w)) < period_[s]) ahead |= std::uint32_t{1} << s;
       B::write(s, (raw - period_[s]) & low_mask(register_bits(w)));
       p_.account_rearm(counter_[s], period_[s]);
     }

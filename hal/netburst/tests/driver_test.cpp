@@ -45,6 +45,16 @@ struct netburstDriver : ::testing::Test {
     model.set_cycles_per_access(0);
   }
   static EventConfig ev(const char* s) { return config_of(parse(s)); }
+  // Counter 12 counting instructions one event from its overflow, its PMI on and the driver
+  // owning the LVT entry (vector 0xF0).
+  void counter_12_at_its_top() {
+    probed();
+    D::set_pmi_vector(0xF0);
+    ASSERT_EQ(D::configure(12, ev("instr_retired:NBOGUSNTAG")), Status::ok);
+    D::set_overflow_interrupt(1u << 12, true);
+    D::write(12, kCounterMask);
+    D::start(1u << 12);
+  }
   void count(std::size_t row, std::uint64_t n) {
     model.event(row, zero_qualifier_mask(row), n);
   }
@@ -487,12 +497,7 @@ TEST_F(netburstDriver, EachPmiMasksTheLvtEntryAndClearOverflowUnmasksItAfterOvf)
 // Why the order matters: a handler that unmasks before clearing OVF is interrupted again at once
 // (an overflowed counter keeps asserting).
 TEST_F(netburstDriver, UnmaskingBeforeClearingOvfTakesTheSamePmiTwice) {
-  probed();
-  D::set_pmi_vector(0xF0);
-  ASSERT_EQ(D::configure(12, ev("instr_retired:NBOGUSNTAG")), Status::ok);
-  D::set_overflow_interrupt(1u << 12, true);
-  D::write(12, kCounterMask);
-  D::start(1u << 12);
+  ASSERT_NO_FATAL_FAILURE(counter_12_at_its_top());
   model.on_interrupt(
       [](void*) {
         D::pmi_acknowledge();  // wrong order
@@ -517,12 +522,7 @@ TEST_F(netburstDriver, UnmaskingBeforeClearingOvfTakesTheSamePmiTwice) {
 // delivered afterwards, even though OVF was cleared meanwhile, and masks the LVT entry as every
 // PMI does (issue 31, item 5).
 TEST_F(netburstDriver, TheApicHoldsAPmiRaisedWhileTheCpuMasksInterrupts) {
-  probed();
-  D::set_pmi_vector(0xF0);
-  ASSERT_EQ(D::configure(12, ev("instr_retired:NBOGUSNTAG")), Status::ok);
-  D::set_overflow_interrupt(1u << 12, true);
-  D::write(12, kCounterMask);
-  D::start(1u << 12);
+  ASSERT_NO_FATAL_FAILURE(counter_12_at_its_top());
   static unsigned calls;
   calls = 0;
   model.on_interrupt([](void*) { ++calls; }, nullptr);

@@ -66,8 +66,11 @@ TEST(FastRegions, CheckRefusesSlotsNotAddedOrArmedForSampling) {
   Rig<P32> r;
   prof::FastRegions<P32, 0, 2> missing{r.p};
   EXPECT_EQ(missing.check(), Status::bad_argument);
-  r.p.set_start_value(1, 0xFFFFFF00u);  // what Sampler::arm does
+  r.p.set_sampled(1, true);  // what Sampler::arm does
+  r.p.set_start_value(1, 0xFFFFFF00u);
   prof::FastRegions<P32, 1> armed{r.p};
+  EXPECT_EQ(armed.check(), Status::busy);
+  r.p.set_start_value(1, 0);  // a period of 2^32: the preset is 0, the slot still armed
   EXPECT_EQ(armed.check(), Status::busy);
   prof::FastRegions<P32, 0> fine{r.p};
   EXPECT_EQ(fine.check(), Status::ok);

@@ -30,6 +30,15 @@ struct XsTag;
 using XsBus = pmu::MockBus<XsTag>;
 using Xs = xs::Xsc2<XsBus>;
 
+// A new XSC2 model on the mock bus, the CPU's interrupts unmasked and none deferred.
+void fresh_xscale(xs::Xsc2Model& model) {
+  XsBus::reset();
+  model = xs::Xsc2Model{};
+  XsBus::device = &model;
+  pmu::host_irq::masked = 0;
+  pmu::host_irq::deferred = nullptr;
+}
+
 struct XsRig {
   static inline xs::Xsc2Model model{};
   static inline prof::Profiler<Xs> p{};
@@ -51,11 +60,7 @@ struct XsRig {
   // The hook: the CPU takes the pending interrupt at this instruction boundary if it can.
   static void at_access(void*) { pmu::host_irq::run_or_defer(&take, nullptr); }
   static void setup() {
-    XsBus::reset();
-    model = xs::Xsc2Model{};
-    XsBus::device = &model;
-    pmu::host_irq::masked = 0;
-    pmu::host_irq::deferred = nullptr;
+    fresh_xscale(model);
     p.clear();
     ring = {};
     handler_reads = false;
@@ -482,9 +487,7 @@ struct XsFastRig {
   static void take(void*) { sampler.on_pmu_interrupt<0>(0x100, 0x200); }
   static void one_cycle(void*) { model.cycles(1); }
   static void setup() {
-    XsBus::reset();
-    model = xs::Xsc2Model{};
-    XsBus::device = &model;
+    fresh_xscale(model);
     p.clear();
     ring = {};
     ASSERT_EQ(p.add(pmu::Preset::cycles, cyc), Status::ok);
@@ -604,11 +607,7 @@ struct XsSampledRig {
   }
   static void ten(void*) { model.cycles(10); }
   static void setup(bool armed) {
-    XsBus::reset();
-    model = xs::Xsc2Model{};
-    XsBus::device = &model;
-    pmu::host_irq::masked = 0;
-    pmu::host_irq::deferred = nullptr;
+    fresh_xscale(model);
     p.clear();
     ring = {};
     ASSERT_EQ(p.add(pmu::Preset::cycles, cyc), Status::ok);
