@@ -151,16 +151,21 @@ int run_report(const std::vector<std::string>& argv) {
       warn("'" + options.elf + "' has no call frame information: stacks are one frame deep");
   }
   const Profile profile = build_profile(loaded.dump, symbols, pprof || format_needs_lines(format),
-                                        unwound.empty() ? nullptr : &unwound);
+                                        unwound.empty() ? nullptr : &unwound, pprof);
+  if (const std::string placed = profile.placement(); !placed.empty())
+    options.stacks += (options.stacks.empty() ? "" : "; ") + placed;
   if (!options.elf.empty() && 2 * profile.unknown_samples() > profile.total)
     warn(std::to_string(profile.unknown_samples()) + " of " + std::to_string(profile.total) +
          " samples are in no function of '" + options.elf + "' (another build, or code the symbol table lacks?)");
+  std::vector<std::string> writer_warnings;
+  options.warnings = &writer_warnings;
   emit(a, {input_path(a), options.elf}, [&](std::ostream& os) {
     if (pprof)
       write_pprof(os, {loaded.dump, profile, options});
     else
       write_report(os, format, {loaded.dump, profile, options});
   });
+  for (const std::string& w : writer_warnings) warn(w);
   return 0;
 }
 
@@ -441,12 +446,15 @@ std::vector<CommandHelp> command_help() {
        "profile (default 25, 0 = all); --table picks the csv table. The ELF must be the one that\n"
        "wrote the dump (machine, build-id, code CRC); --force-elf uses it anyway, with a warning\n"
        "per difference. Without --elf, samples are shown as addresses.\n"
-       "Stack samples (a STACKS chunk) are unwound with the ELF's CFI into full call stacks.\n"
+       "Stack samples (a STACKS chunk) are unwound with the ELF's CFI into full call stacks;\n"
+       "samples without one are placed where the walks saw their function: every format shows\n"
+       "the same stacks, one per sample.\n"
        "Consumers: folded -> flamegraph.pl or speedscope; svg/html: a flame graph (click to zoom,\n"
        "Search); callgraph: gprof-style callers and callees; callgrind (instruction addresses and\n"
-       "lines) -> KCacheGrind, callgrind_annotate; gmon (binary, the target's byte order) ->\n"
-       "the target's gprof: `mips-linux-gnu-gprof -b FIRMWARE.elf gmon.out`; pprof (protocol\n"
-       "buffers) -> pprof, speedscope; json -> scripts."},
+       "lines; every call count is a placeholder 1) -> KCacheGrind, callgrind_annotate; gmon\n"
+       "(binary, the target's byte order; the histogram, no call arcs) -> the target's gprof:\n"
+       "`mips-linux-gnu-gprof -b FIRMWARE.elf gmon.out`; pprof (protocol buffers) -> pprof,\n"
+       "speedscope; json -> scripts."},
       {"diff", "diff BASE NEW [--elf FILE | --elf-base FILE --elf-new FILE] [--threshold PCT] [--frame N] [-o FILE]",
        "Compares two dumps: each region's mean per call (every counter both dumps have) and, with\n"
        "ELFs, each function's share of the samples. Prints the changes; exits 3 when a region's mean\n"

@@ -71,6 +71,9 @@ class ElfFile {
       for (std::size_t i = 1; i < count; ++i) {
         GElf_Sym sym;
         if (gelf_getsym(data, static_cast<int>(i), &sym) == nullptr) continue;
+        if (pass == 0 && code_section(sym.st_shndx) && GELF_ST_TYPE(sym.st_info) != STT_SECTION &&
+            GELF_ST_TYPE(sym.st_info) != STT_FILE)
+          table.note_code_symbol(sym.st_value);
         if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF) continue;
         const bool local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
         if (local != (pass == 1)) continue;
@@ -141,6 +144,13 @@ class ElfFile {
   }
 
  private:
+  bool code_section(std::size_t index) {
+    if (index == SHN_UNDEF || index >= SHN_LORESERVE) return false;
+    Elf_Scn* scn = elf_getscn(elf_, index);
+    GElf_Shdr shdr;
+    return scn != nullptr && gelf_getshdr(scn, &shdr) != nullptr && (shdr.sh_flags & SHF_EXECINSTR) != 0;
+  }
+
   Elf_Scn* find_section(GElf_Word type) {
     for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn != nullptr; scn = elf_nextscn(elf_, scn)) {
       GElf_Shdr shdr;

@@ -39,9 +39,11 @@ class Builder {
     }
     return it->second;
   }
-  // One location per address: the function and line there.
-  std::uint64_t location(std::uint64_t address, const std::string& fn, std::uint32_t fn_line, std::uint32_t line_id) {
-    auto [it, fresh] = locations_.try_emplace(address, out_.location_size() + 1);
+  // One location per address and function (a "[unwind stopped: ...]" frame has no address): the
+  // function and line there.
+  std::uint64_t location(std::uint64_t address, std::uint32_t id, const std::string& fn, std::uint32_t fn_line,
+                         std::uint32_t line_id) {
+    auto [it, fresh] = locations_.try_emplace({address, id}, out_.location_size() + 1);
     if (fresh) {
       pb::Location* l = out_.add_location();
       l->set_id(it->second);
@@ -98,29 +100,19 @@ class Builder {
     m->set_has_filenames(symbols);
     m->set_has_line_numbers(symbols);
 
-    // Samples, leaf first, with the caller frame profile.hpp keeps (the LR of a leaf).
-    auto add = [&](std::uint64_t pc, std::uint64_t lr, std::uint64_t count) {
-      const auto at = p_.pc_self.find(pc);
-      if (at == p_.pc_self.end() || count == 0) return;
-      const ProfileFunction& leaf = p_.functions[at->second.function];
+    // One sample per stack of the profile (Profile::stacks: unwound, walked, placed or the LR
+    // guess), its locations leaf first: the sampled pc, then each caller's call instruction.
+    for (const auto& [frames, count] : p_.stacks) {
+      if (count == 0) continue;
       pb::Sample* s = out_.add_sample();
-      s->add_location_id(location(pc, leaf.name, leaf.line, at->second.line));
-      if (symbols && lr != 0) {
-        const std::uint64_t site = lr - 1;
-        if (const auto f = p_.symbols->function_at(site)) {
-          const Function& caller = p_.symbols->function(*f);
-          if (caller.name != leaf.name) {
-            const std::uint32_t site_line = p_.symbols->line_at(site).value_or(kNoLine);
-            const std::uint32_t start_line = p_.symbols->line_at(caller.lo).value_or(kNoLine);
-            s->add_location_id(location(site, caller.name, start_line, site_line));
-          }
-        }
+      for (auto f = frames.rbegin(); f != frames.rend(); ++f) {
+        const ProfileFunction& fn = p_.functions[f->function];
+        const std::uint32_t line = f->at == 0 || !symbols ? kNoLine : p_.symbols->line_at(f->at).value_or(kNoLine);
+        s->add_location_id(location(f->at, f->function, fn.name, fn.line, line));
       }
       s->add_value(static_cast<std::int64_t>(count));
       if (weighted) s->add_value(static_cast<std::int64_t>(count * period));
-    };
-    for (const SampleCount& c : d.sample_counts) add(c.pc, c.lr, c.count);
-    for (const HistogramBin& b : d.histogram) add(b.pc, 0, b.count);
+    }
     if (d.source && d.source->dropped != 0)
       out_.add_comment(str(std::to_string(d.source->dropped) + " samples dropped on the target"));
     out_.add_comment(str("pmukit: " + describe_target(d)));
@@ -133,7 +125,12 @@ class Builder {
   pb::Profile out_;
   std::unordered_map<std::string, std::int64_t> strings_;
   std::unordered_map<std::string, std::uint64_t> functions_;
-  std::unordered_map<std::uint64_t, std::uint64_t, AddressHash> locations_;
+  struct AtHash {
+    std::size_t operator()(const std::pair<std::uint64_t, std::uint32_t>& k) const {
+      return static_cast<std::size_t>(hash_address(k.first ^ std::uint64_t{k.second} << 48));
+    }
+  };
+  std::unordered_map<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t, AtHash> locations_;
 };
 
 }  // namespace

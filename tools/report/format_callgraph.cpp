@@ -2,7 +2,8 @@
 // stacks (profile.hpp: unwound from the dump's stack samples where it has them, else the LR
 // guess). Per function, most inclusive first: its self and inclusive samples (a stack counts once
 // per function however often it recurs), the functions it was called from and those it called,
-// with the samples on each arc.
+// with the samples on each arc (samples whose stack holds that call, not calls: a PMU sample
+// cannot count calls).
 #include <algorithm>
 #include <map>
 #include <set>
@@ -37,7 +38,8 @@ void write_callgraph(std::ostream& os, const ReportInput& in) {
   std::map<std::string, std::size_t> index;
   for (std::size_t i = 0; i < order.size(); ++i) index[order[i].first] = i + 1;
   os << "# call graph: " << total << " samples; per function, most inclusive first (gprof's layout:\n"
-     << "# callers above, the function, its callees below; samples on each arc)\n";
+     << "# callers above, the function, its callees below; on each arc the samples whose stack holds\n"
+     << "# it: samples, not calls)\n";
   for (const auto& [name, e] : order) {
     os << '\n';
     for (const auto& [caller, n] : e->callers)
@@ -45,7 +47,7 @@ void write_callgraph(std::ostream& os, const ReportInput& in) {
     os << '[' << index[name] << "] " << percent(e->inclusive, total) << "% inclusive (" << e->inclusive
        << "), " << percent(e->self, total) << "% self (" << e->self << ")  " << printable(name) << '\n';
     for (const auto& [callee, n] : e->callees)
-      os << "              " << n << "  calls " << printable(callee) << " [" << index[callee] << "]\n";
+      os << "              " << n << "  into " << printable(callee) << " [" << index[callee] << "]\n";
   }
 }
 

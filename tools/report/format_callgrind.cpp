@@ -1,8 +1,10 @@
 // `callgrind`: the Callgrind profile format, for KCacheGrind / QCacheGrind. One event,
 // "Samples". Positions are instruction address and source line: self cost per sampled
-// instruction; a call edge caller -> callee for every sample whose LR frame was kept
-// (profile.hpp), placed at the call instruction (lr - 1) and its line, with the sample count as
-// both the call count and the inclusive cost (the PMU cannot count calls).
+// instruction; a call edge caller -> callee for every frame pair of the samples' stacks
+// (Profile::stacks), placed at the call instruction and its line, with the samples below it as
+// its inclusive cost. The call count is 1 on every arc: a PMU sample cannot count calls, a sample
+// count there would read as calls in the readers' call columns, and a count of 0 makes them take
+// the arc's cost as the caller's self cost (callgrind_annotate does).
 #include <algorithm>
 #include <charconv>
 #include <tuple>
@@ -62,7 +64,8 @@ void write_callgrind(std::ostream& os, const ReportInput& in) {
   if (!in.options.elf.empty()) os << "cmd: " << one_line(in.options.elf) << '\n';
   // Instruction addresses first, so KCacheGrind can show costs against the disassembly
   // (objdump of the ob= file); source lines second.
-  os << "positions: instr line\nevents: Samples\nsummary: " << p.total << "\n\n";
+  os << "positions: instr line\nevents: Samples\nsummary: " << p.total << "\n";
+  os << "# calls=1 on every arc, not a count: samples cannot count calls; an arc's cost is the samples below it\n\n";
   if (!in.options.elf.empty()) os << "ob=" << one_line(in.options.elf) << '\n';
 
   // Per function: self costs by instruction, and calls by (callee, call site), each in address
@@ -108,7 +111,7 @@ void write_callgrind(std::ostream& os, const ReportInput& in) {
       const ProfileFunction& callee = p.functions[c.callee];
       // Any fi= goes before cfl=: a calls= line must be followed directly by its cost line.
       w.switch_file(current, c.line);
-      os << "cfl=" << w.file_of(callee.line) << "\ncfn=" << w.name_of(c.callee) << "\ncalls=" << c.cost << ' ';
+      os << "cfl=" << w.file_of(callee.line) << "\ncfn=" << w.name_of(c.callee) << "\ncalls=1 ";
       w.address(callee.address);
       os << ' ' << w.number_of(callee.line) << '\n';
       w.address(c.site);

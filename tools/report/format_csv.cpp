@@ -23,14 +23,16 @@ void regions(std::ostream& os, const Dump& d) {
 }
 
 void profile(std::ostream& os, const Profile& p, unsigned digits) {
-  os << "function,address,location,samples,percent,cumulative_percent\n";
+  // inclusive: samples with the function anywhere in their stack (Profile::stacks).
+  os << "function,address,location,samples,percent,cumulative_percent,inclusive,inclusive_percent\n";
   std::uint64_t cumulative = 0;
-  for (std::uint32_t id : p.by_self()) {
+  const std::vector<std::uint64_t> inclusive = p.inclusive();
+  for (std::uint32_t id : p.by_self_then_inclusive(inclusive)) {
     const ProfileFunction& f = p.functions[id];
     cumulative += f.self;
     os << csv_field(f.name) << ',' << hex(f.address, digits) << ',' << csv_field(p.location(f.line))
-       << ',' << f.self << ',' << percent(f.self, p.total) << ','
-       << percent(cumulative, p.total) << '\n';
+       << ',' << f.self << ',' << percent(f.self, p.total) << ',' << percent(cumulative, p.total) << ','
+       << inclusive[id] << ',' << percent(inclusive[id], p.total) << '\n';
   }
 }
 

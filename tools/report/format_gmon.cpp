@@ -1,11 +1,12 @@
 // `gmon`: GNU gprof's gmon.out, so the target's own gprof reads a firmware's samples
 // (`mips-linux-gnu-gprof -b FIRMWARE.elf gmon.out`). The layout is gprof's (binutils
 // gprof/gmon_out.h; the gprof manual, "Details of the gmon.out file format"): a 20-byte header
-// ("gmon", version 1, 12 spare bytes), then tagged records: one histogram (tag 0) over the sampled
-// PCs and one call-graph arc (tag 1) per caller -> callee pair that profile.hpp keeps. Addresses
-// and counts in the target's byte order and address size (the dump's). gprof's histogram bins are
-// 16 bits: a bin with more samples is an error, not a silently wrong number. Arc counts are
-// samples with that caller (a PMU cannot count calls), as in the callgrind output.
+// ("gmon", version 1, 12 spare bytes), then one histogram record (tag 0) over the sampled PCs.
+// Addresses and counts in the target's byte order and address size (the dump's). gprof's
+// histogram bins are 16 bits: a bin with more samples is an error, not a silently wrong number.
+// No call-graph arcs (tag 1): an arc's count is a number of calls, which gprof prints as such and
+// divides a function's time among its callers by; a PMU sample cannot count calls. The call
+// graph of samples is in the callgraph, callgrind, folded and pprof outputs.
 #include <algorithm>
 #include <map>
 #include <stdexcept>
@@ -35,7 +36,6 @@ struct Out {
 
 void write_gmon(std::ostream& os, const ReportInput& in) {
   const Dump& d = in.dump;
-  const Profile& p = in.profile;
   Out o{os, d.byte_order == ByteOrder::big, d.target.address_bytes};
   // Samples per PC (raw records and histogram bins alike).
   std::map<std::uint64_t, std::uint64_t> at;
@@ -49,10 +49,22 @@ void write_gmon(std::ostream& os, const ReportInput& in) {
   o.number(0, 4);
 
   if (!at.empty()) {
-    // Bins of one instruction slot: 4 bytes, 2 on x86 (variable-length; e_machine 3), more only
-    // to keep the histogram under 2^22 bins.
-    const bool x86 = d.image && (d.image->elf_machine == 3 || d.image->elf_machine == 62);
-    std::uint64_t bin = x86 ? 2 : 4;
+    // Bins of one instruction slot: 4 bytes, 2 where a sampled pc or a function's start is
+    // not aligned to that (Thumb, MIPS16, x86's variable lengths), so no bin holds two functions'
+    // samples (gprof would split it between them); more only to keep the histogram under 2^22 bins.
+    std::uint64_t bin = 4;
+    const auto aligned = [&](std::uint64_t a) { return a % bin == 0; };
+    const SymbolTable* st = in.profile.symbols;
+    while (bin > 2) {  // gprof counts addresses in 2-byte units: a 1-byte bin is misread
+      bool all = true;
+      for (const auto& [pc, n] : at) all = all && aligned(pc);
+      for (std::size_t i = 0; st != nullptr && all && i < st->function_count(); ++i) {
+        const Function& f = st->function(static_cast<std::uint32_t>(i));
+        if (f.lo >= at.begin()->first && f.lo <= at.rbegin()->first) all = aligned(f.lo);
+      }
+      if (all) break;
+      bin /= 2;
+    }
     const std::uint64_t lo = at.begin()->first & ~(bin - 1);
     while (((at.rbegin()->first - lo) / bin + 1) > (1u << 22)) bin *= 2;
     const std::uint64_t bins = (at.rbegin()->first - lo) / bin + 1;
@@ -83,14 +95,18 @@ void write_gmon(std::ostream& os, const ReportInput& in) {
     for (std::uint64_t c : counts) o.number(c, 2);
   }
 
-  // Arcs: the call instruction (inside the caller's body) to the callee's start.
-  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> arcs;
-  for (const auto& [c, n] : p.calls) arcs[{c.site, p.functions[c.callee].address}] += n;
-  for (const auto& [pair, n] : arcs) {
-    o.byte(1);  // GMON_TAG_CG_ARC
-    o.address(pair.first);
-    o.address(pair.second);
-    o.number(std::min<std::uint64_t>(n, 0xFFFFFFFFu), 4);
+  // gprof ends each function at the next symbol of its symbol table, so a function with no symbol
+  // after it is never credited (binutils gprof, hist.c). Said, not silently lost.
+  if (const SymbolTable* st = in.profile.symbols; !at.empty() && st != nullptr && !st->empty() && in.options.warnings != nullptr) {
+    const Function& last = st->function(static_cast<std::uint32_t>(st->function_count() - 1));
+    std::uint64_t lost = 0;
+    for (const auto& [pc, n] : at)
+      if (pc >= last.lo && pc < last.hi) lost += n;
+    if (lost != 0 && st->last_code_symbol() <= last.lo)
+      in.options.warnings->push_back(
+          "gmon: gprof will not credit the " + std::to_string(lost) + " samples in '" + last.name +
+          "': no symbol follows it in the ELF, and gprof ends a function at the next symbol (a label "
+          "after the code, `_etext = .;` at the end of .text in the linker script, fixes it)");
   }
   if (!os) throw std::runtime_error("gmon: write failed");
 }

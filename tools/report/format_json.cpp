@@ -142,14 +142,16 @@ void write_json_report(std::ostream& os, const ReportInput& in) {
 
   j.key("functions").begin_array();
   std::uint64_t cumulative = 0;
-  for (std::uint32_t id : p.by_self()) {
+  const std::vector<std::uint64_t> inclusive = p.inclusive();
+  for (std::uint32_t id : p.by_self_then_inclusive(inclusive)) {
     const ProfileFunction& f = p.functions[id];
     cumulative += f.self;
     j.begin_object().field("name", f.name).field("address", hex(f.address, digits));
     j.key("location");
     if (f.line == kNoLine) j.null(); else j.value(p.location(f.line));
     j.field("samples", f.self).key("percent").number(percent(f.self, p.total));
-    j.key("cumulative_percent").number(percent(cumulative, p.total)).end_object();
+    j.key("cumulative_percent").number(percent(cumulative, p.total));
+    j.field("inclusive", inclusive[id]).key("inclusive_percent").number(percent(inclusive[id], p.total)).end_object();
   }
   j.end_array();
 

@@ -25,6 +25,7 @@ struct ReportOptions {
   std::size_t top = 25;           // functions in the `table` format's profile (0: all)
   std::string csv_table = "regions";  // `csv`: "regions" or "profile"
   std::string stacks;             // how the stack samples' walks ended (UnwindSummary::text), or ""
+  std::vector<std::string>* warnings = nullptr;  // where a writer says what its consumer will show wrong
 };
 
 struct ReportInput {

@@ -3,16 +3,41 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <tuple>
+#include <utility>
 
 namespace pmukit {
 namespace {
 
+// Largest-remainder shares: n split over weights in proportion, summing to n exactly (ties to
+// the earlier weight). Weights are sample counts, so the products fit in 128 bits.
+std::vector<std::uint64_t> shares(std::uint64_t n, const std::vector<std::uint64_t>& weights) {
+  unsigned __int128 total = 0;
+  for (std::uint64_t w : weights) total += w;
+  std::vector<std::uint64_t> out(weights.size(), 0);
+  std::vector<std::pair<unsigned __int128, std::size_t>> rest;
+  std::uint64_t given = 0;
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    const unsigned __int128 exact = static_cast<unsigned __int128>(n) * weights[i];
+    out[i] = static_cast<std::uint64_t>(exact / total);
+    given += out[i];
+    rest.emplace_back(exact % total, i);
+  }
+  std::stable_sort(rest.begin(), rest.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t k = 0; given < n; ++k, ++given) ++out[rest[k].second];
+  return out;
+}
+
 class Builder {
  public:
-  Builder(const SymbolTable& symbols, unsigned address_bytes, bool with_lines)
+  using Frame = Profile::Frame;
+  using Frames = std::vector<Frame>;
+
+  Builder(const SymbolTable& symbols, unsigned address_bytes, bool with_lines, bool leaf_pcs)
       : symbols_(symbols),
         address_digits_(2 * address_bytes),
         with_lines_(with_lines),
+        leaf_pcs_(leaf_pcs),
         by_symbol_(symbols.function_count(), kNoFunction) {
     profile_.symbols = &symbols;
   }
@@ -24,57 +49,221 @@ class Builder {
     profile_.functions[leaf].self += weight;
     // LR is a return address: the call is the instruction before it (and may be a function's
     // last one), so the caller and its call-site line are looked up at lr - 1.
-    const std::uint64_t call_site = lr - 1;
     const std::uint32_t caller = has_lr ? caller_of(lr, leaf) : kNoFunction;
-    profile_.stacks[std::uint64_t{caller} << 32 | leaf] += weight;
+    guesses_[guess_key(caller, lr, leaf, pc)] += weight;
     if (!with_lines_) return;
     const std::uint32_t line = line_of(pc);
     profile_.line_self[std::uint64_t{leaf} << 32 | line] += weight;
     Profile::PcCost& at = profile_.pc_self.try_emplace(pc, Profile::PcCost{leaf, line, 0}).first->second;
     at.count += weight;
-    if (caller != kNoFunction) profile_.calls[{caller, line_of(call_site), leaf, call_site}] += weight;
   }
 
-  // A STACKS sample already add()ed with its LR guess: that guess undone, its unwound frames kept.
+  // A STACKS or FRAMES sample already add()ed with its LR guess: the guess undone, its own
+  // stack kept.
   void replace_stack(std::uint64_t pc, std::uint64_t lr, const UnwoundStack& u) {
     const std::uint32_t leaf = function_of(pc);
-    const std::uint32_t caller = caller_of(lr, leaf);
-    erase_one(profile_.stacks, std::uint64_t{caller} << 32 | leaf);
-    if (with_lines_ && caller != kNoFunction) erase_one(profile_.calls, Profile::Call{caller, line_of(lr - 1), leaf, lr - 1});
-    std::vector<std::string> frames;
-    std::uint32_t callee = leaf;
-    frames.push_back(profile_.functions[leaf].name);
+    const auto it = guesses_.find(guess_key(caller_of(lr, leaf), lr, leaf, pc));
+    if (it == guesses_.end()) return;  // not a sample of this dump: nothing to replace
+    if (--it->second == 0) guesses_.erase(it);
+    Frames frames;
+    frames.push_back({leaf, leaf_pcs_ ? pc : 0});
     for (std::size_t k = 1; k < u.pcs.size(); ++k) {
       const std::uint64_t site = u.pcs[k] - 1;  // the call, not the return address after it
-      const std::uint32_t f = function_of(site);
-      if (with_lines_) profile_.calls[{f, line_of(site), callee, site}] += 1;
-      frames.push_back(profile_.functions[f].name);
-      callee = f;
+      frames.push_back({function_of(site), with_lines_ ? site : 0});
     }
-    if (!u.stopped.empty()) frames.push_back("[unwind stopped: " + u.stopped + "]");
+    if (!u.stopped.empty()) frames.push_back({marker("[unwind stopped: " + u.stopped + "]"), 0});
     std::reverse(frames.begin(), frames.end());
-    profile_.deep[frames] += 1;
+    ++(u.stopped.empty() ? complete_ : stopped_)[frames];
+    ++profile_.walked;
   }
 
-  Profile take() { return std::move(profile_); }
+  // Every sample's stack into profile_.stacks (see Profile::stacks), then the call arcs.
+  Profile take() {
+    for (const auto& [frames, n] : complete_) placed_[frames] += n;
+    // A stopped walk: above its marker, the contexts complete walks saw its outermost frame in.
+    const Contexts complete = contexts();
+    for (const auto& entry : stopped_) {
+      const Frames& frames = entry.first;  // named, not bound: lambdas capture it (clang 14)
+      const std::uint64_t n = entry.second;
+      const auto it = frames.size() > 1 ? complete.find(frames[1].function) : complete.end();
+      if (it == complete.end()) {
+        placed_[frames] += n;
+        continue;
+      }
+      spread(n, it->second, [&](const Frames& outer, std::uint64_t k) {
+        Frames s = outer;
+        s.insert(s.end(), frames.begin(), frames.end());
+        placed_[s] += k;
+        if (!outer.empty()) profile_.inferred += k;
+      });
+    }
+    // Where complete walks saw a function; where they did not, where cut ones did (with their marker).
+    const Contexts walked = contexts();
+    std::vector<std::pair<Frames, std::uint64_t>> plain;  // samples that keep their LR guess
+    const auto context_of = [&](std::uint32_t f) -> const std::map<Frames, std::uint64_t>* {
+      if (const auto it = complete.find(f); it != complete.end()) return &it->second;
+      const auto it = walked.find(f);
+      return it == walked.end() ? nullptr : &it->second;
+    };
+    // Samples without a stack, per leaf function: the leaf's contexts; else the LR caller's; else
+    // the LR guess as it is. Ordered, so the split is the same on every run.
+    // (The keys are unique already: a sorted vector, not a map, for the million-sample profile.)
+    std::vector<std::pair<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t, std::uint64_t>, std::uint64_t>> by_leaf;
+    by_leaf.reserve(guesses_.size());
+    for (const auto& [g, n] : guesses_) by_leaf.push_back({{g.leaf, g.caller, g.site, g.pc}, n});
+    std::sort(by_leaf.begin(), by_leaf.end());
+    for (auto it = by_leaf.begin(); it != by_leaf.end();) {
+      const std::uint32_t leaf = std::get<0>(it->first);
+      auto end = it;
+      std::uint64_t n = 0;
+      for (; end != by_leaf.end() && std::get<0>(end->first) == leaf; ++end) n += end->second;
+      if (const auto* c = context_of(leaf)) {
+        fill(it, end, n, *c, [&](const auto& key, const Frames& outer, std::uint64_t k) {
+          Frames s = outer;
+          s.push_back({leaf, std::get<3>(key)});
+          placed_[s] += k;
+          if (!outer.empty()) profile_.inferred += k;
+        });
+      } else {
+        for (auto g = it; g != end; ++g) {
+          const std::uint32_t caller = std::get<1>(g->first);  // not bound: lambdas capture them (clang 14)
+          const std::uint64_t site = std::get<2>(g->first), pc = std::get<3>(g->first);
+          const auto* c = caller == kNoFunction ? nullptr : context_of(caller);
+          if (c == nullptr) {
+            Frames s;  // unique: no other entry has this caller, site and pc
+            if (caller != kNoFunction) s.push_back({caller, site});
+            s.push_back({leaf, pc});
+            plain.emplace_back(std::move(s), g->second);
+            continue;
+          }
+          spread(g->second, *c, [&](const Frames& outer, std::uint64_t k) {
+            Frames s = outer;
+            s.push_back({caller, site});
+            s.push_back({leaf, pc});
+            placed_[s] += k;
+            if (!outer.empty()) profile_.inferred += k;
+          });
+        }
+      }
+      it = end;
+    }
+    profile_.stacks.reserve(placed_.size() + plain.size());
+    for (auto& [frames, n] : placed_) profile_.stacks.emplace_back(frames, n);
+    for (auto& e : plain) profile_.stacks.push_back(std::move(e));
+    if (with_lines_) arcs();
+    return std::move(profile_);
+  }
+
   // At most this many distinct samples: the per-line and per-instruction maps never rehash.
   void reserve(std::size_t n) {
+    guesses_.reserve(n);
     if (!with_lines_) return;
     profile_.line_self.reserve(n);
     profile_.pc_self.reserve(n);
-    profile_.calls.reserve(n);
   }
 
  private:
+  struct Guess {
+    std::uint32_t caller, leaf;
+    std::uint64_t site, pc;  // the call instruction (lr - 1) with lines, the sampled pc with leaf pcs
+    bool operator==(const Guess&) const = default;
+  };
+  struct GuessHash {
+    std::size_t operator()(const Guess& g) const {
+      return static_cast<std::size_t>(hash_address(hash_address(std::uint64_t{g.caller} << 32 | g.leaf) ^
+                                                   hash_address(g.site) ^ g.pc));
+    }
+  };
+  Guess guess_key(std::uint32_t caller, std::uint64_t lr, std::uint32_t leaf, std::uint64_t pc) const {
+    return {caller, leaf, with_lines_ && caller != kNoFunction ? lr - 1 : 0, leaf_pcs_ ? pc : 0};
+  }
+
+  // Where each function was seen in the stacks so far (the walks): the frames outside its
+  // outermost occurrence, weighted by samples.
+  using Contexts = std::map<std::uint32_t, std::map<Frames, std::uint64_t>>;
+  Contexts contexts() const {
+    Contexts c;
+    std::vector<bool> seen;
+    for (const auto& [frames, n] : placed_) {
+      seen.assign(profile_.functions.size(), false);
+      for (std::size_t i = 0; i < frames.size(); ++i) {
+        if (seen[frames[i].function]) continue;
+        seen[frames[i].function] = true;
+        c[frames[i].function][Frames(frames.begin(), frames.begin() + static_cast<std::ptrdiff_t>(i))] += n;
+      }
+    }
+    return c;
+  }
+
+  // n samples over the contexts in proportion to their weights.
+  template <class Emit>
+  static void spread(std::uint64_t n, const std::map<Frames, std::uint64_t>& contexts, Emit emit) {
+    std::vector<std::uint64_t> weights;
+    for (const auto& [outer, w] : contexts) weights.push_back(w);
+    const std::vector<std::uint64_t> k = shares(n, weights);
+    std::size_t i = 0;
+    for (const auto& [outer, w] : contexts)
+      if (const std::uint64_t share = k[i++]; share != 0) emit(outer, share);
+  }
+  // The entries [first, last) (n samples in all) over the contexts: each context's share is
+  // filled with entries in order, an entry split where a share ends, so every entry keeps its
+  // count and every context its share.
+  template <class It, class Emit>
+  static void fill(It first, It last, std::uint64_t n, const std::map<Frames, std::uint64_t>& contexts, Emit emit) {
+    std::vector<std::uint64_t> weights;
+    for (const auto& [outer, w] : contexts) weights.push_back(w);
+    const std::vector<std::uint64_t> k = shares(n, weights);
+    auto c = contexts.begin();
+    std::size_t ci = 0;
+    std::uint64_t room = k[0];
+    for (It e = first; e != last; ++e) {
+      std::uint64_t left = e->second;
+      while (left != 0) {
+        while (room == 0) room = k[++ci], ++c;
+        const std::uint64_t take = std::min(left, room);
+        emit(e->first, c->first, take);
+        left -= take;
+        room -= take;
+      }
+    }
+  }
+
+  // The call arcs of every stack (callgrind's), skipping markers: an arc per frame pair at the
+  // outer frame's call site, except out of a function that recurs further in. A reader adds a
+  // function's self cost and its calls' costs into its inclusive cost, so this counts each
+  // sample once per function however deep the recursion (as the flame graph does).
+  void arcs() {
+    std::vector<std::size_t> last(profile_.functions.size());
+    for (const auto& [frames, n] : profile_.stacks) {
+      for (std::size_t i = 0; i < frames.size(); ++i) last[frames[i].function] = i;
+      const Frame* outer = nullptr;
+      std::size_t outer_index = 0;
+      for (std::size_t i = 0; i < frames.size(); ++i) {
+        const Frame& f = frames[i];
+        if (is_marker(f.function)) continue;
+        if (outer != nullptr && outer->at != 0 && last[outer->function] == outer_index)
+          profile_.calls[{outer->function, line_of(outer->at), f.function, outer->at}] += n;
+        outer = &f;
+        outer_index = i;
+      }
+    }
+  }
+
+  std::uint32_t marker(const std::string& name) {
+    auto [it, fresh] = markers_.try_emplace(name, 0);
+    if (fresh) it->second = add_function(name, 0, kNoLine);
+    return it->second;
+  }
+  bool is_marker(std::uint32_t f) const {  // a few reasons at most
+    for (const auto& [name, id] : markers_)
+      if (id == f) return true;
+    return false;
+  }
+
   std::uint32_t caller_of(std::uint64_t lr, std::uint32_t leaf) {
     if (lr == 0 || symbols_.empty()) return kNoFunction;
     const std::uint32_t from = function_of(lr - 1);
     return from != leaf && from != unknown_ ? from : kNoFunction;
-  }
-  template <class Map, class Key>
-  static void erase_one(Map& m, const Key& k) {
-    const auto it = m.find(k);
-    if (it != m.end() && --it->second == 0) m.erase(it);
   }
 
   // Binary searches in the sorted symbol table: cheaper than caching millions of distinct
@@ -114,17 +303,22 @@ class Builder {
   const SymbolTable& symbols_;
   int address_digits_;
   bool with_lines_;
+  bool leaf_pcs_;
   Profile profile_;
   std::vector<std::uint32_t> by_symbol_;  // symbol index -> function id
   std::unordered_map<std::uint64_t, std::uint32_t, AddressHash> by_address_;  // keys from the dump
   std::uint32_t unknown_ = kNoFunction;
+  std::unordered_map<Guess, std::uint64_t, GuessHash> guesses_;  // samples without a stack of their own
+  std::map<Frames, std::uint64_t> complete_, stopped_;          // walked stacks, outermost first
+  std::map<Frames, std::uint64_t> placed_;                       // the walks, and samples placed in them
+  std::map<std::string, std::uint32_t> markers_;                // "[unwind stopped: ...]" -> function id
 };
 
 }  // namespace
 
 Profile build_profile(const Dump& dump, const SymbolTable& symbols, bool with_lines,
-                      const std::vector<UnwoundStack>* unwound) {
-  Builder b(symbols, dump.target.address_bytes, with_lines);
+                      const std::vector<UnwoundStack>* unwound, bool leaf_pcs) {
+  Builder b(symbols, dump.target.address_bytes, with_lines, leaf_pcs);
   b.reserve(dump.sample_counts.size() + dump.histogram.size());
   for (const SampleCount& s : dump.sample_counts) b.add(s.pc, s.lr, true, s.count);
   for (const HistogramBin& h : dump.histogram) b.add(h.pc, 0, false, h.count);
@@ -150,33 +344,60 @@ std::vector<std::uint32_t> Profile::by_self() const {
   return ids;
 }
 
+std::string Profile::placement() const {
+  if (walked == 0) return "";
+  std::string t = std::to_string(walked) + " of " + std::to_string(total) + " samples have a stack of their own";
+  if (inferred != 0)
+    t += "; " + std::to_string(inferred) +
+         " (without a stack, or cut short) placed in the stacks the walks saw their function in";
+  return t;
+}
+
+std::vector<std::uint64_t> Profile::inclusive() const {
+  std::vector<std::uint64_t> out(functions.size(), 0);
+  std::vector<std::uint32_t> seen;
+  for (const auto& [frames, count] : stacks) {
+    seen.clear();
+    for (const Frame& f : frames) {
+      if (std::find(seen.begin(), seen.end(), f.function) != seen.end()) continue;
+      seen.push_back(f.function);
+      out[f.function] += count;
+    }
+  }
+  return out;
+}
+
+std::vector<std::uint32_t> Profile::by_self_then_inclusive(const std::vector<std::uint64_t>& inclusive) const {
+  std::vector<std::uint32_t> ids = by_self(), more;
+  for (std::uint32_t i = 0; i < functions.size(); ++i)
+    if (functions[i].self == 0 && inclusive[i] != 0) more.push_back(i);
+  std::sort(more.begin(), more.end(), [&](std::uint32_t a, std::uint32_t b) {
+    if (inclusive[a] != inclusive[b]) return inclusive[a] > inclusive[b];
+    return std::tie(functions[a].name, functions[a].address) < std::tie(functions[b].name, functions[b].address);
+  });
+  ids.insert(ids.end(), more.begin(), more.end());
+  return ids;
+}
+
 std::vector<Profile::Stack> Profile::folded() const {
+  std::map<std::vector<std::string>, std::uint64_t> named;  // frames at other places fold together
+  for (const auto& [frames, count] : stacks) {
+    std::vector<std::string> names;
+    names.reserve(frames.size());
+    for (const Frame& f : frames) names.push_back(functions[f.function].name);
+    named[std::move(names)] += count;
+  }
   std::vector<std::pair<std::string, Stack>> keyed;
-  for (const auto& [key, count] : stacks) {
-    const auto caller = static_cast<std::uint32_t>(key >> 32);
-    const auto leaf = static_cast<std::uint32_t>(key);
-    Stack s{{}, count};
-    if (caller != kNoFunction) s.frames.push_back(functions[caller].name);
-    s.frames.push_back(functions[leaf].name);
-    std::string text = s.frames.front();
-    if (s.frames.size() == 2) text += ";" + s.frames.back();
-    keyed.emplace_back(std::move(text), std::move(s));
-  }
-  for (const auto& [frames, count] : deep) {
+  keyed.reserve(named.size());
+  for (auto& [names, count] : named) {
     std::string text;
-    for (const std::string& f : frames) text += (text.empty() ? "" : ";") + f;
-    keyed.emplace_back(std::move(text), Stack{frames, count});
+    for (const std::string& f : names) text += (text.empty() ? "" : ";") + f;
+    keyed.emplace_back(std::move(text), Stack{names, count});
   }
-  std::sort(keyed.begin(), keyed.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<Stack> out;
   out.reserve(keyed.size());
-  for (auto& k : keyed) {  // a deep stack may fold to the text of a two-frame one: one line
-    if (!out.empty() && out.back().frames == k.second.frames)
-      out.back().count += k.second.count;
-    else
-      out.push_back(std::move(k.second));
-  }
+  for (auto& k : keyed) out.push_back(std::move(k.second));
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "tools/dumpread/address_hash.hpp"
@@ -57,18 +58,39 @@ struct Profile {
       return static_cast<std::size_t>(hash_address(hash_address(ids) ^ c.site));
     }
   };
-  // Samples in callee whose LR frame was kept, by caller call site (see above). Only with
-  // build_profile(..., with_lines = true).
+  // Samples below each call arc, by caller call site: one per frame pair of every stack in
+  // `stacks` (callgrind's inclusive costs). Only with build_profile(..., with_lines = true).
   std::unordered_map<Call, std::uint64_t, CallHash> calls;
-  // Folded stacks: caller (kNoFunction for a one-frame stack) << 32 | leaf.
-  std::unordered_map<std::uint64_t, std::uint64_t> stacks;
-  // Stacks unwound from STACKS samples at full depth, outermost frame first (a walk that stopped
-  // early starts with a "[unwind stopped: ...]" frame). Those samples are not in `stacks`.
-  std::map<std::vector<std::string>, std::uint64_t> deep;
+  // One frame of a stack: the function, and where in it the frame was: the call instruction
+  // toward the next inner frame (with lines), or for the leaf the sampled pc (with leaf pcs); 0
+  // where not kept.
+  struct Frame {
+    std::uint32_t function;
+    std::uint64_t at;
+    auto operator<=>(const Frame&) const = default;
+  };
+  // Every sample once, with its stack, outermost frame first (the one source of folded, the
+  // flame graph, the call graph, callgrind's arcs and pprof's samples): an unwound or walked stack
+  // as it was found, except that a walk that stopped early has a "[unwind stopped: ...]" frame
+  // above its outermost frame reached and, above that, the stacks complete walks saw that frame's
+  // function in; a sample without a stack has the stacks its function (else its LR caller) was
+  // seen in by complete walks (else by cut ones), in their proportions, or else its LR frame (see
+  // above) and itself. `inferred` counts the samples that got frames from other walks.
+  // Unique stacks: the walked and placed ones in order, then those that kept their LR guess.
+  std::vector<std::pair<std::vector<Frame>, std::uint64_t>> stacks;
+  std::uint64_t inferred = 0;  // samples whose outer frames came from other samples' walks
+  std::uint64_t walked = 0;    // samples with a stack of their own (STACKS unwound, FRAMES)
+  // "" without walks; else how many samples have their own stack and how many were placed.
+  std::string placement() const;
 
   // Ids of the functions with self samples, most first (ties by name, then address). Functions
   // seen only as callers have none.
   std::vector<std::uint32_t> by_self() const;
+  // by_self(), then the functions seen only in stacks, most inclusive first (inclusive()'s).
+  std::vector<std::uint32_t> by_self_then_inclusive(const std::vector<std::uint64_t>& inclusive) const;
+  // Samples with the function anywhere in their stack (once per sample however often it recurs),
+  // by function id.
+  std::vector<std::uint64_t> inclusive() const;
   // Stacks as names, outermost frame first, sorted by their folded text ("a;b").
   struct Stack {
     std::vector<std::string> frames;
@@ -102,9 +124,10 @@ UnwindSummary summarize(const std::vector<UnwoundStack>& unwound, const std::vec
 
 // with_lines: also fill line_self and calls (per source line), which only some formats need
 // (format_needs_lines()) and which cost most of the time on large profiles. unwound: one entry per
-// dump.stacks sample, in order; they then give `deep` stacks and a call arc per frame (the
-// callgrind output's inclusive costs) instead of the LR guess.
+// dump.stacks sample, in order; they give those samples their own stacks instead of the LR guess.
+// leaf_pcs: each stack's leaf frame keeps the sampled pc (pprof's locations), so there are as many
+// stacks as distinct (pc, stack) pairs; else one per function stack.
 Profile build_profile(const Dump& dump, const SymbolTable& symbols, bool with_lines = true,
-                      const std::vector<UnwoundStack>* unwound = nullptr);
+                      const std::vector<UnwoundStack>* unwound = nullptr, bool leaf_pcs = false);
 
 }  // namespace pmukit

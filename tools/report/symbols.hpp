@@ -2,6 +2,7 @@
 // Symbols for the addresses in a profile: functions (from an ELF symbol table) and source lines
 // (from DWARF line tables), sorted once so each lookup is a binary search. Filled by
 // load_elf_symbols() or, in tests, by hand.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,6 +28,9 @@ class SymbolTable {
   void add_function(std::uint64_t lo, std::uint64_t size, std::string name);
   void add_line(std::uint64_t lo, std::uint64_t hi, std::string_view file, unsigned line);
   void finalize();  // call after the last add_*: sorts and settles sizes
+  // Any symbol in an executable section (labels too): gprof ends each function at the next one.
+  void note_code_symbol(std::uint64_t address) { last_code_symbol_ = std::max(last_code_symbol_, address); }
+  std::uint64_t last_code_symbol() const { return last_code_symbol_; }
 
   bool empty() const { return functions_.empty(); }
   std::size_t function_count() const { return functions_.size(); }
@@ -52,6 +56,7 @@ class SymbolTable {
   std::vector<SourceLine> lines_;
   std::unordered_map<std::uint64_t, std::uint32_t> line_ids_;  // file << 32 | line
   std::vector<Range> ranges_;
+  std::uint64_t last_code_symbol_ = 0;
 };
 
 }  // namespace pmukit

@@ -255,8 +255,15 @@ TEST(DumpWriter, FramesRoundTrip) {
   EXPECT_EQ(d.total_samples(), 2u);
   EXPECT_EQ(d.frames_dropped, std::optional<std::uint64_t>(5));
   const pmukit::Profile p = pmukit::build_profile(d, pmukit::SymbolTable());
-  ASSERT_EQ(p.deep.size(), 2u);
-  EXPECT_EQ(p.deep.begin()->first.size(), 3u);  // 0x1010;0x3020;0x2010 (no ELF: addresses)
+  // No ELF: every address is its own function. The cut walk (just 0x2010) is placed where the
+  // complete one saw 0x2010, with the marker between.
+  const std::vector<pmukit::Profile::Stack> s = p.folded();
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].frames, (std::vector<std::string>{"0x0000100f", "0x0000301f", "0x00002010"}));
+  EXPECT_EQ(s[1].frames, (std::vector<std::string>{"0x0000100f", "0x0000301f",
+                                                   "[unwind stopped: the target's frame walk stopped]", "0x00002010"}));
+  EXPECT_EQ(p.walked, 2u);
+  EXPECT_EQ(p.inferred, 1u);
   dumptest::VectorSink out;
   pd::Writer w(out.sink(), pd::ByteOrder::little);
   w.begin({"t", "p", 0, 32, 4});
