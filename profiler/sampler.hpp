@@ -10,8 +10,9 @@
 //   sampler.on_timer_tick(pc, lr);
 //
 // The interrupt path: freeze the counters, read which overflowed, record one sample per armed
-// counter, re-arm it (preset 2^width - N), fold the overflows of counting-only counters into their
-// 64-bit values, acknowledge, unfreeze. on_pmu_interrupt<Slot>, for a counter known at compile
+// counter, re-arm it (preset 2^width - N; NetBurst 2^40 - (N - 1), its PMI coming one event after
+// the overflow), fold the overflows of counting-only counters into their 64-bit values,
+// acknowledge, unfreeze. on_pmu_interrupt<Slot>, for a counter known at compile
 // time, does the common case (only that counter overflowed) without a loop or a freeze. A full
 // buffer drops the sample and counts it: dropped() is always reported next to the samples.
 #include <cstddef>
@@ -213,6 +214,16 @@ class PcHistogram {
   Tally dropped_;
 };
 
+// The value a counter `width` bits wide is preset to for its overflow interrupt to come after
+// exactly `period` events: 2^width - period, plus the events the PMU counts between the overflow
+// and its interrupt (pmu::pmi_events_after_overflow). NetBurst: 2^40 - (period - 1), the SDM's
+// -99 for an interrupt on the 100th event (Intel SDM Vol. 3B, 18.15.5.8 "Generating an Interrupt
+// on Overflow"). Valid for lag < period <= 2^width.
+template <Backend B>
+constexpr std::uint64_t sampling_preset(unsigned width, std::uint64_t period) {
+  return (std::uint64_t{1} << width) - (period - pmu::pmi_events_after_overflow<B>());
+}
+
 template <Backend B, class Sink>
 class Sampler {
  public:
@@ -221,16 +232,20 @@ class Sampler {
   // Samples every `period` events of counter c (an added counter). The armed counter still counts:
   // read(), regions and the dump see every event (Profiler::account_rearm: each re-arm's rewind is
   // added back), including the sampling handlers' own, and a region says how many interrupts fell
-  // inside it. Works before or after Profiler::start(): the preset is also what start()/reset()
-  // load into the counter. bad_argument: an invalid handle, a linked counter (its overflow belongs
-  // to the pair), a period of 0 or beyond 2^width, a 64-bit clock slot.
+  // inside it. Works before or after Profiler::start(): the preset (sampling_preset: the interrupt
+  // after exactly `period` events) is also what start()/reset() load into the counter.
+  // bad_argument: an invalid handle, a linked counter (its overflow belongs to the pair), a period
+  // of 0 (or not above the events from overflow to interrupt: NetBurst's least is 2) or beyond
+  // 2^width, a 64-bit clock slot.
   Status arm(Counter c, std::uint64_t period) {
     if (!p_.valid(c) || p_.linked(c)) return Status::bad_argument;
     const unsigned s = p_.slot_of(c);
     if (s >= B::kSlots) return Status::bad_argument;
     const unsigned w = B::width(s);
-    // A 64-bit-wide slot (a clock) never overflows: nothing to arm. Otherwise 1 <= N <= 2^width.
-    if (w >= 64 || period == 0 || period > (std::uint64_t{1} << w)) return Status::bad_argument;
+    // A 64-bit-wide slot (a clock) never overflows: nothing to arm. Otherwise 1 <= N <= 2^width
+    // (NetBurst: 2 <= N, its preset being 2^40 - (N - 1)).
+    if (w >= 64 || period <= pmu::pmi_events_after_overflow<B>() || period > (std::uint64_t{1} << w))
+      return Status::bad_argument;
     if constexpr (requires { B::kMaxSamplingPeriod; }) {  // a PMU's own limit (NetBurst: 2^39)
       if (period > B::kMaxSamplingPeriod) return Status::bad_argument;
     }
@@ -360,9 +375,7 @@ class Sampler {
     service(at);
   }
 
-  std::uint64_t preset(unsigned s) const {
-    return (std::uint64_t{1} << B::width(s)) - period_[s];
-  }
+  std::uint64_t preset(unsigned s) const { return sampling_preset<B>(B::width(s), period_[s]); }
 
   Profiler<B>& p_;
   Sink& sink_;

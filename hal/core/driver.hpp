@@ -109,6 +109,10 @@ concept Driver = requires(unsigned slot, std::uint64_t value, std::uint32_t mask
 // again, one sample per period passed, until the count is ahead again. So every rearm accounts for
 // exactly `period` events, and the counter is never left more than a period from its next sample.
 // No stopping of the other counters and no branch.
+// Optional, for a PMU whose overflow interrupt comes some events after the overflow itself:
+// static constexpr unsigned kPmiEventsAfterOverflow (NetBurst: 1, the PMI comes "on the next event
+// count after the counter has overflowed"). A sampling preset adds them (prof::Sampler), so the
+// interrupt still comes after exactly `period` events; rearm's rewind by `period` is unchanged.
 
 // Which core a driver runs on: what probe() reads from the core's ID register (e500 PVR, RM7000
 // PRId), unless the firmware forced a core for a part the driver's table does not list. Core{} (the
@@ -134,6 +138,16 @@ template <class D, unsigned Slot, EventConfig Ev>
 constexpr void require_event() {
   static_assert(D::check_event(Slot, Ev) == Status::ok,
                 "configure<Slot, Ev>: this event, qualifier or options cannot be counted on this slot");
+}
+
+// Events a driver's counter counts from its overflow to its interrupt (kPmiEventsAfterOverflow; 0
+// where the interrupt comes with the overflow).
+template <class D>
+constexpr unsigned pmi_events_after_overflow() {
+  if constexpr (requires { D::kPmiEventsAfterOverflow; })
+    return D::kPmiEventsAfterOverflow;
+  else
+    return 0;
 }
 
 // A counter register is 32 bits unless its overflow condition is wider (NetBurst: 40).

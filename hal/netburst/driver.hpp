@@ -113,8 +113,12 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
     return code < kNumEvents ? event_counters(kEvents[code]) : 0u;
   }
   static constexpr unsigned kProbeSpins = 64;
-  // A sampling preset keeps bit 39 set (2^40 - period), which the late-OVF check relies on; the
-  // profiler's Sampler refuses longer periods.
+  // The PMI comes "on the next event count after the counter has overflowed" (Intel SDM Vol. 3B,
+  // 18.15.3, the CCCR's OVF_PMI flag; 18.15.5.8: preset -99 for an interrupt on the 100th event):
+  // a sampling preset is 2^40 - (period - 1) (preset_for_sampling, prof::sampling_preset).
+  static constexpr unsigned kPmiEventsAfterOverflow = 1;
+  // A sampling preset keeps bit 39 set (2^40 - (period - 1)), which the late-OVF check relies on;
+  // the profiler's Sampler refuses longer periods.
   static constexpr std::uint64_t kMaxSamplingPeriod = std::uint64_t{1} << 39;
 
   struct Identity {
@@ -365,11 +369,14 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
   static void pmi_acknowledge() { R::modify(lvt_mask(0)); }
   static bool pmi_masked() { return R::read(lvt_mask) != 0; }
 
-  // Presets a counter to overflow after exactly `period` events: 2^40 - period, period in
-  // 1..2^39 (a sampling preset keeps bit 39 set, which the late-OVF check relies on).
+  // Presets a counter for its PMI to come on exactly the `period`-th event: it overflows after
+  // period - 1 events and the PMI comes on the next one (SDM 18.15.5.8: -99 for the 100th), so the
+  // preset is 2^40 - (period - 1), period in 2..2^39 (bit 39 stays set, which the late-OVF check
+  // relies on; one event cannot be had from a preset: FORCE_OVF interrupts on every increment).
   static Status preset_for_sampling(unsigned slot, std::uint64_t period) {
-    if (slot >= kSlots || period == 0 || period > kMaxSamplingPeriod) return Status::bad_argument;
-    write(slot, (std::uint64_t{1} << 40) - period);
+    if (slot >= kSlots || period <= kPmiEventsAfterOverflow || period > kMaxSamplingPeriod)
+      return Status::bad_argument;
+    write(slot, (std::uint64_t{1} << 40) - (period - kPmiEventsAfterOverflow));
     return Status::ok;
   }
 

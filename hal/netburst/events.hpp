@@ -34,6 +34,9 @@ enum EventFlags : std::uint8_t {
   kExecTagging = 16,  // an upstream event of execution tagging: its ESCR may tag the uops it counts
                       // (tag value 8:5, tag enable 4; SDM 18.15.6.3), which execution_event then
                       // counts at retirement. libpfm4 names the tag bits TAG0-TAG3 on these events
+  kFrontEndTagging = 32,  // uop_type: its ESCR tags load and store uops for front_end_event (SDM
+                          // 18.15.6.2, Table 19-31) and no counter increments on it (Table 19-29:
+                          // "does not cause a counter to increment")
 };
 struct NbEvent {
   const char* name;           // the SDM's name
@@ -187,7 +190,7 @@ inline constexpr NbEvent kEvents[] = {
      "Retired instructions, by bogus/non-bogus and tagged/untagged"},
     {"uops_retired", 0x01, 4, {E::CRU_ESCR0, E::CRU_ESCR1}, NB_MASKS(kMNbogusBogus), kAtRetirement, kNoDflt,
      "Retired uops"},
-    {"uop_type", 0x02, 2, {E::RAT_ESCR0, E::RAT_ESCR1}, NB_MASKS(kMUopType), kAtRetirement, kNoDflt,
+    {"uop_type", 0x02, 2, {E::RAT_ESCR0, E::RAT_ESCR1}, NB_MASKS(kMUopType), kAtRetirement | kFrontEndTagging, kNoDflt,
      "Tags load and store uops for front-end tagging"},
     {"branch_retired", 0x06, 5, {E::CRU_ESCR2, E::CRU_ESCR3}, NB_MASKS(kMBranchRetired), kAtRetirement, kNoDflt,
      "Retired branches, by predicted/mispredicted and taken/not taken"},
@@ -308,6 +311,7 @@ constexpr EventText text_of(const NbEvent& e) {
   if (e.flags & kAtRetirement) append(t, n, " [at retirement]");
   if (e.flags & kModel3Plus) append(t, n, " [models 3, 4, 6]");
   if (e.flags & kExecTagging) append(t, n, " [execution tagging: TAG0-TAG3]");
+  if (e.flags & kFrontEndTagging) append(t, n, " [tags only, counts nothing: front_end_event counts the tagged uops]");
   if (e.flags & kDoubtful) append(t, n, " [doubtful: sources disagree, see hal/netburst/README.md]");
   return t;
 }

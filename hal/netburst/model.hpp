@@ -17,17 +17,28 @@
 //   increment does); it keeps counting. OVF is cleared only by software writing it 0.
 // - Cascade: a counter whose CCCR has CASCADE (and ENABLE clear) counts its own event while its
 //   partner (0<->2, 1<->3 per block, 14->16, 15->17) has OVF set; clearing the partner's OVF halts it.
-// - PMI: asserted while a counter has OVF and OVF_PMI_T0 set. The local APIC takes it as an edge
-//   (only LINT0/1 are level-triggered, SDM Vol. 3A 10.5.1) whenever it is asserted with the LVT
+// - PMI: "generated on the next event count after the counter has overflowed" (SDM 18.15.3, the
+//   CCCR's OVF_PMI flag; 18.15.5.8 presets -99 to interrupt on the 100th event): a counter
+//   asserts it from the first event it counts with OVF set (OVF written 0 ends that; OVF written 1
+//   by software is an overflow like another) while OVF_PMI_T0 is set. The local APIC takes it as
+//   an edge (only LINT0/1 are level-triggered, SDM Vol. 3A 10.5.1) whenever it is asserted with the LVT
 //   entry unmasked, and holds it until the CPU takes it (10.8.4: in the IRR), even if OVF is
 //   cleared or the entry masked meanwhile; delivering it sets the LVT mask bit (NetBurst masks the
 //   PMI on each interrupt), so a handler must clear OVF and then unmask: unmasking while a counter
 //   still asserts latches another PMI, taken when the handler returns.
 // - Execution tagging: uops of an upstream event (kExecTagging) whose ESCR has TAG_ENABLE carry its
 //   tag value and all retire non-bogus: execution_event counts them with NBOGUSn for tag bit n.
+// - Front-end tagging (SDM 18.15.6.2, Tables 19-29 and 19-31): load and store uops (event() on
+//   uop_type with TAGLOADS or TAGSTORES: n such uops) are tagged when a uop_type ESCR (RAT_ESCR0/1,
+//   event select 02H) has their type's bit and the mode's OS/USR bit. The ESCR alone tags: no
+//   counter or CCCR takes part, and no counter ever increments on uop_type ("does not cause a
+//   counter to increment"); the tag enable and tag value bits are execution tagging's. Every
+//   tagged uop retires non-bogus: front_end_event counts it under NBOGUS. instructions_retired()
+//   retires instructions: instr_retired counts one with a tagged uop under NBOGUSTAG, any other
+//   under NBOGUSNTAG.
 // - Quirks, as options: set_ovf_late (the PMI arrives before OVF is set: OVF lands one event
-//   later), set_write_needs_twice (erratum N15: a counter write takes only when the same value is
-//   written twice in a row).
+//   after the PMI), set_write_needs_twice (erratum N15: a counter write takes only when the same
+//   value is written twice in a row).
 // - CPUID.1 (family/model, HTT) and IA32_MISC_ENABLE (bit 7) are answered without counting.
 //   set_qemu(): what QEMU's TCG does (MISC_ENABLE reads 1, every PMU MSR reads 0 and ignores writes,
 //   rdpmc raises #UD). A counter read by rdpmc (BusKind::pmc) reads the same 40 bits as its MSR.
@@ -69,6 +80,12 @@ class Model final : public model::Harness {
   // --- events -----------------------------------------------------------------------------
   // n events of row `row` carrying mask bits `mask`, in `mode`.
   void event(std::size_t row, std::uint16_t mask, std::uint64_t n = 1, Mode mode = Mode::os) {
+    // Front-end tagging: uop_type counts nothing; the uops its ESCR tags retire non-bogus and
+    // front_end_event counts them.
+    if (kEvents[row].flags & kFrontEndTagging) {
+      if (front_end_tagged(mask, mode)) event(kFrontEndEvent, kNbogus, n, mode);
+      return;
+    }
     // Execution tagging: an upstream ESCR with TAG_ENABLE marks the uops it selects with its tag
     // value; here every tagged uop retires non-bogus, so execution_event sees it with NBOGUSn set
     // for tag bit n (after this event's own counting).
@@ -81,10 +98,11 @@ class Model final : public model::Harness {
       for (unsigned c = 0; c < kCounters; ++c) {
         if (!active(c) || !matches(c, row, mask, mode)) continue;
         if (cccr_[c] & (cccr::COMPARE | cccr::FORCE_OVF)) step = 1;
+        if (pmi_due(c)) step = 1;  // its PMI comes on its next event
         const std::uint64_t to_wrap = kCounterMask - cnt_[c] + 1;
         if (to_wrap < step) step = to_wrap;
       }
-      if (pending_ovf_) step = 1;
+      if (pending_ovf_ | late_wrap_) step = 1;
       tick(row, mask, 1, mode, false, step);
       n -= step;
     }
@@ -96,6 +114,25 @@ class Model final : public model::Harness {
   }
   // The cycle event the driver's probe uses: global_power_events:RUNNING.
   void cycles(std::uint64_t n);
+  // n instructions retiring non-bogus in `mode`, each with uops of the types in `uop_types`
+  // (uop_type's mask bits: TAGLOADS, TAGSTORES; 0: neither): instr_retired counts them under
+  // NBOGUSTAG where front-end tagging tags one of those types, else under NBOGUSNTAG (Table 19-29).
+  void instructions_retired(std::uint64_t n, std::uint16_t uop_types = 0, Mode mode = Mode::os) {
+    event(kInstrRetired, front_end_tagged(uop_types, mode) ? kNbogusTag : kNbogusNtag, n, mode);
+  }
+  // Events any one counter can take before a rule acts on an exact event (a wrap, a FORCE_OVF
+  // increment, a PMI due on the next event, the late-OVF quirk): a caller that batches events
+  // (pmusim) gives at most this many at a time, so each overflow and PMI lands where it would.
+  std::uint64_t quiet_events() const {
+    if (pending_ovf_ | late_wrap_) return 1;
+    std::uint64_t h = kCounterMask + 1;
+    for (unsigned n = 0; n < kCounters; ++n) {
+      if ((cccr_[n] & cccr::FORCE_OVF) || pmi_due(n)) return 1;
+      const std::uint64_t to_wrap = kCounterMask - cnt_[n] + 1;
+      if (to_wrap < h) h = to_wrap;
+    }
+    return h;
+  }
 
   // --- inspection -------------------------------------------------------------------------
   std::uint64_t counter(unsigned n) const { return n < kCounters ? cnt_[n] : 0; }
@@ -152,12 +189,38 @@ class Model final : public model::Harness {
     return tag;
   }
   static constexpr std::size_t kExecutionEvent = event_row("execution_event");
+  static constexpr std::size_t kFrontEndEvent = event_row("front_end_event");
+  static constexpr std::size_t kInstrRetired = event_row("instr_retired");
+  static constexpr std::size_t kUopType = event_row("uop_type");
+  static constexpr std::uint16_t kNbogus = 1u << 0;      // front_end_event NBOGUS
+  static constexpr std::uint16_t kNbogusNtag = 1u << 0;  // instr_retired NBOGUSNTAG
+  static constexpr std::uint16_t kNbogusTag = 1u << 1;   // instr_retired NBOGUSTAG
+  // Front-end tagging: does a uop_type ESCR tag uops of these types (TAGLOADS, TAGSTORES) in this
+  // mode? Its event select and mask bit and the mode's OS/USR bit; no counter or CCCR needed.
+  bool front_end_tagged(std::uint16_t types, Mode mode) const {
+    if (qemu_ || !types) return false;
+    const NbEvent& ev = kEvents[kUopType];
+    for (EscrId id : ev.escr) {
+      if (id == EscrId::none) continue;
+      const std::uint64_t v = escr_[static_cast<unsigned>(id)];
+      if (((v >> escr::EVENT_SELECT_SHIFT) & 0x3Fu) != ev.event_select) continue;
+      if (!(((v >> escr::EVENT_MASK_SHIFT) & 0xFFFFu) & types)) continue;
+      if (v & (mode == Mode::os ? escr::T0_OS : escr::T0_USR)) return true;
+    }
+    return false;
+  }
+  // Overflowed with its PMI enabled, the PMI not yet raised: it comes on the counter's next event.
+  bool pmi_due(unsigned n) const {
+    const std::uint64_t c = cccr_[n];
+    return (c & cccr::OVF) && (c & cccr::OVF_PMI_T0) && !(pmi_raised_ >> n & 1u);
+  }
 
   bool matches(unsigned n, std::size_t row, std::uint16_t mask, Mode mode) const {
     const int e = selected_escr(n);
     if (e < 0) return false;
     const std::uint64_t v = escr_[e];
     const NbEvent& ev = kEvents[row];
+    if (ev.flags & kFrontEndTagging) return false;  // uop_type only tags
     if (((v >> escr::EVENT_SELECT_SHIFT) & 0x3Fu) != ev.event_select) return false;
     if (ev.escr[0] != static_cast<EscrId>(e) && ev.escr[1] != static_cast<EscrId>(e)) return false;
     if ((((v >> escr::EVENT_MASK_SHIFT) & 0xFFFFu) & mask) == 0) return false;
@@ -190,20 +253,27 @@ class Model final : public model::Harness {
     for (unsigned n = 0; n < kCounters; ++n) {  // all counters of this clock, then their effects
       if (!inc[n]) continue;
       counted_any = true;
+      const std::uint32_t bit = 1u << n;
+      const bool overflowed = (cccr_[n] & cccr::OVF) != 0;  // before this event
       const std::uint64_t before = cnt_[n];
       const bool wrapped = before + inc[n] > kCounterMask;  // a step never passes more than one wrap
       cnt_[n] = (before + inc[n]) & kCounterMask;
-      if (pending_ovf_ >> n & 1u) {
+      // The next event count after the overflow raises the PMI (with OVF_PMI_T0: pmi_due).
+      if (overflowed) pmi_raised_ |= bit;
+      if (pending_ovf_ & bit) {  // quirk: OVF lands one event after its PMI
         cccr_[n] |= cccr::OVF;
-        pending_ovf_ &= ~(1u << n);
+        pending_ovf_ &= ~bit;
+        pmi_raised_ |= bit;
+      } else if (late_wrap_ & bit) {  // quirk: the PMI comes on time, OVF not yet set
+        late_wrap_ &= ~bit;
+        pending_ovf_ |= bit;
+        if (cccr_[n] & cccr::OVF_PMI_T0) late_pmi_ = true;
       }
       if (wrapped || (cccr_[n] & cccr::FORCE_OVF)) {
-        if (ovf_late_ && !(cccr_[n] & cccr::FORCE_OVF)) {
-          pending_ovf_ |= 1u << n;
-          if (cccr_[n] & cccr::OVF_PMI_T0) late_pmi_ = true;
-        } else {
+        if (ovf_late_ && !(cccr_[n] & cccr::FORCE_OVF))
+          late_wrap_ |= bit;
+        else
           cccr_[n] |= cccr::OVF;
-        }
       }
     }
     if (counted_any) latch_pmi();
@@ -303,7 +373,11 @@ class Model final : public model::Harness {
       if (reserved(kCccrWritable)) return MockResult::trap;
       const unsigned n = a - 0x360;
       cccr_[n] = v;
-      if (!(v & cccr::OVF)) pending_ovf_ &= ~(1u << n);
+      if (!(v & cccr::OVF)) {  // cleared: no overflow, no PMI raised (a set OVF stays as it was)
+        pending_ovf_ &= ~(1u << n);
+        late_wrap_ &= ~(1u << n);
+        pmi_raised_ &= ~(1u << n);
+      }
       latch_pmi();
     } else if (a == IA32_PEBS_ENABLE::location::address) {
       if (reserved(0x07FFFFFFull)) return MockResult::trap;
@@ -322,9 +396,11 @@ class Model final : public model::Harness {
   void on_access_done() override {
     if (cycles_per_access_) cycles(cycles_per_access_);
   }
+  // A counter asserts its PMI from its first event after the overflow until OVF is cleared.
   bool asserting() const {
     for (unsigned n = 0; n < kCounters; ++n)
-      if ((cccr_[n] & cccr::OVF) && (cccr_[n] & cccr::OVF_PMI_T0)) return true;
+      if ((cccr_[n] & cccr::OVF) && (cccr_[n] & cccr::OVF_PMI_T0) && (pmi_raised_ >> n & 1u))
+        return true;
     return late_pmi_;
   }
   // The APIC accepts an asserted PMI while the LVT entry is unmasked; from then on it is pending
@@ -356,7 +432,9 @@ class Model final : public model::Harness {
   std::uint64_t pebs_ = 0, matrix_ = 0;
   std::uint32_t lvt_ = kLvtMask;  // masked at reset
   bool last_out_[kCounters]{};
-  std::uint32_t pending_ovf_ = 0;
+  std::uint32_t pending_ovf_ = 0;  // quirk: OVF due on the counter's next event
+  std::uint32_t late_wrap_ = 0;    // quirk: wrapped, OVF not set; the PMI due on the next event
+  std::uint32_t pmi_raised_ = 0;   // counted an event since the overflow: the PMI is raised
   std::uint32_t last_write_key_ = 0;
   std::uint64_t last_write_value_ = 0;
   unsigned reserved_writes_ = 0, writes_lost_ = 0, nesting_ = 0;

@@ -10,17 +10,21 @@
 // refuses (a reserved bit, an MSR it does not have) raises #GP (vector 13, error code 0) at the
 // instruction, as on silicon.
 //
-// Event sources, one stated cost model: every instruction is one clock. Each retired instruction
-// is one global_power_events:RUNNING clock and one instr_retired:NBOGUSNTAG (non-bogus, untagged).
+// Event sources, one stated cost model: every instruction is one clock. Each instruction is one
+// global_power_events:RUNNING clock as it starts, and one non-bogus instr_retired when it retires
+// (when the next instruction starts; a faulting one never retires): NBOGUSTAG where front-end
+// tagging tags one of its load or store uops, else NBOGUSNTAG (the model decides, from its
+// uop_type ESCRs).
 // Near branches, decoded from the SDM Vol. 2 opcode map the first time each address executes (Jcc,
 // LOOP/JECXZ, JMP, CALL, RET, and FF /2, /4 for the indirect forms), retire as branch_retired MMTP
 // (taken) or MMNP (not taken: execution continues at the next instruction; a Jcc to the next
 // instruction counts as not taken) and as retired_branch_type CONDITIONAL, CALL, RETURN and
 // INDIRECT (returns and indirect calls and jumps, as the SDM defines the bit). Every data memory
 // access the CPU makes (Unicorn's memory hooks: string instructions, PUSH/POP and CALL/RET
-// included; not the stack frame of pmusim's own interrupt entry) is one uop_type TAGLOADS or
-// TAGSTORES uop. No prediction, cache, replay or tagging at retirement (front_end_event): those
-// events stay at zero.
+// included; not the stack frame of pmusim's own interrupt entry) is one load or store uop, given
+// to the model as uop_type TAGLOADS or TAGSTORES: uop_type counts nothing, and a uop its ESCR tags
+// retires as front_end_event NBOGUS (SDM 18.15.6.2). No prediction, cache, replay or bogus uops:
+// those events stay at zero.
 //
 // Interrupts: the model's PMI (LVT unmasked, OVF with OVF_PMI) is held until EFLAGS.IF is set,
 // then entered like hardware enters a 32-bit interrupt gate at CPL 0 (SDM Vol. 3A 6.12.1): EFLAGS,
@@ -81,17 +85,22 @@ std::uint8_t branch_kind_of(const std::uint8_t* b, unsigned size) {
 struct Machine : Cpu {
   nb::Model model;
   bool pmi_pending = false;
-  // Clocks not yet given to the model, and how many may wait: fewer than any counter needs to
-  // wrap, so a batch never hides an overflow and the PMI lands on the same instruction as if the
-  // model had seen every clock one by one.
+  // Clocks not yet given to the model, and how many events of a kind may wait: the model's
+  // quiet_events(), fewer than any counter needs to wrap or to raise a due PMI, so a batch never
+  // hides an overflow and the PMI lands on the same instruction as if the model had seen every
+  // event one by one.
   u64 pending = 0, horizon = 1;
   std::size_t cycles_row = nb::event_row("global_power_events");
-  std::size_t instr_row = nb::event_row("instr_retired");
   std::size_t branch_row = nb::event_row("branch_retired");
   std::size_t type_row = nb::event_row("retired_branch_type");
   std::size_t uop_row = nb::event_row("uop_type");
-  // Events of the batch: memory accesses, branches taken and not, and branches by kind.
+  // Events of the batch: retired instructions by the uop types they had (uop_type's mask bits:
+  // TAGLOADS 1 << 1, TAGSTORES 1 << 2), memory accesses, branches taken and not, branches by kind.
+  static constexpr std::uint16_t kLoad = 1u << 1, kStore = 1u << 2;
+  u64 retired[8] = {}, retired_total = 0;
   u64 loads = 0, stores = 0, taken = 0, not_taken = 0, kinds[kKinds] = {};
+  bool started = false;        // an instruction started and has not retired yet
+  std::uint16_t uop_types = 0;  // the load and store uops it has made so far
   u32 branch_next = 0;  // the last instruction, if a branch: where it falls through
   std::uint8_t branch_kind = kNotBranch;
 
@@ -125,9 +134,12 @@ struct Machine : Cpu {
   void flush() {
     if (pending) {
       model.event(cycles_row, 1u << 0, pending);  // RUNNING
-      model.event(instr_row, 1u << 0, pending);   // NBOGUSNTAG
       pending = 0;
     }
+    for (std::uint16_t t = 0; t < 8; ++t)
+      if (retired[t]) model.instructions_retired(retired[t], t);  // NBOGUSTAG or NBOGUSNTAG
+    for (u64& r : retired) r = 0;
+    retired_total = 0;
     if (loads) model.event(uop_row, 1u << 1, loads);      // TAGLOADS
     if (stores) model.event(uop_row, 1u << 2, stores);    // TAGSTORES
     if (taken) model.event(branch_row, 1u << 2, taken);   // MMTP
@@ -139,12 +151,16 @@ struct Machine : Cpu {
       if (kinds[k] && kTypeMask[k]) model.event(type_row, kTypeMask[k], kinds[k]);
     loads = stores = taken = not_taken = 0;
     for (u64& k : kinds) k = 0;
-    horizon = u64{1} << 40;
-    for (unsigned n = 0; n < nb::kCounters; ++n) {
-      const u64 to_wrap = (nb::kCounterMask - model.counter(n)) + 1;
-      horizon = (model.cccr(n) & nb::cccr::FORCE_OVF) ? 1 : (to_wrap < horizon ? to_wrap : horizon);
-      if (horizon == 1) break;
-    }
+    horizon = model.quiet_events();
+  }
+  // The instruction that started last retires (the next one starts, or an interrupt is entered
+  // after it), with the uop types it made.
+  void retire() {
+    if (!started) return;
+    started = false;
+    ++retired[uop_types];
+    uop_types = 0;
+    if (++retired_total >= horizon) flush();
   }
 
   void cpuid() {
@@ -193,6 +209,7 @@ struct Machine : Cpu {
         return;
     }
     if (!ok) {
+      started = false;  // a faulting instruction does not retire
       enter(op == 0x33 && !opt.pmu ? 6 : 13, pc, op != 0x33 || opt.pmu);
       return;
     }
@@ -223,6 +240,7 @@ struct Machine : Cpu {
       else ++m.taken;
       m.branch_kind = kNotBranch;
     }
+    if (m.opt.pmu) m.retire();  // that instruction, in the same batch as its branch events
     if (m.pmi_pending && (m.reg(UC_X86_REG_EFLAGS) & (1u << 9))) {
       m.pmi_pending = false;
       ++m.result.interrupts;
@@ -239,6 +257,7 @@ struct Machine : Cpu {
     }
     if (m.opt.pmu) {
       if ((m.branch_kind = m.kind_at(pc, size, tag)) != kNotBranch) m.branch_next = pc + size;
+      m.started = true;
       if (++m.pending >= m.horizon) m.flush();
     }
     if (tag & kPmu) {  // PMU/CPUID bytes start here
@@ -253,8 +272,10 @@ struct Machine : Cpu {
   // A data access by the instruction executing: one load or store uop.
   static void on_memory(uc_engine*, uc_mem_type type, u64, int, std::int64_t, void* self) {
     auto& m = *static_cast<Machine*>(self);
-    u64& n = type == UC_MEM_WRITE ? m.stores : m.loads;
-    if (++n >= m.horizon) m.flush();
+    const bool store = type == UC_MEM_WRITE;
+    ++(store ? m.stores : m.loads);
+    m.uop_types = static_cast<std::uint16_t>(m.uop_types | (store ? kStore : kLoad));
+    if (m.loads + m.stores >= m.horizon) m.flush();
   }
 
   static void on_pmi(void* self) { static_cast<Machine*>(self)->pmi_pending = true; }

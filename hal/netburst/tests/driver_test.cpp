@@ -5,6 +5,8 @@
 // write-twice quirks.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "tests/host/conformance/bus_checks.hpp"
 
 #include "hal/core/bus/mock.hpp"
@@ -45,8 +47,8 @@ struct netburstDriver : ::testing::Test {
     model.set_cycles_per_access(0);
   }
   static EventConfig ev(const char* s) { return config_of(parse(s)); }
-  // Counter 12 counting instructions one event from its overflow, its PMI on and the driver
-  // owning the LVT entry (vector 0xF0).
+  // Counter 12 counting instructions one event from its overflow (two from its PMI, which comes on
+  // the next event after it), its PMI on and the driver owning the LVT entry (vector 0xF0).
   void counter_12_at_its_top() {
     probed();
     D::set_pmi_vector(0xF0);
@@ -244,6 +246,70 @@ TEST_F(netburstDriver, ExecutionTaggingCountsTaggedUopsAtRetirement) {
   EventConfig bad = ev("instr_retired:NBOGUSNTAG");
   bad.options |= 1u << kOptTagShift;
   EXPECT_EQ(D::configure(13, bad), Status::bad_argument);
+}
+
+// Front-end tagging (Intel SDM Vol. 3B, 18.15.6.2; Table 19-29: uop_type "does not cause a counter
+// to increment", front_end_event "counts the retirement of tagged uops"; Table 19-31: memory_loads
+// and memory_stores set TAGLOADS/TAGSTORES in uop_type's ESCR and count front_end_event NBOGUS).
+// uop_type on RAT_ESCR0 tags the load uops, its own counter stays at 0, and front_end_event on
+// CRU_ESCR3 counts the tagged loads, not the untagged stores.
+TEST_F(netburstDriver, UopTypeOnlyTagsAndFrontEndEventCountsTheTaggedUopsAtRetirement) {
+  probed();
+  const std::size_t uop = event_row("uop_type");
+  ASSERT_EQ(D::configure(12, ev("uop_type:TAGLOADS")), Status::ok);
+  ASSERT_EQ(D::configure(14, ev("front_end_event:NBOGUS")), Status::ok);
+  ASSERT_EQ(D::configure(13, ev("front_end_event:BOGUS")), Status::ok);
+  EXPECT_EQ(D::escr_of(12), EscrId::RAT_ESCR0);
+  EXPECT_EQ(D::escr_of(14), EscrId::CRU_ESCR3);
+  D::start((1u << 12) | (1u << 13) | (1u << 14));
+  model.event(uop, 1u << 1, 7);  // 7 load uops
+  model.event(uop, 1u << 2, 5);  // 5 store uops
+  EXPECT_EQ(D::read(12), 0u) << "uop_type increments no counter";
+  EXPECT_EQ(D::read(14), 7u) << "the tagged loads, at retirement";
+  EXPECT_EQ(D::read(13), 0u) << "every uop retires non-bogus here";
+  D::stop((1u << 12) | (1u << 13) | (1u << 14));
+}
+
+// What tags: the uop_type ESCR alone, for the privilege levels its OS/USR bits name (the SDM's
+// front-end tagging names only that ESCR's bits; no counter, CCCR, tag enable or tag value). Its
+// counter is never started here; a user-mode-only ESCR does not tag uops at CPL 0.
+TEST_F(netburstDriver, FrontEndTaggingNeedsOnlyTheUopTypeEscrForTheUopsPrivilegeLevel) {
+  probed();
+  const std::size_t uop = event_row("uop_type");
+  ASSERT_EQ(D::configure(12, ev("uop_type:TAGSTORES:u")), Status::ok);
+  ASSERT_EQ(D::configure(14, ev("front_end_event:NBOGUS")), Status::ok);
+  EXPECT_EQ(model.escr(EscrId::RAT_ESCR0) & 0x1F0u, 0u) << "no tag enable, no tag value";
+  D::start(1u << 14);  // counter 12 stays stopped: its CCCR does not take part in tagging
+  model.event(uop, 1u << 2, 3, Mode::os);
+  EXPECT_EQ(D::read(14), 0u) << "CPL 0 stores: the ESCR tags at CPL > 0 only";
+  model.event(uop, 1u << 2, 4, Mode::usr);
+  EXPECT_EQ(D::read(14), 4u) << "user-mode stores are tagged; front_end_event counts in both modes";
+  D::stop(1u << 14);
+  D::deconfigure(1u << 12);
+  model.event(uop, 1u << 2, 9, Mode::usr);
+  D::start(1u << 14);
+  model.event(uop, 1u << 2, 9, Mode::usr);
+  EXPECT_EQ(D::read(14), 4u) << "the ESCR cleared: nothing tagged";
+  D::stop(1u << 14);
+}
+
+// instr_retired's tag masks (Table 19-29: "whether they are tagged using the front-end tagging
+// mechanism"): an instruction with a uop that front-end tagging tags retires as NBOGUSTAG, every
+// other as NBOGUSNTAG.
+TEST_F(netburstDriver, InstrRetiredCountsInstructionsWithFrontEndTaggedUopsAsNbogusTag) {
+  probed();
+  constexpr std::uint16_t kLoads = 1u << 1, kStores = 1u << 2;
+  ASSERT_EQ(D::configure(12, ev("uop_type:TAGLOADS")), Status::ok);
+  ASSERT_EQ(D::configure(13, ev("instr_retired:NBOGUSTAG")), Status::ok);
+  ASSERT_EQ(D::configure(15, ev("instr_retired:NBOGUSNTAG")), Status::ok);
+  D::start((1u << 13) | (1u << 15));
+  model.instructions_retired(3, kLoads);
+  model.instructions_retired(2, kLoads | kStores);
+  model.instructions_retired(4, kStores);
+  model.instructions_retired(5);
+  EXPECT_EQ(D::read(13), 5u) << "instructions with a load: tagged";
+  EXPECT_EQ(D::read(15), 9u) << "stores are not tagged by TAGLOADS";
+  D::stop((1u << 13) | (1u << 15));
 }
 
 TEST_F(netburstDriver, ThresholdCompareComplementAndEdgeFilterPerClock) {
@@ -504,11 +570,11 @@ TEST_F(netburstDriver, UnmaskingBeforeClearingOvfTakesTheSamePmiTwice) {
         D::clear_overflow(1u << 12);
       },
       nullptr);
-  count(kInstr, 1);
+  count(kInstr, 2);  // the overflow, then its PMI
   EXPECT_EQ(model.interrupts(), 2u);
   model.on_interrupt([](void*) { D::clear_overflow(1u << 12); }, nullptr);  // right order
   D::write(12, kCounterMask);
-  count(kInstr, 1);
+  count(kInstr, 2);
   EXPECT_EQ(model.interrupts(), 3u);
   EXPECT_FALSE(D::pmi_masked());
   model.on_interrupt(nullptr, nullptr);
@@ -528,7 +594,7 @@ TEST_F(netburstDriver, TheApicHoldsAPmiRaisedWhileTheCpuMasksInterrupts) {
   model.on_interrupt([](void*) { ++calls; }, nullptr);
   {
     IrqGuard masked;
-    count(kInstr, 1);  // OVF with the LVT entry unmasked: the APIC accepts the PMI
+    count(kInstr, 2);  // OVF, then its PMI with the LVT entry unmasked: the APIC accepts it
     D::stop(1u << 12);
     D::clear_overflow(1u << 12);
     EXPECT_EQ(calls, 0u);
@@ -537,6 +603,103 @@ TEST_F(netburstDriver, TheApicHoldsAPmiRaisedWhileTheCpuMasksInterrupts) {
   EXPECT_TRUE(D::pmi_masked()) << "a delivered PMI masks the LVT entry";
   model.on_interrupt(nullptr, nullptr);
   D::set_overflow_interrupt(1u << 12, false);
+  D::release_pmi_vector();
+}
+
+// Intel SDM Vol. 3B, 18.15.3 (the CCCR's OVF_PMI: "the PMI is generated on the next event count
+// after the counter has overflowed") and 18.15.5.8 (preset -99: the counter "will then overflow
+// after it counts 99 events and generate an interrupt on the next (100th) event counted").
+TEST_F(netburstDriver, ThePmiComesOnTheNextEventAfterTheOverflowSoMinus99InterruptsOnThe100th) {
+  probed();
+  D::set_pmi_vector(0xF0);
+  ASSERT_EQ(D::configure(12, ev("instr_retired:NBOGUSNTAG")), Status::ok);
+  D::set_overflow_interrupt(1u << 12, true);
+  D::write(12, (std::uint64_t{1} << 40) - 99);
+  D::start(1u << 12);
+  count(kInstr, 98);
+  EXPECT_EQ(model.interrupts(), 0u);
+  count(kInstr, 1);
+  EXPECT_NE(model.cccr(12) & cccr::OVF, 0u) << "the 99th event overflows";
+  EXPECT_EQ(model.interrupts(), 0u) << "no PMI at the overflow itself";
+  count(kInstr, 1);
+  EXPECT_EQ(model.interrupts(), 1u) << "the PMI on the 100th event";
+  D::stop(1u << 12);
+  D::set_overflow_interrupt(1u << 12, false);
+  D::clear_overflow(1u << 12);
+  D::release_pmi_vector();
+}
+
+// The driver's sampling preset is the SDM's: -(N - 1) for a PMI on the N-th event (18.15.5.8),
+// and one event cannot be had from a preset.
+TEST_F(netburstDriver, PresetForSamplingIsTheSdmsMinus99ForAPmiOnThe100thEvent) {
+  ASSERT_NO_FATAL_FAILURE(counter_12_at_its_top());
+  D::stop(1u << 12);
+  ASSERT_EQ(D::preset_for_sampling(12, 100), Status::ok);
+  EXPECT_EQ(D::read(12), (std::uint64_t{1} << 40) - 99);
+  EXPECT_EQ(D::preset_for_sampling(12, 1), Status::bad_argument);
+  D::start(1u << 12);
+  count(kInstr, 99);
+  EXPECT_EQ(model.interrupts(), 0u);
+  count(kInstr, 1);
+  EXPECT_EQ(model.interrupts(), 1u) << "exactly 100 events";
+  D::stop(1u << 12);
+  D::set_overflow_interrupt(1u << 12, false);
+  D::clear_overflow(1u << 12);
+  D::release_pmi_vector();
+}
+
+// The profiler's Sampler on NetBurst: its preset gives the PMI on exactly every N-th event (not
+// N + 1, as 2^40 - N would with the PMI one event after the overflow), and the sampled counter's
+// 64-bit value reads every event, also between an overflow and its PMI.
+TEST_F(netburstDriver, TheSamplerInterruptsOnEveryNthEventAndItsCounterReadsEveryEvent) {
+  probed();
+  D::set_pmi_vector(0xF0);
+  Rig::p.clear();
+  Rig::ring = {};
+  model.on_interrupt(&Rig::irq, nullptr);
+  prof::Counter c;
+  ASSERT_EQ(Rig::p.add_on(12, ev("instr_retired:NBOGUSNTAG"), c), Status::ok);
+  Rig::p.start();
+  count(kInstr, 30);
+  ASSERT_EQ(Rig::sampler.arm(c, 100), Status::ok);
+  EXPECT_EQ(Rig::sampler.arm(c, 1), Status::bad_argument) << "no preset gives one event";
+  ASSERT_EQ(Rig::sampler.arm(c, 100), Status::ok);
+  EXPECT_EQ(D::read(12), (std::uint64_t{1} << 40) - 99);
+  std::vector<unsigned> at;
+  for (unsigned i = 1; i <= 350; ++i) {
+    const std::size_t before = Rig::ring.size();
+    count(kInstr, 1);
+    if (Rig::ring.size() != before) at.push_back(i);
+    ASSERT_EQ(Rig::p.read(c), 30u + i) << "event " << i;
+  }
+  EXPECT_EQ(at, (std::vector<unsigned>{100, 200, 300}));
+  Rig::sampler.disarm();
+  Rig::p.clear();
+  model.on_interrupt(nullptr, nullptr);
+  D::release_pmi_vector();
+}
+
+// A cascade's high counter (SDM 18.15.5.6) starts at the low counter's overflow; its own PMI comes
+// on its own next event after its overflow, like any counter's.
+TEST_F(netburstDriver, ACascadesHighCounterInterruptsOnItsNextEventAfterItsOverflow) {
+  probed();
+  D::set_pmi_vector(0xF0);
+  ASSERT_EQ(D::configure(12, ev("instr_retired:NBOGUSNTAG")), Status::ok);
+  ASSERT_EQ(D::configure(14, ev("instr_retired:NBOGUSNTAG")), Status::ok);
+  ASSERT_EQ(D::link(12, 14), Status::ok);
+  D::set_overflow_interrupt(1u << 14, true);
+  D::write(12, kCounterMask);
+  D::write(14, kCounterMask);
+  D::start((1u << 12) | (1u << 14));
+  count(kInstr, 1);  // 12 overflows: 14 starts
+  count(kInstr, 1);  // 14 overflows
+  EXPECT_NE(model.cccr(14) & cccr::OVF, 0u);
+  EXPECT_EQ(model.interrupts(), 0u);
+  count(kInstr, 1);
+  EXPECT_EQ(model.interrupts(), 1u) << "the high counter's next event";
+  D::stop((1u << 12) | (1u << 14));
+  D::set_overflow_interrupt(1u << 14, false);
+  D::clear_overflow(1u << 14);
   D::release_pmi_vector();
 }
 
