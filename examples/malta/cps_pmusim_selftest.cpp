@@ -2,13 +2,15 @@
 // project's model behind CP0 and the GCR block: the decoder must catch a wrong CP0 encoding. The
 // same driver on a bus whose mfc0 drops the select field (the MIPS IV form `mfc0 rt, $rd`, a
 // plausible slip when one bus serves both ISA levels) reads Config for Config1-3 and PRId for
-// CMGCRBase, so discovery must not find the CM's counters; the real bus must.
+// CMGCRBase, so discovery must not find the CM's counters; the real bus must. And the CP0 timer
+// pmusim runs on its instruction clock (timer_selftest.hpp), with MIPS32r2's Cause.TI.
 // Prints SELFTEST PASS / SELFTEST FAIL and exits with the verdict.
 #include <cstdint>
 
 #include "board/board.hpp"
 #include "examples/common/selftest.hpp"
 #include "hal/mips_cps/driver.hpp"
+#include "timer_selftest.hpp"
 
 namespace {
 
@@ -40,6 +42,7 @@ int main() {
                           board::exit, board::kExitFail};
   examples::Checks& checks = test.checks;
   checks.check(Cm::probe().status == pmu::Status::ok, "discovery finds the model's CM counters");
+  malta_selftest::check_count_compare(checks, malta_selftest::CAUSE_IP7 | 1u << 30);  // IP7 and TI
 
   const pmu::ProbeResult wrong = WrongCm::probe();
   out.put("wrong mfc0 encoding (select field dropped): probe ");

@@ -7,6 +7,8 @@
 // It also checks the events pmusim derives from its decode of the executed code: a loop of known
 // shape (known_loop: loads, stores, branches taken and not) is counted for two trip
 // counts, and the difference must be exactly the loop's per-trip events times the extra trips.
+// And the CP0 timer pmusim runs on its instruction clock (timer_selftest.hpp), with the RM7000's
+// Interrupt Control TE moving the timer's request from Cause.IP7 to IP12.
 // Prints SELFTEST PASS / SELFTEST FAIL and exits with the verdict.
 #include <cstdint>
 
@@ -14,6 +16,7 @@
 #include "examples/common/selftest.hpp"
 #include "hal/core/bus/cp0.hpp"
 #include "hal/rm7000/driver.hpp"
+#include "timer_selftest.hpp"
 
 namespace {
 
@@ -93,6 +96,27 @@ constexpr Expect kExpect[] = {{"INSTR_ISSUED", 0x01, 9}, {"LOADS_ISSUED", 0x04, 
                               {"BRANCHES_ISSUED", 0x12, 3}, {"BRANCHES_TAKEN", 0x11, 2},
                               {"DCACHE_MISSES", 0x0C, 0}};
 
+// Interrupt Control TE (bit 7): the timer's request on Cause.IP12 (bit 20 in the RM7000's Cause)
+// instead of IP7 (RM7000 datasheet, interrupts: the timer's own Int[12]).
+void check_timer_on_ip12(examples::Checks& checks) {
+  using Icr = rm::InterruptControl::location;
+  using namespace malta_selftest;
+  constexpr u32 kTe = 1u << 7, kIp12 = 1u << 20;
+  const u32 icr = pmu::Cp0Bus::read<Icr, u32>();
+  board::irq_disable();
+  pmu::Cp0Bus::write<Icr, u32>(icr | kTe);
+  mtc0<kCompare>(mfc0<kCount>() + 20);
+  u32 before = 0, after = 0;
+  count_around_loop(100, before, after);
+  const u32 cause = mfc0<kCause>();
+  mtc0<kCompare>(mfc0<kCount>() - 1);
+  pmu::Cp0Bus::write<Icr, u32>(icr);
+  checks.out.put("Interrupt Control TE: Cause 0x");
+  checks.out.hex(cause & (kIp12 | CAUSE_IP7));
+  checks.out.line(" (IP12 0x00100000, IP7 0x00008000)");
+  checks.check((cause & kIp12) && !(cause & CAUSE_IP7), "with Interrupt Control TE the timer requests IP12, not IP7");
+}
+
 }  // namespace
 
 int main() {
@@ -121,6 +145,8 @@ int main() {
 
   for (const Expect& e : kExpect)
     examples::check_per_trip(checks, e.name, e.per_trip, [&](std::uint32_t trips) { return count(e.code, trips); });
+  malta_selftest::check_count_compare(checks, malta_selftest::CAUSE_IP7);
+  check_timer_on_ip12(checks);
 
   const pmu::ProbeResult wrong = WrongPmu::probe();
   out.put("wrong mtc0 encoding (rt and rd swapped): probe ");

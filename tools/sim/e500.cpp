@@ -30,6 +30,11 @@
 // the model clears PMIE (Table 7-3), SRR0 = the next instruction, SRR1 = MSR, MSR[WE, EE, PR, FP,
 // FE0, FE1, IS, DS, SPE] cleared (ME, CE, DE and PMM kept), PC = IVPR[0-15] || IVOR35[16-27] || 0b0000.
 // The board's own stub, dispatcher, Sampler and handler run; its rfi returns through pmusim.
+//
+// The decrementer (tools/sim/timers.hpp, Decrementer; CRM 2.6.4, 2.6.5): DEC counts down at the
+// time base's rate, stepping from 1 to 0 sets TSR[DIS] and, with TCR[ARE], reloads DECAR. While
+// TSR[DIS] and TCR[DIE] are set the decrementer interrupt is taken like the PMU's once MSR[EE] is
+// set (SRR0 = the next instruction, SRR1 = MSR), at IVPR || IVOR10.
 #include <string>
 
 #include <unicorn/unicorn.h>
@@ -37,6 +42,7 @@
 #include "hal/core/location.hpp"
 #include "hal/e500/model.hpp"
 #include "tools/sim/machine.hpp"
+#include "tools/sim/timers.hpp"
 
 namespace pmusim {
 namespace {
@@ -60,11 +66,14 @@ constexpr u32 MSR_SPE = 1u << 25, MSR_WE = 1u << 18, MSR_EE = 1u << 15, MSR_PR =
               MSR_DS = 1u << 4, MSR_PMM = 1u << 2;
 constexpr u32 kMsrClearedOnInterrupt = MSR_SPE | MSR_WE | MSR_EE | MSR_PR | MSR_FP | MSR_FE0 | MSR_FE1 | MSR_IS | MSR_DS;
 constexpr u32 ESR_PIL = 1u << 27, ESR_PPR = 1u << 26;  // illegal, privileged (CRM 5.7.7)
-constexpr u32 SPR_SRR0 = 26, SPR_SRR1 = 27, SPR_ESR = 62, SPR_IVPR = 63, SPR_IVOR6 = 406, SPR_IVOR35 = 531;
+constexpr u32 SPR_SRR0 = 26, SPR_SRR1 = 27, SPR_ESR = 62, SPR_IVPR = 63, SPR_IVOR6 = 406, SPR_IVOR10 = 410,
+              SPR_IVOR35 = 531;
 // The time base and decrementer (Book E): Unicorn 2.0.1's e500 has no timer state and crashes on
 // them, so pmusim owns them. Reads 268/269 (TBL/TBU, also through mftb), writes 284/285.
 constexpr u32 SPR_TBL_R = 268, SPR_TBU_R = 269, SPR_TBL_W = 284, SPR_TBU_W = 285;
 constexpr u32 SPR_DEC = 22, SPR_DECAR = 54, SPR_TSR = 336, SPR_TCR = 340;
+constexpr u32 TSR_DIS = 1u << (63 - 36), TCR_DIE = 1u << (63 - 37), TCR_ARE = 1u << (63 - 41);  // CRM 2.6.1, 2.6.2
+constexpr timers::Rate kTimeBase{2, 5};  // 400 MHz: QEMU's mpc8544ds time base under -icount shift=0
 
 bool owned_spr(u32 n) {
   return n == SPR_SRR0 || n == SPR_SRR1 || n == SPR_ESR || n == SPR_TBL_R || n == SPR_TBU_R || n == SPR_TBL_W ||
@@ -98,7 +107,8 @@ std::uint8_t classify(u32 w) {
     case 339: case 467: {
       const u32 spr = split_field(w);
       if (owned_spr(spr)) return kSprOwned;
-      return (xo == 467 && (spr == SPR_IVPR || spr == SPR_IVOR6 || spr == SPR_IVOR35)) ? kSprNoted : 0;
+      return (xo == 467 && (spr == SPR_IVPR || spr == SPR_IVOR6 || spr == SPR_IVOR10 || spr == SPR_IVOR35)) ? kSprNoted
+                                                                                                           : 0;
     }
     case 146: return kMtmsr;
     case 23: case 87: case 279: case 343: case 20: case 534: case 790: return kLoad;  // lwzx lbzx lhzx lhax lwarx lwbrx lhbrx
@@ -111,10 +121,13 @@ std::uint8_t classify(u32 w) {
 
 struct Machine : Cpu {
   e5::Model model;
-  u32 srr0 = 0, srr1 = 0, esr = 0, ivpr = 0, ivor6 = 0, ivor35 = 0;
-  u32 dec = 0, decar = 0, tsr = 0, tcr = 0;
+  u32 srr0 = 0, srr1 = 0, esr = 0, ivpr = 0, ivor6 = 0, ivor10 = 0, ivor35 = 0;
+  u32 decar = 0, tsr = 0, tcr = 0;  // TSR's bits but DIS (the decrementer's)
   u64 tb_base = 0;  // the time base = tb_base + 2 ticks per 5 instructions
+  timers::Decrementer decrementer{kTimeBase};
+  u64 dec_due = timers::kNever;  // the instruction count of DEC's next step from 1 to 0
   bool pmi_wanted = false;  // a condition with PMIE: check MSR[EE] each instruction
+  bool dec_wanted = false;  // TSR[DIS] with TCR[DIE]: check MSR[EE] each instruction
   bool lcr_dlab = false;
   std::string line;         // the console's current line: the board prints "EXIT <code>" last
   int exit_line = -1;
@@ -191,9 +204,13 @@ struct Machine : Cpu {
   }
 
   // The time base ticks 2 per 5 instructions: QEMU's mpc8544ds rate (400 MHz) under -icount
-  // shift=0, so the board's figures hold here too. The decrementer keeps its registers and never
-  // counts or interrupts.
-  u64 timebase() const { return tb_base + result.instructions * 2 / 5; }
+  // shift=0, so the board's figures hold here too. The decrementer counts at the same rate.
+  u64 timebase() const { return tb_base + kTimeBase.ticks(result.instructions); }
+  void dec_update() {
+    const u64 now = result.instructions;
+    dec_wanted = decrementer.dis(now) && (tcr & TCR_DIE);
+    dec_due = decrementer.due();
+  }
   void spr(u32 pc, u32 w) {
     const u32 n = split_field(w), r = (w >> 21) & 31, xo = (w >> 1) & 0x3FF;
     if (xo == 339 || xo == 371) {  // mfspr, mftb
@@ -205,9 +222,9 @@ struct Machine : Cpu {
         case SPR_ESR: v = esr; break;
         case SPR_TBL_R: v = static_cast<u32>(tb); break;
         case SPR_TBU_R: v = static_cast<u32>(tb >> 32); break;
-        case SPR_DEC: v = dec; break;
+        case SPR_DEC: v = decrementer.dec(result.instructions); break;
         case SPR_DECAR: v = decar; break;
-        case SPR_TSR: v = tsr; break;
+        case SPR_TSR: v = tsr | (decrementer.dis(result.instructions) ? TSR_DIS : 0); break;
         case SPR_TCR: v = tcr; break;
         default: break;  // TBL/TBU's write numbers read nothing
       }
@@ -221,12 +238,19 @@ struct Machine : Cpu {
         case SPR_ESR: esr = v; break;
         case SPR_TBL_W: tb_base += (v - static_cast<u32>(tb)); break;
         case SPR_TBU_W: tb_base += (u64{v} << 32) - (tb & 0xFFFFFFFF00000000ull); break;
-        case SPR_DEC: dec = v; break;
-        case SPR_DECAR: decar = v; break;
-        case SPR_TSR: tsr &= ~v; break;  // write 1 to clear
-        case SPR_TCR: tcr = v; break;
+        case SPR_DEC: decrementer.set_dec(v, result.instructions); break;
+        case SPR_DECAR: decrementer.set_decar(decar = v, result.instructions); break;
+        case SPR_TSR:  // write 1 to clear
+          tsr &= ~(v | TSR_DIS);
+          if (v & TSR_DIS) decrementer.clear_dis(result.instructions);
+          break;
+        case SPR_TCR:
+          tcr = v;
+          decrementer.set_auto_reload((v & TCR_ARE) != 0, result.instructions);
+          break;
         default: break;
       }
+      dec_update();
     }
     set(UC_PPC_REG_PC, pc + 4);
   }
@@ -235,6 +259,7 @@ struct Machine : Cpu {
     const u32 n = split_field(w), v = gpr((w >> 21) & 31);
     if (n == SPR_IVPR) ivpr = v;
     else if (n == SPR_IVOR6) ivor6 = v;
+    else if (n == SPR_IVOR10) ivor10 = v;
     else ivor35 = v;
   }
 
@@ -250,6 +275,13 @@ struct Machine : Cpu {
       m.last_branch = false;
       m.flush();
       return;  // this instruction runs after the handler's rfi
+    }
+    if (m.result.instructions >= m.dec_due) m.dec_update();
+    if (m.dec_wanted && (m.reg(UC_PPC_REG_MSR) & MSR_EE)) {
+      ++m.result.timer_interrupts;
+      m.enter(pc, m.ivor10);
+      m.last_branch = false;
+      return;  // a level: taken again after rfi unless the handler clears TSR[DIS] or TCR[DIE]
     }
     if (!m.step(pc)) return;
     const std::uint8_t tag = m.code.tag(pc);

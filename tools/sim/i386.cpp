@@ -29,6 +29,10 @@
 // Interrupts: the model's PMI (LVT unmasked, OVF with OVF_PMI) is held until EFLAGS.IF is set,
 // then entered like hardware enters a 32-bit interrupt gate at CPL 0 (SDM Vol. 3A 6.12.1): EFLAGS,
 // CS and EIP pushed, IF and TF cleared, EIP from the IDT gate of the LVT's vector.
+//
+// Timers (tools/sim/timers.hpp, PcTimers): rdtsc (0F 31) and IA32_TIME_STAMP_COUNTER read the
+// instruction clock; the 8254's channel 0 interrupts on IRQ 0 through the master 8259A, entered
+// like the PMI (after it) at the vector the 8259A gives.
 #include <string>
 #include <vector>
 
@@ -38,6 +42,7 @@
 #include "hal/netburst/events.hpp"
 #include "hal/netburst/model.hpp"
 #include "tools/sim/machine.hpp"
+#include "tools/sim/timers.hpp"
 
 namespace pmusim {
 namespace {
@@ -55,7 +60,7 @@ constexpr char kSignature[13] = "pmukitpmusim";
 
 constexpr u32 key(pmu::BusKind k, u32 enc) { return pmu::detail::make_key(k, enc); }  // the models' keys
 
-// A code byte's tag: kPmu where 0F 30/32/33/A2 start, kHlt where F4 (hlt) is, and once the
+// A code byte's tag: kPmu where 0F 30/31/32/33/A2 start, kHlt where F4 (hlt) is, and once the
 // instruction starting there has executed, kSeen with its branch kind in the bits of kKindMask.
 enum : std::uint8_t { kPmu = 1, kKindShift = 1, kKindMask = 7u << kKindShift, kHlt = 0x10, kSeen = 0x80 };
 enum : std::uint8_t { kNotBranch, kCond, kJmp, kJmpIndirect, kCall, kCallIndirect, kRet, kKinds };
@@ -85,6 +90,7 @@ std::uint8_t branch_kind_of(const std::uint8_t* b, unsigned size) {
 struct Machine : Cpu {
   nb::Model model;
   bool pmi_pending = false;
+  timers::PcTimers timers;  // TSC, PIT channel 0, the 8259As
   // Clocks not yet given to the model, and how many events of a kind may wait: the model's
   // quiet_events(), fewer than any counter needs to wrap or to raise a due PMI, so a batch never
   // hides an overflow and the PMI lands on the same instruction as if the model had seen every
@@ -192,13 +198,18 @@ struct Machine : Cpu {
     u64 v = 0;
     bool ok = true;
     switch (op) {
+      case 0x31:  // rdtsc
+        v = timers.tsc(result.instructions);
+        break;
       case 0x32:  // rdmsr
-        if (ecx == 0x1B) v = kApicBase | (1u << 11) | (1u << 8);  // IA32_APIC_BASE: enabled, BSP
+        if (ecx == 0x10) v = timers.tsc(result.instructions);   // IA32_TIME_STAMP_COUNTER
+        else if (ecx == 0x1B) v = kApicBase | (1u << 11) | (1u << 8);  // IA32_APIC_BASE: enabled, BSP
         else ok = opt.pmu ? model_read(model, key(pmu::BusKind::msr, ecx), v) : true;  // unknown MSR: #GP
         break;
       case 0x30:  // wrmsr
         v = u64{reg(UC_X86_REG_EDX)} << 32 | reg(UC_X86_REG_EAX);
-        if (ecx != 0x1B) ok = opt.pmu ? model_write(model, key(pmu::BusKind::msr, ecx), v) : true;
+        if (ecx == 0x10) timers.set_tsc(v, result.instructions);
+        else if (ecx != 0x1B) ok = opt.pmu ? model_write(model, key(pmu::BusKind::msr, ecx), v) : true;
         break;
       case 0x33:  // rdpmc
         ok = opt.pmu && model_read(model, key(pmu::BusKind::pmc, ecx), v);
@@ -247,6 +258,12 @@ struct Machine : Cpu {
       m.enter(static_cast<unsigned>(m.model.lvt() & 0xFFu), pc, false);
       return;  // this instruction runs after the handler's iret
     }
+    if (m.result.instructions >= m.timers.due()) m.timers.update(m.result.instructions);
+    if (m.timers.requesting() && (m.reg(UC_X86_REG_EFLAGS) & (1u << 9))) {
+      ++m.result.timer_interrupts;
+      m.enter(m.timers.acknowledge(), pc, false);
+      return;
+    }
     if (!m.step(pc)) return;
     std::uint8_t tag = m.code.tag(pc);
     if ((tag & kHlt) && !(m.reg(UC_X86_REG_EFLAGS) & (1u << 9))) {
@@ -282,13 +299,16 @@ struct Machine : Cpu {
 
   static void on_out(uc_engine*, u32 port, int, u32 value, void* self) {
     auto& m = *static_cast<Machine*>(self);
+    if (timers::PcTimers::owns(port)) m.timers.out(port, static_cast<std::uint8_t>(value), m.result.instructions);
     if (port == kCom1) m.console.put(static_cast<char>(value));
     if (port == kDebugExit) {
       m.result.exit_code = static_cast<int>(value & 0xFF);
       uc_emu_stop(m.uc);
     }
   }
-  static u32 on_in(uc_engine*, u32 port, int, void*) {
+  static u32 on_in(uc_engine*, u32 port, int, void* self) {
+    auto& m = *static_cast<Machine*>(self);
+    if (timers::PcTimers::owns(port)) return m.timers.in(port, m.result.instructions);
     if (port == kCom1 + 5) return 0x60;  // LSR: transmitter empty
     return 0;
   }
@@ -319,7 +339,7 @@ Result run_i386(const ElfImage& image, const Options& options) {
   m.each_code_segment(image, [&](u32 at, const Segment& s) {
     for (std::size_t i = 0; i < s.bytes.size(); ++i) {
       const std::uint8_t b = i + 1 < s.bytes.size() ? s.bytes[i + 1] : 0;
-      if (s.bytes[i] == 0x0F && (b == 0x30 || b == 0x32 || b == 0x33 || b == 0xA2))
+      if (s.bytes[i] == 0x0F && (b == 0x30 || b == 0x31 || b == 0x32 || b == 0x33 || b == 0xA2))
         m.code.set(static_cast<u32>(at + i), kPmu);
       else if (s.bytes[i] == 0xF4)
         m.code.set(static_cast<u32>(at + i), kHlt);

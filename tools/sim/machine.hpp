@@ -27,6 +27,7 @@ struct Result {
   std::uint64_t instructions = 0;
   std::uint64_t pmu_accesses = 0;   // PMU instructions the decoder turned into model accesses
   std::uint64_t interrupts = 0;     // PMU interrupts delivered into the firmware
+  std::uint64_t timer_interrupts = 0;  // the board's timer interrupts delivered (tools/sim/timers.hpp)
   std::string error;                // why the run stopped early ("" = it exited)
 };
 

@@ -32,9 +32,17 @@
 // setting or the wrap; CM: the wrap).
 //
 // Interrupts: the PMU's level (RM7000: PerfCount bit 31 with IM13; CM: CM_PCInt with Status.IM6)
-// is taken at the start of a translation block (never in a delay slot) while Status.IE = 1 and
-// EXL = ERL = 0: EPC = PC, Cause.ExcCode = 0, Status.EXL = 1, PC = the general exception vector
-// (0x80000180 with BEV = 0).
+// and the timer's are taken at the start of a translation block (never in a delay slot) while
+// Status.IE = 1 and EXL = ERL = 0: EPC = PC, Cause.ExcCode = 0, Status.EXL = 1, PC = the general
+// exception vector (0x80000180 with BEV = 0).
+//
+// The CP0 timer (tools/sim/timers.hpp, CountCompare): pmusim owns Count ($9) and Compare ($11),
+// which Unicorn's MIPS CPU does not run. Count runs at half the pipeline clock (R4000 User's
+// Manual, Count register: half the maximum instruction issue rate; MIPS32 cores alike), so one
+// Count tick per two instructions on both machines. Count stepping onto Compare requests the
+// timer interrupt until Compare is written: Cause.IP7 (with Status.IM7) and, on MIPS32r2, Cause.TI;
+// on the RM7000 with Interrupt Control TE set, Cause.IP12 with IM12 instead (RM7000 datasheet,
+// interrupt section: the timer's own Int[12]).
 #include <string>
 #include <vector>
 
@@ -44,6 +52,7 @@
 #include "hal/mips_cps/model.hpp"
 #include "hal/rm7000/model.hpp"
 #include "tools/sim/machine.hpp"
+#include "tools/sim/timers.hpp"
 
 namespace pmusim {
 namespace {
@@ -59,6 +68,9 @@ constexpr u64 kBoardPage = 0x1FC00000u, kRevision = 0x10;
 constexpr u32 kRevisionPmusim = 0x504D5553u;  // "PMUS": the REVISION register of pmusim's Malta
 constexpr u32 ST_IE = 1u << 0, ST_EXL = 1u << 1, ST_ERL = 1u << 2, ST_BEV = 1u << 22;
 constexpr u32 ST_IM6 = 1u << 14, CAUSE_IP6 = 1u << 14;  // hardware interrupt 4: CM_PCInt here
+constexpr u32 ST_IM7 = 1u << 15, CAUSE_IP7 = 1u << 15;  // the CP0 timer
+constexpr u32 CAUSE_TI = 1u << 30;                      // MIPS32r2: the timer interrupt is pending
+constexpr u32 CAUSE_IP12 = 1u << 20, ICR_TE = 1u << 7, ICR_IM12 = 1u << 12;  // RM7000: the timer on Int[12]
 constexpr u64 kGcrPhys = 0x1FBF8000u, kGcrBytes = 0x8000;  // global, core-local, core-other, debug
 constexpr u32 kEret = 0x42000018u;
 constexpr u32 kNoBranch = 1;  // never an instruction address
@@ -114,6 +126,9 @@ struct Machine : Cpu {
   u64 pending = 0, horizon = 1;
   u64 loads = 0, stores = 0, branches = 0, taken = 0;  // RM7000 events not yet given to the model
   u32 branch_pc = kNoBranch;  // a branch whose outcome shows once execution leaves its delay slot
+  timers::CountCompare timer;
+  u64 timer_due = timers::kNever;  // the instruction count of Count's next step onto Compare
+  bool timer_ip = false;           // the timer interrupt is requested
 
   using Cpu::Cpu;
 
@@ -147,17 +162,27 @@ struct Machine : Cpu {
     const u64 v = model.perfcount();
     horizon = v < 0x80000000u ? 0x80000000u - v : 0x100000000ull - v;
   }
-  // The PMU's interrupt request as Cause shows it (before Status masks it).
+  // The PMU's and the timer's interrupt requests as Cause shows them (before Status masks them).
   u32 cause_ip() {
-    if (pmu == Pmu::cm) return cm.pcint() ? CAUSE_IP6 : 0;
+    if (pmu == Pmu::cm) return (cm.pcint() ? CAUSE_IP6 : 0) | (timer_ip ? CAUSE_IP7 | CAUSE_TI : 0);
     u64 v = 0;
     model.read(cp0_key(13, 0), v);
-    return static_cast<u32>(v);
+    return static_cast<u32>(v) | (timer_ip ? ((model.icr() & ICR_TE) ? CAUSE_IP12 : CAUSE_IP7) : 0);
   }
   // Is the PMU's interrupt requested and unmasked by its own enable (not Status.IE)?
   bool level(u32 status) {
     if (pmu == Pmu::cm) return cm.pcint() && (status & ST_IM6);
     return model.cause() && (model.icr() & rm::Model::kIm13);
+  }
+  // Is the timer's interrupt requested and unmasked?
+  bool timer_level(u32 status) {
+    if (!timer_ip) return false;
+    if (pmu == Pmu::rm7000 && (model.icr() & ICR_TE)) return (model.icr() & ICR_IM12) != 0;
+    return (status & ST_IM7) != 0;
+  }
+  void timer_update() {
+    timer_ip = timer.pending(result.instructions);
+    timer_due = timer.due();
   }
 
   // The branch or jump at pc, before it executes: whether it is taken and where execution goes
@@ -223,8 +248,17 @@ struct Machine : Cpu {
     const u32 rs = (w >> 21) & 31, rt = (w >> 16) & 31, rd = (w >> 11) & 31, sel = w & 7;
     u64 v = 0;
     bool ok = true;
+    if ((rd == 9 || rd == 11) && (rs == 0 || rs == 4)) {  // Count, Compare: pmusim's timer
+      const u64 now = result.instructions;
+      if (rs == 0) set_gpr(rt, rd == 9 ? timer.count(now) : timer.compare());
+      else if (rd == 9) timer.set_count(gpr(rt), now);
+      else timer.set_compare(gpr(rt), now);  // also withdraws the request
+      timer_update();
+      return;
+    }
     if (rs == 0) {  // mfc0
       if (rd == 13) {
+        timer_update();  // a match by this very instruction shows
         v = cause_ip() | exccode << 2;
       } else if (rd == 14) {
         v = epc;
@@ -260,7 +294,6 @@ struct Machine : Cpu {
     exccode = 0;
     set(UC_MIPS_REG_CP0_STATUS, st | ST_EXL);
     set(UC_MIPS_REG_PC, (st & ST_BEV) ? 0xBFC00380u : 0x80000180u);
-    ++result.interrupts;
   }
 
   static void on_block(uc_engine*, u64 address, u32, void* self) {
@@ -274,9 +307,12 @@ struct Machine : Cpu {
       m.taken += pc != m.branch_pc + 8;
       m.branch_pc = kNoBranch;
     }
-    if (pc == m.block && m.opt.pmu && (m.pmu == Pmu::cm ? m.cm.pcint() : m.model.cause())) {
+    if (m.result.instructions >= m.timer_due) m.timer_update();
+    if (pc == m.block && ((m.opt.pmu && (m.pmu == Pmu::cm ? m.cm.pcint() : m.model.cause())) || m.timer_ip)) {
       const u32 st = m.reg(UC_MIPS_REG_CP0_STATUS);
-      if (m.level(st) && (st & ST_IE) && !(st & (ST_EXL | ST_ERL))) {
+      const bool perf = m.opt.pmu && m.level(st), tick = m.timer_level(st);
+      if ((perf || tick) && (st & ST_IE) && !(st & (ST_EXL | ST_ERL))) {
+        ++(perf ? m.result.interrupts : m.result.timer_interrupts);
         m.enter_interrupt(pc);
         m.last_pc = 0;
         return;
@@ -358,11 +394,13 @@ struct Machine : Cpu {
 
 namespace {
 
-// The CP0 accesses pmusim intercepts for each PMU (MF/MT rd with sel in bits 2:0, CF/CT rd).
+// The CP0 accesses pmusim intercepts for each PMU (MF/MT rd with sel in bits 2:0, CF/CT rd), and
+// for both the timer's Count and Compare.
 bool intercepted_cop0(Pmu pmu, u32 w) {
   if ((w >> 26) != 0x10 || (w & 0x7F8u) != 0) return false;
   const u32 rs = (w >> 21) & 31, rd = (w >> 11) & 31, sel = w & 7;
   const bool mf = rs == 0, mt = rs == 4;
+  if ((mf || mt) && (rd == 9 || rd == 11) && sel == 0) return true;
   if (pmu == Pmu::cm)
     return ((mf || mt) && (rd == 13 || rd == 14) && sel == 0) || (mf && (rd == 15 || rd == 16) && sel == 3) ||
            (mf && rd == 15 && sel == 1);  // EBase: the model's (CPUNum 0; Unicorn numbers its CPU 1)

@@ -313,9 +313,12 @@ int run_command(const std::vector<std::string>& args) {
   }
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::fflush(stdout);
-  std::fprintf(stderr, "pmusim: %llu instructions in %.2f s (%.1f M/s), %llu PMU accesses, %llu PMU interrupts\n",
+  std::fprintf(stderr,
+               "pmusim: %llu instructions in %.2f s (%.1f M/s), %llu PMU accesses, %llu PMU interrupts, %llu timer "
+               "interrupts\n",
                static_cast<unsigned long long>(r.instructions), s, s > 0 ? r.instructions / s / 1e6 : 0.0,
-               static_cast<unsigned long long>(r.pmu_accesses), static_cast<unsigned long long>(r.interrupts));
+               static_cast<unsigned long long>(r.pmu_accesses), static_cast<unsigned long long>(r.interrupts),
+               static_cast<unsigned long long>(r.timer_interrupts));
   if (!r.error.empty()) {
     std::fprintf(stderr, "pmusim: %s\n", r.error.c_str());
     return 3;

@@ -1,6 +1,6 @@
 // pmusim's ARM machine for XScale code: the PXA270 "mainstone" board of examples/xscale/ (the
-// vector table at 0, SDRAM at 0xa0000000, the FFUART, the interrupt controller, semihosting exit)
-// on Unicorn's PXA270 CPU, with the XSC2 model (hal/xscale/model.hpp) behind CP14.
+// vector table at 0, SDRAM at 0xa0000000, the FFUART, the interrupt controller, the OS timer,
+// semihosting exit) on Unicorn's PXA270 CPU, with the XSC2 model (hal/xscale/model.hpp) behind CP14.
 //
 // The PMU instructions, decoded from the ARM Architecture Reference Manual (ARMv5, A4.1.32 MCR and
 // A4.1.36 MRC), not from the project's buses, at every word of the executable segments:
@@ -10,20 +10,28 @@
 // the PMU is privileged), raises the undefined-instruction exception as on silicon.
 //
 // Events, one stated cost model: every instruction is one clock (CCNT) and one INSTR (0x07).
-// From the same decode: BRANCH (0x05) for each B/BL reaching execution, taken or not (Table 8-12:
-// "may or may not have changed program flow"); DC_ACCESS (0x0A) once per load or store instruction
-// (LDR/STR and their byte, halfword and doubleword forms, LDM/STM, SWP), whatever its condition;
-// PC_CHANGE (0x0D) for every other instruction after which execution does not continue at the next
-// word. No cache, TLB or stall model: every other event stays at zero. Events reach the model in
-// batches that end before any counter can wrap, so overflows land on the instruction they would.
+// From the same decode (XScale core manual 8.4, Table 8-12): BRANCH (0x05) for each B/BL reaching
+// execution, taken or not ("may or may not have changed program flow"); DC_ACCESS (0x0A) once per
+// register a load or store transfers (8.4.2: an LDM or STM counts one access per register of its
+// list, an LDRD two; STRD is taken as two likewise; LDR/STR in every size and SWP one), whatever
+// its condition; PC_CHANGE (0x0D) for every instruction that writes the PC by software ("all b,
+// bl, blx, mov pc, ldm {.., pc}, ldr pc"), seen as execution not continuing at the next word (a B
+// or BL to the next word: when its condition passes); not for exception entries. No cache, TLB or
+// stall model: every other event stays at zero. Events reach the model in batches that end before
+// any counter can wrap, so overflows land on the instruction they would.
 //
 // Interrupts: the model's line (FLAG & INTEN) is the interrupt controller's primary source 12, the
 // PXA27x PMU source (Linux arch/arm/mach-pxa irqs.h IRQ_PMU; Microsoft Zelig's PXA27x
-// InterruptController IRQ_INDEX_PMU). ICMR masks it and ICLR routes it to IRQ or FIQ (PXA255
-// Developer's Manual 4.2.2); ICIP/ICFP show it. The CPU takes it at an instruction boundary while
-// CPSR.I (F for FIQ) is clear, with the ARM entry rules (ARM ARM A2.6): SPSR_irq = CPSR, mode IRQ,
-// I set (FIQ: mode FIQ, I and F set), ARM state, LR_irq = the next instruction + 4, PC = 0x18
+// InterruptController IRQ_INDEX_PMU); the OS timer's OSSR M0-M3 are sources 26-29 (PXA255
+// Developer's Manual 4.2.2, Table 4-33). ICMR masks them and ICLR routes them to IRQ or FIQ (PXA255
+// Developer's Manual 4.2.2); ICIP/ICFP show them. The CPU takes one at an instruction boundary
+// while CPSR.I (F for FIQ) is clear, with the ARM entry rules (ARM ARM A2.6): SPSR_irq = CPSR, mode
+// IRQ, I set (FIQ: mode FIQ, I and F set), ARM state, LR_irq = the next instruction + 4, PC = 0x18
 // (FIQ 0x1C). Low vectors only. The board's own vector, dispatcher, Sampler and handler run.
+//
+// The OS timer (tools/sim/timers.hpp, PxaOsTimer): channels 0-3 at 3.25 MHz on the instruction
+// clock (one instruction per nanosecond, QEMU's rate under -icount shift=0): 13 ticks per 4000
+// instructions. A watchdog match (OWER set) ends the run, as the reset would.
 #include <string>
 
 #include <unicorn/unicorn.h>
@@ -32,6 +40,7 @@
 #include "hal/xscale/events.hpp"
 #include "hal/xscale/model.hpp"
 #include "tools/sim/machine.hpp"
+#include "tools/sim/timers.hpp"
 
 namespace pmusim {
 namespace {
@@ -44,26 +53,36 @@ constexpr u32 kVectorsBytes = 1u << 20;  // the boot flash at 0, where the vecto
 constexpr u32 kSdram = 0xA0000000u, kSdramBytes = 64u << 20;
 constexpr u64 kFfuart = 0x40100000u;      // THR +0, IER +4, LCR +0xC, LSR +0x14 (PXA27x manual ch. 10)
 constexpr u64 kIcu = 0x40D00000u;         // ICIP +0, ICMR +4, ICLR +8, ICFP +0xC, ICPR +0x10
+constexpr u64 kOsTimer = 0x40A00000u;     // OSMR0-3, OSCR0, OSSR, OWER, OIER (PXA255 manual 4.4.3)
 constexpr u32 kPmuSource = 1u << 12;
+constexpr unsigned kOsTimerSource = 26;   // OSSR M0-M3: sources 26-29
 constexpr u32 PSR_I = 1u << 7, PSR_F = 1u << 6, PSR_T = 1u << 5, PSR_MODE = 0x1F;
 constexpr u32 MODE_USR = 0x10, MODE_FIQ = 0x11, MODE_IRQ = 0x12, MODE_SVC = 0x13, MODE_ABT = 0x17, MODE_UND = 0x1B;
 // Semihosting (ARM "Semihosting for AArch32 and AArch64"): SVC 0x123456 in ARM state.
 constexpr u32 kSysOpen = 0x01, kSysWritec = 0x03, kSysWrite0 = 0x04, kSysExit = 0x18, kSysExitExtended = 0x20;
 constexpr u32 kApplicationExit = 0x20026;  // ADP_Stopped_ApplicationExit
 
-// What the decoder found at a word. Bit flags: an instruction is one of the first four.
-enum : std::uint8_t { kCp14 = 1, kSemihost = 2, kBranch = 4, kMemory = 8 };
+// What the decoder found at a word: one kind (bits 2:0) and, for a load or store, the data cache
+// accesses it makes less one (bits 7:4: 1 to 16).
+enum : std::uint8_t { kCp14 = 1, kSemihost, kBranch, kBranchToNext, kMemory, kKind = 7 };
+constexpr std::uint8_t memory(unsigned accesses) { return static_cast<std::uint8_t>(kMemory | (accesses - 1) << 4); }
+constexpr unsigned access_count(std::uint8_t tag) { return (tag >> 4) + 1u; }
 
 std::uint8_t classify(u32 w) {
   const u32 cond = w >> 28;
   if (cond == 0xF) return 0;  // the unconditional space (BLX, PLD, MCR2/MRC2): none of these
   if ((w & 0x0F000F10u) == 0x0E000E10u) return kCp14;          // MRC/MCR p14
   if ((w & 0x0FFFFFFFu) == 0x0F123456u) return kSemihost;      // SVC 0x123456
-  if ((w & 0x0E000000u) == 0x0A000000u) return kBranch;        // B, BL
-  if ((w & 0x0C000000u) == 0x04000000u) return kMemory;        // LDR/STR(B)
-  if ((w & 0x0E000000u) == 0x08000000u) return kMemory;        // LDM/STM
-  if ((w & 0x0E000090u) == 0x00000090u && (w & 0x60u) != 0) return kMemory;  // LDRH/STRH/LDRSB/LDRSH/LDRD/STRD
-  if ((w & 0x0FB00FF0u) == 0x01000090u) return kMemory;        // SWP, SWPB
+  if ((w & 0x0E000000u) == 0x0A000000u)                        // B, BL (offset -1: the next word)
+    return (w & 0x00FFFFFFu) == 0x00FFFFFFu ? kBranchToNext : kBranch;
+  if ((w & 0x0C000000u) == 0x04000000u) return memory(1);      // LDR/STR(B)
+  if ((w & 0x0E000000u) == 0x08000000u) {                      // LDM/STM: one per listed register
+    const unsigned n = static_cast<unsigned>(__builtin_popcount(w & 0xFFFFu));
+    return memory(n ? n : 1);  // an empty list is unpredictable (ARM ARM A4.1.20)
+  }
+  if ((w & 0x0E000090u) == 0x00000090u && (w & 0x60u) != 0)    // LDRH/STRH/LDRSB/LDRSH/LDRD/STRD
+    return memory(!(w & (1u << 20)) && (w & 0x40u) ? 2 : 1);   // L = 0 with S set: LDRD, STRD
+  if ((w & 0x0FB00FF0u) == 0x01000090u) return memory(1);      // SWP, SWPB
   return 0;
 }
 
@@ -90,6 +109,8 @@ bool condition_passes(u32 cond, u32 cpsr) {
 
 struct Machine : Cpu {
   xs::Xsc2Model model;
+  timers::PxaOsTimer ost;
+  u64 ost_due = timers::kNever;  // the instruction count at which the OS timer next matches
   // ICU state (PXA255 manual 4.2.2): mask and level; the pending register is the sources' lines.
   u32 icmr = 0, iclr = 0;
   bool lcr_dlab = false;
@@ -116,8 +137,18 @@ struct Machine : Cpu {
     return v;
   }
 
-  u32 icpr() const { return model.irq_line() ? kPmuSource : 0; }
+  u32 icpr() const { return (model.irq_line() ? kPmuSource : 0) | ost.ossr() << kOsTimerSource; }
   void update_irq() { irq_wanted = (icpr() & icmr) != 0; }
+  // The OS timer brought to the instruction count: its matches into OSSR, the interrupt lines.
+  // false: the watchdog reset the processor, which ends the run.
+  bool timer_update() {
+    ost.update(result.instructions);
+    ost_due = ost.due();
+    update_irq();
+    if (!ost.watchdog_reset()) return true;
+    stop("the OS timer's watchdog reset the processor (OSMR3 matched with OWER set)");
+    return false;
+  }
 
   void flush() {
     if (pending) {
@@ -197,38 +228,52 @@ struct Machine : Cpu {
   static void on_code(uc_engine*, u64 address, u32, void* self) {
     auto& m = *static_cast<Machine*>(self);
     const u32 pc = static_cast<u32>(address);
+    // The instruction before this one wrote the PC if this is not the word after it (counted
+    // before an interrupt entry, which is the hardware's own PC change).
+    if (pc != m.last_pc + 4 && m.last_tag != 0xFF) {
+      m.last_tag = 0xFF;
+      if (m.opt.pmu && ++m.pc_changes >= m.horizon) m.flush();
+    }
+    if (m.result.instructions >= m.ost_due && !m.timer_update()) return;
     if (m.irq_wanted) {
       const u32 cpsr = m.reg(UC_ARM_REG_CPSR);
       const u32 pend = m.icpr() & m.icmr;
       if ((pend & m.iclr) && !(cpsr & PSR_F)) {
-        ++m.result.interrupts;
+        ++((pend & m.iclr & kPmuSource) ? m.result.interrupts : m.result.timer_interrupts);
         m.enter(MODE_FIQ, 0x1C, pc + 4, PSR_I | PSR_F);
         m.last_tag = 0xFF;
         return;
       }
       if ((pend & ~m.iclr) && !(cpsr & PSR_I)) {
-        ++m.result.interrupts;
+        ++((pend & ~m.iclr & kPmuSource) ? m.result.interrupts : m.result.timer_interrupts);
         m.enter(MODE_IRQ, 0x18, pc + 4, PSR_I);
         m.last_tag = 0xFF;
         return;
       }
     }
     if (!m.step(pc)) return;
-    // The instruction before this one changed the flow if this is not the word after it.
-    if (pc != m.last_pc + 4 && m.last_tag != 0xFF && !(m.last_tag & kBranch)) ++m.pc_changes;
     const std::uint8_t tag = m.code.tag(pc);
     m.last_pc = pc;
     m.last_tag = tag;
     if (m.opt.pmu) {
       ++m.pending;
-      if (tag & kBranch) ++m.branches;
-      if (tag & kMemory) ++m.accesses;
-      if (m.pending >= m.horizon) m.flush();
+      switch (tag & kKind) {
+        case kBranchToNext:  // its PC write does not show in the flow: its condition decides
+          if (condition_passes(m.word(pc) >> 28, m.reg(UC_ARM_REG_CPSR))) ++m.pc_changes;
+          [[fallthrough]];
+        case kBranch:
+          ++m.branches;
+          break;
+        case kMemory:
+          m.accesses += access_count(tag);
+          break;
+      }
+      if (m.pending >= m.horizon || m.accesses >= m.horizon || m.pc_changes >= m.horizon) m.flush();
     }
-    if (tag & (kCp14 | kSemihost)) {
+    if ((tag & kKind) == kCp14 || (tag & kKind) == kSemihost) {
       m.flush();  // the access sees every event before it
       m.last_tag = 0xFF;  // the hook moves the PC: not a software PC change
-      if (tag & kCp14) m.cp14(pc, m.word(pc));
+      if ((tag & kKind) == kCp14) m.cp14(pc, m.word(pc));
       else m.semihost(pc);
       m.flush();  // a write may have moved a counter or changed the line
     }
@@ -275,6 +320,7 @@ struct Machine : Cpu {
   static u64 icu_read(uc_engine*, u64 offset, unsigned, void* self) {
     auto& m = *static_cast<Machine*>(self);
     m.flush();
+    m.timer_update();
     switch (offset) {
       case 0x00: return m.icpr() & m.icmr & ~m.iclr;  // ICIP
       case 0x04: return m.icmr;
@@ -290,8 +336,17 @@ struct Machine : Cpu {
     if (offset == 0x08) m.iclr = static_cast<u32>(value);
     m.update_irq();
   }
-  static u64 quiet_read(uc_engine*, u64, unsigned, void*) { return 0; }
-  static void quiet_write(uc_engine*, u64, unsigned, u64, void*) {}
+  static u64 ost_read(uc_engine*, u64 offset, unsigned, void* self) {
+    auto& m = *static_cast<Machine*>(self);
+    const u32 v = m.ost.read(static_cast<u32>(offset), m.result.instructions);
+    m.timer_update();
+    return v;
+  }
+  static void ost_write(uc_engine*, u64 offset, unsigned, u64 value, void* self) {
+    auto& m = *static_cast<Machine*>(self);
+    m.ost.write(static_cast<u32>(offset), static_cast<u32>(value), m.result.instructions);
+    m.timer_update();
+  }
 };
 
 }  // namespace
@@ -307,8 +362,7 @@ Result run_xscale(const ElfImage& image, const Options& options) {
   if (!m.load(image, ~0u, 4)) return result;
   uc_mmio_map(m.uc, kFfuart, 0x1000, &Machine::uart_read, &m, &Machine::uart_write, &m);
   uc_mmio_map(m.uc, kIcu, 0x1000, &Machine::icu_read, &m, &Machine::icu_write, &m);
-  // The OS timer (0x40A00000) is not modelled: reads 0, writes ignored. Sampling comes from the PMU.
-  uc_mmio_map(m.uc, 0x40A00000u, 0x1000, &Machine::quiet_read, &m, &Machine::quiet_write, &m);
+  uc_mmio_map(m.uc, kOsTimer, 0x1000, &Machine::ost_read, &m, &Machine::ost_write, &m);
   m.each_code_segment(image, [&](u32 at, const Segment& s) {
     for (std::size_t i = 0; i + 3 < s.bytes.size(); i += 4) {
       const u32 w = u32{s.bytes[i]} | u32{s.bytes[i + 1]} << 8 | u32{s.bytes[i + 2]} << 16 | u32{s.bytes[i + 3]} << 24;

@@ -42,7 +42,8 @@ inline constexpr int kExitFault = 3;  // unexpected exception (after the "<name>
 // alike. QEMU 7.2's Malta clocks its CPU at 333.33 MHz and Count at half that: one tick every
 // 6 ns of virtual time (hw/mips/malta.c, target/mips/cpu.c; measured here: 20006 instructions under
 // `-icount shift=0`, one instruction per nanosecond, read 3334 ticks). On silicon Count runs at
-// half the core clock: take the rate from the board.
+// half the core clock: take the rate from the board. Under pmusim (tools/sim/), whose pipeline
+// clock is one per instruction, Count ticks once per two instructions: three times kCountHz.
 std::uint32_t count();
 inline constexpr std::uint32_t kCountNs = 6;
 inline constexpr std::uint32_t kCountHz = 1'000'000'000u / kCountNs;  // 166'666'666
