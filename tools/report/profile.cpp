@@ -9,19 +9,41 @@
 namespace pmukit {
 namespace {
 
+// a * b / d and its remainder, exactly, in 64-bit arithmetic (the report library also runs on
+// 32-bit targets, which have no 128-bit integer): the product in two 64-bit halves, divided bit by
+// bit. Needs a, b < 2^64 and a * b / d < 2^64 (here a share is at most the samples).
+std::pair<std::uint64_t, std::uint64_t> mul_div(std::uint64_t a, std::uint64_t b, std::uint64_t d) {
+  const std::uint64_t a_lo = a & 0xFFFFFFFFu, a_hi = a >> 32, b_lo = b & 0xFFFFFFFFu, b_hi = b >> 32;
+  const std::uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
+  const std::uint64_t mid = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFFu) + (lo_hi & 0xFFFFFFFFu);
+  const std::uint64_t hi = hi_hi + (hi_lo >> 32) + (lo_hi >> 32) + (mid >> 32);
+  const std::uint64_t lo = (mid << 32) | (lo_lo & 0xFFFFFFFFu);
+  std::uint64_t q = 0, r = 0;
+  for (int bit = 127; bit >= 0; --bit) {
+    const bool top = (r >> 63) != 0;
+    r = r << 1 | ((bit >= 64 ? hi >> (bit - 64) : lo >> bit) & 1);
+    q <<= 1;
+    if (top || r >= d) {
+      r -= d;
+      q |= 1;
+    }
+  }
+  return {q, r};
+}
+
 // Largest-remainder shares: n split over weights in proportion, summing to n exactly (ties to
-// the earlier weight). Weights are sample counts, so the products fit in 128 bits.
+// the earlier weight).
 std::vector<std::uint64_t> shares(std::uint64_t n, const std::vector<std::uint64_t>& weights) {
-  unsigned __int128 total = 0;
+  std::uint64_t total = 0;
   for (std::uint64_t w : weights) total += w;
   std::vector<std::uint64_t> out(weights.size(), 0);
-  std::vector<std::pair<unsigned __int128, std::size_t>> rest;
+  std::vector<std::pair<std::uint64_t, std::size_t>> rest;
   std::uint64_t given = 0;
   for (std::size_t i = 0; i < weights.size(); ++i) {
-    const unsigned __int128 exact = static_cast<unsigned __int128>(n) * weights[i];
-    out[i] = static_cast<std::uint64_t>(exact / total);
-    given += out[i];
-    rest.emplace_back(exact % total, i);
+    const auto [q, r] = mul_div(n, weights[i], total);
+    out[i] = q;
+    given += q;
+    rest.emplace_back(r, i);
   }
   std::stable_sort(rest.begin(), rest.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   for (std::size_t k = 0; given < n; ++k, ++given) ++out[rest[k].second];
