@@ -22,7 +22,8 @@
 // Limits, each counted in RegionStats::clamped instead of reported wrong:
 //   - a reset inside the region (start, reset, accumulate): the values are from two epochs;
 //   - a fold inside the region on a PMU whose acknowledge rewrites the count (width 31: e500 and
-//     RM7000 clear bit 31 of the counter): the raw difference lost 2^31;
+//     RM7000 clear bit 31 of the counter; the MIPS CM's counter held at 0xFFFFFFFF under
+//     Perf_Ovf_Stop goes back to 0): the raw difference lost 2^31 (or 0xFFFFFFFF);
 //   - a value below the calibrated overhead.
 // A region must stay below 2^32 events (2^40 on NetBurst): one register wrap is all the difference
 // can see. Slots the Sampler presets are refused by check(): its interrupt rewrites them.
@@ -186,8 +187,10 @@ class BasicFastRegions {
 
  private:
   // Width 31: the overflow condition is bit 31 of a 32-bit count, and acknowledging it clears
-  // that bit (hal/core/driver.hpp, width rule).
-  static constexpr bool kAckRewritesCount = ((B::width(Slots) < 32) || ...);
+  // that bit (hal/core/driver.hpp, width rule). A driver with stopped_at_max: a fold writes a
+  // counter held at its maximum back to 0.
+  static constexpr bool kAckRewritesCount =
+      ((B::width(Slots) < 32) || ...) || requires { B::stopped_at_max(0u, std::uint64_t{}); };
 
   // Only a Profiler resets or folds: standalone regions are never void.
   static constexpr bool kCanVoid = !std::is_same_v<Owner, NoProfiler<B>>;

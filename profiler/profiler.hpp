@@ -281,7 +281,7 @@ class Profiler {
   std::uint64_t value(const Snapshot& s, Counter c) const {
     if (!valid(c)) return 0;
     const unsigned slot = counters_[c.index].slot, w = B::width(slot);
-    return s.high[c.index] + ((s.status & bit(slot)) ? std::uint64_t{1} << w : 0) + (s.raw[slot] & low_mask(w));
+    return s.high[c.index] + ((s.status & bit(slot)) ? carry(slot, s.raw[slot]) : 0) + (s.raw[slot] & low_mask(w));
   }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
@@ -309,6 +309,17 @@ class Profiler {
   std::uint32_t fold_mask(std::uint32_t mask) {
     pmu::IrqGuard guard;
     return fold_masked(mask);
+  }
+
+  // What a set overflow condition adds to a counter whose register reads `raw`: 2^width, or nothing
+  // where the driver says the counter stopped at its maximum instead of wrapping (the MIPS CM's
+  // Perf_Ovf_Stop as its text words it; hal/core/driver.hpp, stopped_at_max).
+  static bool stopped_at_max(unsigned slot, std::uint64_t raw) {
+    if constexpr (requires { B::stopped_at_max(slot, raw); }) return B::stopped_at_max(slot, raw);
+    return false;
+  }
+  static std::uint64_t carry(unsigned slot, std::uint64_t raw) {
+    return stopped_at_max(slot, raw) ? 0 : std::uint64_t{1} << B::width(slot);
   }
 
   // Reads that found the counters changing on every one of kReadTries passes (a broken PMU or an
@@ -368,12 +379,26 @@ class Profiler {
     // Clearing a bit-31 condition rewrites the counter: freeze around it so no event is lost.
     if (running_) B::stop(mask);
     for (auto& c : counters_) {
-      if (c.slot != Counter::kInvalid && (mask & bit(c.slot))) c.high += std::uint64_t{1} << B::width(c.slot);
+      if (c.slot != Counter::kInvalid && (mask & bit(c.slot))) c.high += folded(c.slot);
     }
     B::clear_overflow(mask);
     folds_ = folds_ + 1;
     if (running_) B::start(mask);
     return mask;
+  }
+
+  // What one fold of a slot's set condition moves into its software part: 2^width; or, for a
+  // counter stopped at its maximum (stopped_at_max), the count it holds, and the register goes
+  // back to 0 before the acknowledge lets it count again.
+  std::uint64_t folded(unsigned slot) {
+    if constexpr (requires { B::stopped_at_max(slot, std::uint64_t{}); }) {
+      const std::uint64_t raw = B::read(slot);
+      if (B::stopped_at_max(slot, raw)) {
+        B::write(slot, 0);
+        return raw;
+      }
+    }
+    return std::uint64_t{1} << B::width(slot);
   }
 
   Status allocate(EventConfig ev, std::uint32_t candidates, Counter& out) {
@@ -418,14 +443,14 @@ class Profiler {
       const std::uint64_t v = B::read(s.slot);
       const bool c2 = B::overflow_status() & bit(s.slot);
       const std::uint64_t high = s.high;
-      if (c1 == c2 && f1 == folds_) return high + (c1 ? std::uint64_t{1} << w : 0) + (v & low_mask(w));
-      if (i + 1 >= kReadTries) return gave_up(high + (c2 ? std::uint64_t{1} << w : 0) + (v & low_mask(w)));
+      if (c1 == c2 && f1 == folds_) return high + (c1 ? carry(s.slot, v) : 0) + (v & low_mask(w));
+      if (i + 1 >= kReadTries) return gave_up(high + (c2 ? carry(s.slot, v) : 0) + (v & low_mask(w)));
     }
   }
 
   // Linked pair, never folded on its low side. Chain: read high-low-high, retried if high moved.
   // Cascade: low, high, then the low counter's overflow condition again, retried if it changed.
-  // Chain (e500 CRM 7.6.1, the seed's loop): high counts low's rollovers to zero, so the value is
+  // Chain (e500 CRM 7.6.1 and its read loop): high counts low's rollovers to zero, so the value is
   // high * 2^32 + low. Cascade (Intel SDM 18.15.5.6): counting "begins on one counter then
   // continues on the second counter after the first counter overflows" and "the contents of the
   // two counters can be added together": the low counter's 2^40 at its overflow + high (before the

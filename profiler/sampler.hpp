@@ -360,8 +360,10 @@ class Sampler {
       record(at);
       const unsigned w = B::width(s);
       const std::uint64_t raw = B::read(s);
-      // Since the overflow: the count past 2^w (a flag's counter wrapped to 0; bit 31's has it set).
-      if ((raw & low_mask(w)) < period_[s]) ahead |= std::uint32_t{1} << s;
+      // Since the overflow: the count past 2^w (a flag's counter wrapped to 0; bit 31's has it set),
+      // or nothing for a counter stopped at its maximum (Profiler::stopped_at_max): its rewind below
+      // puts the next stop a period ahead.
+      if (Profiler<B>::stopped_at_max(s, raw) || (raw & low_mask(w)) < period_[s]) ahead |= std::uint32_t{1} << s;
       B::write(s, (raw - period_[s]) & low_mask(register_bits(w)));
       p_.account_rearm(counter_[s], period_[s]);
     }

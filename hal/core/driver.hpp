@@ -113,6 +113,12 @@ concept Driver = requires(unsigned slot, std::uint64_t value, std::uint32_t mask
 // static constexpr unsigned kPmiEventsAfterOverflow (NetBurst: 1, the PMI comes "on the next event
 // count after the counter has overflowed"). A sampling preset adds them (prof::Sampler), so the
 // interrupt still comes after exactly `period` events; rearm's rewind by `period` is unchanged.
+// Optional, for a PMU whose overflow condition may mark a counter that stopped at its maximum
+// instead of wrapping (the MIPS CM under Perf_Ovf_Stop): static bool stopped_at_max(unsigned slot,
+// std::uint64_t raw), asked with the slot's condition set and its register reading `raw`. True:
+// the register holds the whole count and the condition adds nothing to it (not 2^width); the
+// profiler's fold then takes `raw` into its software part and writes the register to 0 before it
+// acknowledges, so the counter goes on from 0 (prof::Profiler, fold).
 
 // Which core a driver runs on: what probe() reads from the core's ID register (e500 PVR, RM7000
 // PRId), unless the firmware forced a core for a part the driver's table does not list. Core{} (the

@@ -31,7 +31,9 @@
 // Interrupts: a PMCn overflow condition (bit 31 set while PMLCan[CE]=1) signals the performance
 // monitor interrupt if PMGC0[PMIE] is set, and freezes every counter (sets PMGC0[FAC]) if
 // PMGC0[FCECE] is set (CRM 7.4). The e500 clears PMIE when the interrupt occurs (Table 7-3), so
-// clear_overflow() re-enables PMIE for the acknowledged counters that still have CE set.
+// clear_overflow() re-enables PMIE for the acknowledged counters that still have CE set. Under
+// FCECE, start() and unfreeze_all() leave FAC set while a condition exists, so the freeze holds
+// whether silicon re-freezes on the condition or froze only when it appeared (README).
 #include <cstdint>
 
 #include "hal/core/bus/irq.hpp"
@@ -176,16 +178,19 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
 
   // Starts counting on these slots (clears PMLCan[FC]). If all counters are globally frozen
   // (FAC=1, e.g. after reset() or a freeze on an enabled condition) the slots are released together
-  // by clearing FAC last; note FAC is global: every slot with FC=0 resumes with them.
+  // by clearing FAC last; note FAC is global: every slot with FC=0 resumes with them. Under FCECE,
+  // FAC stays set while an enabled condition exists (release): acknowledge it first.
   // Chained pairs (CRM 7.6.1): a high counter is released before the counters it chains from and
   // frozen after them, so no rollover of a running low counter meets a frozen high one.
   static void start(std::uint32_t mask) {
     mask &= kAllSlots;
     if (!mask) return;
-    const bool frozen = R::read(pmgc0_fac<>) != 0;
+    IrqGuard guard;  // PMGC0 read once, written last (update_pmgc0)
+    const auto g = R::template read<PMGC0>();
     set_fc(mask, 0);
-    // A fresh read-modify-write, never a stale copy (update_pmgc0).
-    if (frozen) update_pmgc0(pmgc0_fac<>(0));
+    // Likely: a start mostly follows reset() or a freeze of all (and the layout keeps
+    // bench/footprint's minimal job under 512 B).
+    if (g.test(pmgc0_fac<>)) [[likely]] release(g);
   }
 
   // Stops (freezes) these slots: PMLCan[FC]=1. Stopping all four sets PMGC0[FAC] first, so they
@@ -212,7 +217,9 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
 
   // Acknowledges overflows: clears bit 31 of each counter in mask, keeping bits 30..0. Call it with
   // the counters frozen (stop()), as the profiler and sampler do: a rewrite of a running counter
-  // loses the events that land between its read and its write (the e500 has no atomic clear).
+  // loses the events that land between its read and its write (the e500 has no atomic clear), and
+  // a counter chained to one in mask would count the msb's fall as that counter's overflow (Table
+  // 7-10; README, "Chain events"). The profiler never acknowledges a chain's low counter.
   // Then re-enables PMGC0[PMIE] if any of these counters has CE set, since the e500 clears PMIE
   // when it takes the interrupt (Table 7-3); an interrupt still pending elsewhere is then taken.
   static void clear_overflow(std::uint32_t mask) {
@@ -272,9 +279,13 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
   // The e500's own controls, in the manual's words
   // ---------------------------------------------------------------------------------------
 
-  // PMGC0[FAC]: freeze / release all counters at once (CRM 7.2.1).
+  // PMGC0[FAC]: freeze / release all counters at once (CRM 7.2.1). Releasing keeps FAC set while
+  // FCECE holds an enabled condition (release).
   static void freeze_all() { update_pmgc0(pmgc0_fac<>(1)); }
-  static void unfreeze_all() { update_pmgc0(pmgc0_fac<>(0)); }
+  static void unfreeze_all() {
+    IrqGuard guard;  // one read-modify-write (update_pmgc0)
+    release(R::template read<PMGC0>());
+  }
   static bool all_frozen() { return R::read(pmgc0_fac<>) != 0; }
 
   // PMLCan[FC] for one counter.
@@ -317,13 +328,22 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
     return Status::ok;
   }
 
-  // PMGC0[TBSEL]: the time-base bit whose transitions event 90 counts (0 TBL[31], 1 TBL[23],
-  // 2 TBL[19], 3 TBL[15]). e500v2 only (Table 7-3): unsupported_core elsewhere, since on e500v1
-  // these bits are reserved and must be written as zero; bad_argument if select > 3.
+  // PMGC0[TBSEL]: the time-base bit whose 0-to-1 transitions event 90 counts (0 TBL[31], 1 TBL[23],
+  // 2 TBL[19], 3 TBL[15]; CRM 7.2.1, Table 7-3). e500v2 only: unsupported_core elsewhere, since on
+  // e500v1 these bits are reserved and must be written as zero; bad_argument if select > 3.
   static Status select_timebase_bit(unsigned select) {
     if (core_.core != Core::e500v2) return Status::unsupported_core;
     if (select > 3) return Status::bad_argument;
     update_pmgc0(pmgc0_tbsel<>.runtime(select));
+    return Status::ok;
+  }
+  // PMGC0[TBEE]: "This count is enabled by setting PMGC0[TBEE]" (CRM 9.3.2): event 90 counts only
+  // with it. Each transition is then also an enabled event (Table 7-3): it interrupts under PMIE
+  // and freezes under FCECE, which no overflow explains to the kit's Sampler; count event 90 with
+  // both off. e500v2 only: unsupported_core elsewhere (reserved bit).
+  static Status enable_timebase_event(bool on) {
+    if (core_.core != Core::e500v2) return Status::unsupported_core;
+    update_pmgc0(pmgc0_tbee<>.runtime(on ? 1u : 0u));
     return Status::ok;
   }
 
@@ -333,8 +353,13 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
   static Core core() { return core_.core; }
   static void force_core(Core c) { core_.force(c); }
 
-  // PMGC0[FCECE]: an enabled condition (bit 31 with CE) freezes every counter by setting FAC.
-  static void set_freeze_on_condition(bool on) { update_pmgc0(pmgc0_fcece<>.runtime(on ? 1u : 0u)); }
+  // PMGC0[FCECE]: an enabled condition (bit 31 with CE) freezes every counter by setting FAC. It
+  // also makes start() and unfreeze_all() check for one before they clear FAC (release): the
+  // driver's one way to set FCECE, so a firmware that never freezes on a condition links no check.
+  static void set_freeze_on_condition(bool on) {
+    release_ = &release_unless_held;
+    update_pmgc0(pmgc0_fcece<>.runtime(on ? 1u : 0u));
+  }
   // PMGC0[PMIE]. Hardware clears it when the interrupt occurs (Table 7-3).
   static void enable_interrupt(bool on) {
     IrqGuard guard;  // the test and the write are one step (update_pmgc0)
@@ -375,9 +400,34 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
              pmlcb_threshmul<PMLCb<n>>.runtime((ev.qualifier >> 8) & 0x7u));
   }
 
-  // Event 90 exists on e500v2 only (CRM 9.3.2); elsewhere the event table is the same.
+  // Event 90 exists on e500v2 only (CRM 9.3.2, "Performance Monitor Time Base Event"); elsewhere
+  // the event table is the same.
   static bool on_this_core(std::uint32_t code) {
     return code != kEventTimeBaseTransition || core_.core == Core::e500v2;
+  }
+
+  // Clears PMGC0[FAC] (g: PMGC0 as read, interrupts masked since), unless FCECE is set and an
+  // enabled condition exists (bit 31 with CE). Table 7-3 lets the counters count "only until an
+  // enabled condition or event occurs" and defines the condition as a state (msb = 1 and CE = 1):
+  // silicon that reads it so sets FAC again at once; silicon that freezes only when a condition
+  // appears would let them run on past it. Kept set, both hold the freeze until the condition is
+  // acknowledged (clear_overflow), which is what FCECE asks. release_ is the plain release until
+  // set_freeze_on_condition points it at the check: a firmware that never sets FCECE (nothing
+  // else in the driver does) links no scan of the counters.
+  static void release(Snapshot<PMGC0> g) { release_(g.raw); }
+  static void release_plain(u32 g) { R::modify_from(Snapshot<PMGC0>{g}, pmgc0_fac<>(0)); }
+  static void release_unless_held(u32 g) {
+    if (Snapshot<PMGC0>{g}.test(pmgc0_fcece<>) && enabled_conditions() != 0) return;
+    release_plain(g);
+  }
+  static inline void (*release_)(u32) = &release_plain;
+  // Slots with an enabled condition: bit 31 set and PMLCan[CE] (CRM 7.4).
+  static std::uint32_t enabled_conditions() {
+    std::uint32_t m = 0;
+    each_slot(kAllSlots, [&](auto n) {
+      if (R::read(pmc_ov<PMC<n>>) && R::read(pmlca_ce<PMLCa<n>>)) m |= 1u << n;
+    });
+    return m;
   }
 
   // Every PMGC0 read-modify-write runs with interrupts masked. The e500 clears PMGC0[PMIE] when it

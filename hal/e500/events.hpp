@@ -18,14 +18,13 @@
 //
 // 2. Chain sources. CRM 7.6.1: chaining is done "by defining the event of interest to be another
 //    PMC's overflow generation"; the chained counter "increments each time the first counter rolls
-//    over to zero". The "PMCn overflow" events are 82 (PMC0), 83 (PMC1), 84 (PMC2), 85 (PMC3),
-//    countable on any counter (FreeBSD's e500 table, OProfile's e500/e500v2 lists and Freescale's
-//    list for e500mc, which keeps the same numbers, agree; the latter describes them as counting PMCn's most
-//    significant bit going from 1 to 0, which for a counting counter is exactly the rollover to
-//    zero). Table 7-10's own rows were not retrievable here: the numbers rest on those lists plus
-//    7.6.1's description. Decision: events 82..85 carry kEventChainSource and the counter
-//    mask 0xF; event 82+n counts rollovers of PMCn (kEventPmcOverflowBase, regs.hpp). A counter
-//    chained to itself is meaningless and link() refuses it. Tests: "*Chain*".
+//    over to zero". Table 7-10's chaining events are 82 (PMC0 overflow), 83 (PMC1), 84 (PMC2),
+//    85 (PMC3), countable on any counter, each counting PMCn's most significant bit going from 1
+//    to 0: for a counting counter exactly its rollover to zero, and for a write that clears the bit
+//    one more (the model's default reading, hal/e500/README.md; the driver never writes a chain
+//    source with its chained counter running). Decision: events 82..85 carry kEventChainSource and
+//    the counter mask 0xF; event 82+n counts PMCn's overflows (kEventPmcOverflowBase, regs.hpp). A
+//    counter chained to itself is meaningless and link() refuses it. Tests: "*Chain*".
 #include <cstddef>
 #include <cstdint>
 
@@ -134,19 +133,21 @@ inline constexpr EventInfo kEvents[] = {
     {79, "CRIT_INTR_LATENCY", "Critical input interrupt latency longer than the threshold", kPmc01, kThr},
     {80, "EXT_INTR_PENDING_LATENCY", "External input interrupt pending latency longer than the threshold", kPmc01, kThr},
     {81, "CRIT_INTR_PENDING_LATENCY", "Critical input interrupt pending latency longer than the threshold", kPmc01, kThr},
-    // Chaining events: PMCn rolled over to zero (CRM 7.6.1). See OPEN item 2 above.
-    {82, "PMC0_OVERFLOW", "PMC0 rolled over to zero (chain PMC0 into this counter)", kAll, kChain},
-    {83, "PMC1_OVERFLOW", "PMC1 rolled over to zero (chain PMC1 into this counter)", kAll, kChain},
-    {84, "PMC2_OVERFLOW", "PMC2 rolled over to zero (chain PMC2 into this counter)", kAll, kChain},
-    {85, "PMC3_OVERFLOW", "PMC3 rolled over to zero (chain PMC3 into this counter)", kAll, kChain},
+    // Chaining events: PMCn's msb going from 1 to 0, i.e. its rollover to zero (Table 7-10, CRM
+    // 7.6.1). See item 2 above.
+    {82, "PMC0_OVERFLOW", "PMC0's msb went from 1 to 0: its rollovers (chain PMC0 into this counter)", kAll, kChain},
+    {83, "PMC1_OVERFLOW", "PMC1's msb went from 1 to 0: its rollovers (chain PMC1 into this counter)", kAll, kChain},
+    {84, "PMC2_OVERFLOW", "PMC2's msb went from 1 to 0: its rollovers (chain PMC2 into this counter)", kAll, kChain},
+    {85, "PMC3_OVERFLOW", "PMC3's msb went from 1 to 0: its rollovers (chain PMC3 into this counter)", kAll, kChain},
     // Interrupt events
     {86, "INTERRUPTS_TAKEN", "Interrupts taken", kAll, 0},
     {87, "EXT_INTERRUPTS_TAKEN", "External input interrupts taken", kAll, 0},
     {88, "CRIT_INTERRUPTS_TAKEN", "Critical input interrupts taken", kAll, 0},
     {89, "SC_TRAP_INTERRUPTS", "System call and trap interrupts taken", kAll, 0},
-    // Time-base event (CRM 9.3.2): e500v2 only; the driver refuses it on other cores.
-    {90, "TBL_BIT_TRANSITIONS", "Transitions of the time-base bit PMGC0[TBSEL] selects (e500v2 only)",
-     kAll, 0},
+    // Time-base event (CRM 9.3.2, "Performance Monitor Time Base Event"; the bit: PMGC0[TBSEL],
+    // Table 7-3): e500v2 only, counted while PMGC0[TBEE] is set; the driver refuses it elsewhere.
+    {90, "TBL_BIT_TRANSITIONS",
+     "0-to-1 transitions of the time-base bit PMGC0[TBSEL] selects, with PMGC0[TBEE] set (e500v2 only)", kAll, 0},
 };
 inline constexpr std::size_t kNumEvents = sizeof(kEvents) / sizeof(kEvents[0]);
 

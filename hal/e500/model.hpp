@@ -12,14 +12,25 @@
 //   optionally every bus access, set_cycles_per_access()), and only while not frozen: PMGC0[FAC],
 //   PMLCan[FC], FCS/FCU against the event's MSR[PR], FCM1/FCM0 against its MSR[PMM] (Table 7-8).
 // - Overflow: a counter is in its overflow state while bit 31 is set; with PMLCan[CE] that is an
-//   enabled condition (CRM 7.4). When a condition appears (a count reaching 0x8000_0000, or
-//   software loading an overflowed value, or setting CE on one) and PMGC0[FCECE]=1, FAC is set.
+//   enabled condition (CRM 7.4; Table 7-3: "the msb = 1 in PMCx and PMLCax[CE] = 1"). With
+//   PMGC0[FCECE]=1 the counters count "only until an enabled condition or event occurs", and FAC is
+//   set (Table 7-3). The manual's condition is a state, so by default FAC is set whenever one
+//   exists: when it appears (a count reaching 0x8000_0000, software loading an overflowed value,
+//   setting CE or FCECE), and again after software clears FAC while it still exists. The switch
+//   (FreezeReading::when_condition_appears) freezes only when a condition newly appears.
 //   While any condition exists, PMGC0[PMIE]=1 and MSR[EE]=1 (set_ee), the interrupt is taken: the
 //   model clears PMIE (Table 7-3) and calls the interrupt callback with EE off (no nesting); if the
 //   handler leaves a condition with PMIE set again, the interrupt is taken again after it returns.
-// - Chaining: when PMCn rolls over from 0xFFFF_FFFF to 0 by counting, event 82+n happens once, in
-//   the same processor context (CRM 7.6.1), so any counter selecting it increments; chains of
-//   several counters propagate.
+// - Chaining: event 82+n happens once each time PMCn's most significant bit goes from 1 to 0 (Table
+//   7-10's chaining events), in the current processor context, so any counter selecting it
+//   increments; chains of several counters propagate. Counting does it at the rollover from
+//   0xFFFF_FFFF to 0 (CRM 7.6.1: the chained counter "increments each time the first counter rolls
+//   over to zero"); by default a software write that clears the bit does it too. The switch
+//   (ChainReading::counting_rollover) counts the counting rollovers only.
+// - The time base (time_base(), the caller's TB): each 0-to-1 transition of the TB bit
+//   PMGC0[TBSEL] selects (Table 7-3) is an occurrence of event 90, counted while PMGC0[TBEE] is set
+//   (CRM 9.3.2: the e500v2 counts "transitions of the TBL bit selected by PMGC0[TBSEL]. This count
+//   is enabled by setting PMGC0[TBEE]").
 // - Thresholds: events 76..81 exist only on PMC0 and PMC1 (C0:76, C1:76 in CRM 7.6.2; thresholds
 //   "only for PMC0 and PMC1", 7.2.5). They are injected with duration_event(code, duration); an
 //   occurrence counts once on each selecting counter whose PMLCbn threshold, THRESHOLD x
@@ -33,9 +44,12 @@
 // - The core (set_pvr, default e500v2 rev 3.0, 0x80210030 as QEMU's mpc8544ds reports): PVR reads
 //   answer it (not counted as PMU accesses). On e500v1 (0x8020xxxx) TBSEL/TBEE are reserved: they
 //   read as zero and any write that sets them is counted (reserved_writes), and event 90 does not
-//   exist (event(90) counts nothing). On e500v2 event 90 is injected like any other event.
-// Not modelled: the time base itself (TBSEL/TBEE are stored; TBEE raises nothing), the pm_event input,
-// speculative counts, counters incrementing by up to 4 per cycle (an event() of n is n in a row).
+//   exist (event(90) counts nothing). On e500v2 event(90) injects occurrences directly, like any
+//   other event, and time_base() derives them from the time base.
+// Not modelled: TBEE's exception and freeze (a transition is counted; it neither interrupts nor
+// freezes, though Table 7-3 makes it an enabled event), TBSEL's false transition when it changes,
+// the pm_event input, speculative counts, counters incrementing by up to 4 per cycle (an event()
+// of n is n in a row).
 //
 // Freestanding: no heap, no exceptions, no RTTI, no std::function; callbacks are a function
 // pointer plus a context pointer.
@@ -56,6 +70,21 @@ struct Context {
   bool mark = false;
 };
 
+// Two rules the manual states and silicon may read otherwise (hal/e500/README.md): the model
+// follows the manual by default and takes the other reading as a switch.
+enum class FreezeReading : std::uint8_t {
+  while_condition_exists,  // Table 7-3: FCECE freezes while an enabled condition (a state) exists
+  when_condition_appears,  // FCECE freezes only when a condition newly appears
+};
+enum class ChainReading : std::uint8_t {
+  msb_falls,          // Table 7-10: PMCn's msb going from 1 to 0, a software write included
+  counting_rollover,  // only PMCn rolling over to zero by counting (CRM 7.6.1's example)
+};
+struct Readings {
+  FreezeReading freeze = FreezeReading::while_condition_exists;
+  ChainReading chain = ChainReading::msb_falls;
+};
+
 class Model final : public model::Harness {
  public:
   using Callback = model::Callback;
@@ -64,7 +93,8 @@ class Model final : public model::Harness {
   static constexpr std::uint32_t kLastThresholdEvent = 81;
   static constexpr unsigned kMaxNesting = 16;        // count() re-entry through hooks and handlers
 
-  Model() : Harness(BusKind::pmr) { reset_registers(); }
+  explicit Model(Readings readings = {}) : Harness(BusKind::pmr), readings_(readings) { reset_registers(); }
+  Readings readings() const { return readings_; }
 
   // --- set-up -----------------------------------------------------------------------------
   // Hard reset: every PMR zero (CRM 7.2), no pending condition. Keeps the test's settings.
@@ -113,6 +143,18 @@ class Model final : public model::Harness {
     count(code, 1, c, over);
   }
 
+  // The time base went from `from` to `to` (counting up): event 90 for each 0-to-1 transition of
+  // the bit PMGC0[TBSEL] selects, while PMGC0[TBEE] is set (CRM 9.3.2; Table 7-3), in the current
+  // context. e500v2 only.
+  void time_base(std::uint64_t from, std::uint64_t to) {
+    if (!v2() || !(pmgc0_ & kTbee) || to <= from) return;
+    const unsigned b = timebase_bit(pmgc0_tbsel<PMGC0>.extract(pmgc0_));
+    // Values in (0, v] whose bit b is 1 and bits below it 0: (v + 2^b) / 2^(b+1).
+    const auto ones = [b](std::uint64_t v) { return (v + (std::uint64_t{1} << b)) >> (b + 1); };
+    const std::uint64_t n = ones(to) - ones(from);
+    if (n) count(kEventTimeBaseTransition, n, ctx_, 0xFu);
+  }
+
   // --- inspection (no side effects, not counted as accesses) --------------------------------
   std::uint32_t pmgc0() const { return pmgc0_; }
   std::uint32_t pmlca(unsigned n) const { return n < kCounters ? pmlca_[n] : 0; }
@@ -130,8 +172,10 @@ class Model final : public model::Harness {
   // Test-side mtpmr to PMCn (same side effects as the instruction, not logged, not counted).
   void set_pmc(unsigned n, std::uint32_t v) {
     if (n >= kCounters) return;
+    const bool fell = msb_falls(n, v);
     pmc_.set(n, v);
     commit();
+    if (fell) count(kEventPmcOverflowBase + n, 1, ctx_, 0xFu);
   }
 
  private:
@@ -139,6 +183,7 @@ class Model final : public model::Harness {
   static constexpr std::uint32_t kFc = 0x80000000u, kFcs = 0x40000000u, kFcu = 0x20000000u;
   static constexpr std::uint32_t kFcm1 = 0x10000000u, kFcm0 = 0x08000000u, kCe = 0x04000000u;
   static constexpr std::uint32_t kTbselTbee = 0x00001900u;  // PMGC0 bits 51-52 and 55 (Table 7-3)
+  static constexpr std::uint32_t kTbee = 0x00000100u;       // PMGC0 bit 55
 
   static constexpr bool is_threshold_event(std::uint32_t code) {
     return code >= kFirstThresholdEvent && code <= kLastThresholdEvent;
@@ -192,11 +237,17 @@ class Model final : public model::Harness {
     return MockResult::handled;
   }
 
+  // A write of v to PMCn takes its msb from 1 to 0, and the chain event reading counts that.
+  bool msb_falls(unsigned n, std::uint32_t v) const {
+    return readings_.chain == ChainReading::msb_falls && (pmc_.get(n) & kPmcOverflow) && !(v & kPmcOverflow);
+  }
+
   MockResult on_write(std::uint32_t key, std::uint64_t value) override {
     const Decoded d = decode(key);
     const auto v = static_cast<std::uint32_t>(value);
     if (d.kind == Kind::none || d.user_copy) return MockResult::trap;  // read-only copy / illegal
     if (user_access_) return MockResult::trap;                         // privileged
+    const bool fell = d.kind == Kind::pmc && msb_falls(d.n, v);
     switch (d.kind) {
       case Kind::pmgc0: {
         const std::uint32_t reserved = v2() ? 0 : kTbselTbee;
@@ -210,6 +261,7 @@ class Model final : public model::Harness {
       case Kind::none: break;
     }
     commit();
+    if (fell) count(kEventPmcOverflowBase + d.n, 1, ctx_, 0xFu);  // Table 7-10: the msb fell
     return MockResult::handled;
   }
 
@@ -264,18 +316,21 @@ class Model final : public model::Harness {
     --nesting_;
   }
 
-  // Re-evaluates the enabled conditions after any change: a new one freezes all counters under
-  // FCECE; any present one is taken as an interrupt under PMIE and EE (CRM 7.4, Table 7-3).
+  // Re-evaluates the enabled conditions after any change: under FCECE one freezes all counters
+  // (every one that exists, or only a new one: FreezeReading); any present one is taken as an
+  // interrupt under PMIE and EE (CRM 7.4, Table 7-3).
   void commit() {
     std::uint32_t now = 0;
     for (unsigned k = 0; k < kCounters; ++k)
       if ((pmc_.get(k) & kPmcOverflow) && (pmlca_[k] & kCe)) now |= 1u << k;
     const std::uint32_t rise = now & ~cond_;
     cond_ = now;
-    if (rise && (pmgc0_ & kFcece)) pmgc0_ |= kFac;
+    const std::uint32_t freezing = readings_.freeze == FreezeReading::while_condition_exists ? now : rise;
+    if (freezing && (pmgc0_ & kFcece)) pmgc0_ |= kFac;
     poll_interrupt();
   }
 
+  Readings readings_;
   std::uint32_t pvr_ = 0x80210030u;
   unsigned reserved_writes_ = 0;
   std::uint32_t pmgc0_ = 0;

@@ -114,13 +114,21 @@ inline constexpr FieldMsb0<R, 33, 33, detail::field_access<R>, "PMIE"> pmgc0_pmi
 // Freeze counters on enabled condition or event: an enabled condition sets FAC.
 template <class R = PMGC0>
 inline constexpr FieldMsb0<R, 34, 34, detail::field_access<R>, "FCECE"> pmgc0_fcece{};
-// Time base selector (e500v2 only): 00 TBL[31], 01 TBL[23], 10 TBL[19], 11 TBL[15]. The bit whose
-// transitions event 90 counts and TBEE signals (CRM 9.3.2).
+// Time base selector (e500v2 only): 00 TB[63] (TBL[31]), 01 TB[55] (TBL[23]), 10 TB[51] (TBL[19]),
+// 11 TB[47] (TBL[15]); a time base transition event is that bit changing from 0 to 1 (CRM 7.2.1,
+// Table 7-3; 2.15.1, Table 2-38). Event 90 counts them (CRM 9.3.2).
 template <class R = PMGC0>
 inline constexpr FieldMsb0<R, 51, 52, detail::field_access<R>, "TBSEL"> pmgc0_tbsel{};
-// Time base transition event exception enable (e500v2 only).
+// Time base transition event exception enable (e500v2 only, Table 7-3): the transitions are
+// signalled to the performance monitor, which then counts them as event 90 (CRM 9.3.2) and takes
+// each as an enabled event (an interrupt under PMIE, a freeze under FCECE).
 template <class R = PMGC0>
 inline constexpr FieldMsb0<R, 55, 55, detail::field_access<R>, "TBEE"> pmgc0_tbee{};
+// The TB bit a TBSEL value selects, numbered from the TB's least significant bit (TB[63] is 0).
+constexpr unsigned timebase_bit(u32 tbsel) {
+  constexpr unsigned kMsb0[4] = {63, 55, 51, 47};
+  return 63 - kMsb0[tbsel & 3u];
+}
 
 // --- PMLCa / UPMLCa fields (Table 7-4); R is PMLCa<n> or UPMLCa<n> ------------------------------
 // Freeze counter.
@@ -206,9 +214,11 @@ constexpr const char* core_name(Core c) {
 }
 
 // Chaining and threshold constants shared by events.hpp, the driver and the model.
-// Events 82..85: PMC0..PMC3 rolled over to zero (events.hpp, CRM 7.6.1).
+// Events 82..85: PMC0..PMC3 overflow, the msb going from 1 to 0 (Table 7-10; CRM 7.6.1: the
+// chained counter counts the first one's rollovers to zero).
 inline constexpr u32 kEventPmcOverflowBase = 82;
-// Event 90: transitions of the time-base bit PMGC0[TBSEL] selects; e500v2 only (CRM 9.3.2).
+// Event 90: 0-to-1 transitions of the time-base bit PMGC0[TBSEL] selects (Table 7-3), counted
+// while PMGC0[TBEE] is set; e500v2 only (CRM 9.3.2, "Performance Monitor Time Base Event").
 inline constexpr u32 kEventTimeBaseTransition = 90;
 // Thresholds exist only on PMC0 and PMC1 (CRM 7.2.5).
 inline constexpr unsigned kThresholdCounters = 0x3;

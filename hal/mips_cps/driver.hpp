@@ -5,7 +5,10 @@
 //
 // Slot map: slot 0 = PC_CYCLE (CM clock cycles), slot 1 = PC_CNT0, slot 2 = PC_CNT1: the order of
 //   the PC_OV bits, so an overflow mask and a slot mask are the same bits.
-// Width: 32 on every slot (the counters roll over to 0; see "Overflow timing" in the README).
+// Width: 32 on every slot (the counters roll over to 0; see "Overflow timing" in the README). With
+//   Perf_Ovf_Stop a counter may instead stop at 0xFFFFFFFF with its overflow bit set (the CPS
+//   text's words; README, "Perf_Ovf_Stop"): stopped_at_max() tells the profiler which it was, so a
+//   64-bit value is exact under both readings.
 // Link: none (the CM cannot chain its counters).
 //
 // EventConfig for this PMU:
@@ -272,6 +275,9 @@ struct Driver : CounterDriver<Bus, RegList<PC_CYCLE, PC_CNT0, PC_CNT1>, 32> {
   // Sampling's common case (hal/core/driver.hpp): one W1C store of its PC_OV bit, which drops
   // CM_PCInt unless another counter's bit is set, then the counter rewound. The bit stays set when
   // a whole period came since the overflow: CM_PCInt stays asserted for the next period's sample.
+  // Not with Perf_Ovf_Stop: a counter held at 0xFFFFFFFF is never ahead of its overflow, and the
+  // acknowledge would let it count before the rewind (README, "Perf_Ovf_Stop"). A firmware that
+  // sets set_overflow_stop samples through the general entry (its stop, rewind, acknowledge, start).
   template <unsigned Slot>
   static void rearm(std::uint64_t period) {
     Base::template rewind<Slot>(period, [](std::uint32_t ack) {
@@ -301,10 +307,22 @@ struct Driver : CounterDriver<Bus, RegList<PC_CYCLE, PC_CNT0, PC_CNT1>, 32> {
   // ---------------------------------------------------------------------------------------
 
   // Perf_Ovf_Stop: when any counter overflows, all three stop (what restarts them the CPS text does
-  // not say; the model: clearing the overflow bit).
+  // not say; the model: clearing the overflow bit). Where the overflowing counter stops is open
+  // (README): at 0xFFFFFFFF, as the text words it, or at 0 after its roll-over. The profiler is
+  // exact under both (stopped_at_max); sampling takes the general entry (rearm).
   static void set_overflow_stop(bool stop_all) {
     IrqGuard guard;
     R::modify(pc_ctl_ovf_stop.runtime(stop_all ? 1u : 0u));
+  }
+  // For a slot whose overflow bit is set and whose register reads `raw`: did the counter stop at its
+  // maximum instead of wrapping? The CPS text (MIPS CPS Training, "Performance Registers (GCR)",
+  // GCR_DB_PC_CTL) has Perf_Ovf_Stop stop every counter "when any counter ... reaches its maximum
+  // value of 0xFFFFFFFF": the bit then marks the stop and the register holds the whole count, not
+  // 2^32 more. Under the other reading the counter wraps to 0 first, and nothing counts while a
+  // bit is set, so with Perf_Ovf_Stop a set bit and 0xFFFFFFFF mean the first. The profiler's
+  // optional hook (hal/core/driver.hpp); one PC_CTL read, only for a register reading 0xFFFFFFFF.
+  static bool stopped_at_max(unsigned /*slot*/, std::uint64_t raw) {
+    return raw == Base::kCounterMax && R::read(pc_ctl_ovf_stop) != 0;
   }
   // CM_PCInt as the CM drives it: Perf_Int_En and an overflow bit set. Acknowledge = clear_overflow.
   static bool interrupt_pending() {

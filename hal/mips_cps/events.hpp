@@ -93,16 +93,17 @@ inline constexpr PmuCatalog catalog{
 };
 static_assert(catalog_sound(catalog), "mips-cm event catalog: codes unique, fit the 8-bit event field");
 
-// The seed's list, exactly: 0-6, 8, 9, 16, 17 on the counters, and the cycle counter.
+// The GCR_DB_PC_EVENT list of the MIPS CPS Training, "Performance Registers (GCR)", exactly:
+// 0-6, 8, 9, 16, 17 on the counters, and the cycle counter.
 namespace detail {
-constexpr bool table_is_the_seeds() {
+constexpr bool table_is_the_cps_texts() {
   constexpr std::uint32_t want[] = {0, 1, 2, 3, 4, 5, 6, 8, 9, 16, 17};
   if (kNumEvents != 1 + sizeof(want) / sizeof(want[0]) || kEvents[0].code != kCycleEvent) return false;
   for (std::size_t i = 0; i < sizeof(want) / sizeof(want[0]); ++i)
     if (kEvents[i + 1].code != want[i] || kEvents[i + 1].counters != 0x3) return false;
   return true;
 }
-static_assert(table_is_the_seeds(), "mips-cm event table: the events 0-6, 8, 9, 16, 17, in order");
+static_assert(table_is_the_cps_texts(), "mips-cm event table: the events 0-6, 8, 9, 16, 17, in order");
 }  // namespace detail
 
 constexpr bool has_counter_event(std::uint32_t code) {

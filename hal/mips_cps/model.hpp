@@ -16,8 +16,15 @@
 //   PC_QUALn value and the event's attributes (the layouts are not public; default: every event
 //   matches). 32-bit counters that roll over to 0; the roll-over sets the counter's PC_OV bit.
 // - PC_OV: write 1 to clear, 0 leaves a bit alone.
-// - Perf_Ovf_Stop: while it is set and any overflow bit is set, no counter counts (all three stop
-//   at the overflow; clearing the bit lets them go on).
+// - Perf_Ovf_Stop: while it is set and any overflow bit is set, no counter counts (all three stop;
+//   clearing the bit lets them go on). Where a counter stops is an open question of the CPS text
+//   (hal/mips_cps/README.md), so it is the model's one switch, OvfStopReading:
+//     stops_at_max (default, the text's words: the counters stop "when any counter ... reaches its
+//       maximum value of 0xFFFFFFFF"): the count that brings a counter to 0xFFFFFFFF sets its
+//       overflow bit and stops all three; that counter holds 0xFFFFFFFF. A counter already at
+//       0xFFFFFFFF when it counts (written there, or let go without moving it) rolls over to 0 and
+//       sets its bit, as without Perf_Ovf_Stop.
+//     stops_after_roll_over: the counter rolls over to 0 and sets its bit, then all three stop.
 // - CM_PCInt: a level, asserted while Perf_Int_En and any overflow bit are set, taken as the PMU
 //   interrupt (the board's wiring assumed).
 // - Absent mode (harness set_absent): every GCR access traps (a bus error). Inert mode
@@ -33,6 +40,12 @@
 
 namespace pmu::mips_cps {
 
+// Where Perf_Ovf_Stop stops the counters (header comment; hal/mips_cps/README.md).
+enum class OvfStopReading : std::uint8_t {
+  stops_at_max,           // the counter holds 0xFFFFFFFF with its overflow bit set
+  stops_after_roll_over,  // the counter rolls over to 0, sets its overflow bit, then all stop
+};
+
 class Model final : public model::Harness {
  public:
   // Does an event with these attributes match this qualifier? (The caller's reading of its core's
@@ -44,7 +57,9 @@ class Model final : public model::Harness {
   static constexpr std::uint32_t kConfigM = 0x80000000u;
   static constexpr std::uint32_t kConfig3Cmgcr = 0x20000000u;
 
-  Model() : Harness(BusKind::mmio) {}
+  explicit Model(OvfStopReading reading = OvfStopReading::stops_at_max)
+      : Harness(BusKind::mmio), reading_(reading) {}
+  OvfStopReading reading() const { return reading_; }
 
   // --- discovery set-up ---------------------------------------------------------------------
   void set_config_chain(bool config, bool config1, bool config2) {
@@ -100,8 +115,9 @@ class Model final : public model::Harness {
   bool counting(unsigned slot) const {
     return !inert_ && ((ctl_ >> kCountOn[slot]) & 1u) && !stopped_by_overflow();
   }
-  // Counts n on one slot, stepping to each roll-over so the interrupt lands on the event that
-  // caused it and a handler sees the count as it was then.
+  // Counts n on one slot, stepping to each roll-over (or, under Perf_Ovf_Stop read as
+  // stops_at_max, to 0xFFFFFFFF) so the interrupt lands on the event that caused it and a handler
+  // sees the count as it was then.
   void count(unsigned slot, std::uint64_t n) {
     if (nesting_ >= kMaxNesting) {
       nesting_exceeded_ = true;
@@ -109,11 +125,13 @@ class Model final : public model::Harness {
     }
     ++nesting_;
     while (n && counting(slot)) {
-      const std::uint64_t to_wrap = 0x100000000ull - cnt_[slot];
-      const std::uint64_t step = n < to_wrap ? n : to_wrap;
+      const bool stop_at_max =
+          (ctl_ & kOvfStop) && reading_ == OvfStopReading::stops_at_max && cnt_[slot] != 0xFFFFFFFFu;
+      const std::uint64_t to_mark = stop_at_max ? 0xFFFFFFFFull - cnt_[slot] : 0x100000000ull - cnt_[slot];
+      const std::uint64_t step = n < to_mark ? n : to_mark;
       cnt_[slot] = static_cast<std::uint32_t>(cnt_[slot] + step);
       n -= step;
-      if (step == to_wrap) ov_ |= 1u << slot;
+      if (step == to_mark) ov_ |= 1u << slot;
       poll_interrupt();
     }
     --nesting_;
@@ -209,6 +227,7 @@ class Model final : public model::Harness {
   bool interrupt_wanted() const override { return pcint(); }
   void interrupt_taken() override {}  // a level: it drops when software clears the overflow bits
 
+  OvfStopReading reading_;
   bool config_m_[3] = {true, true, true};
   bool cmgcr_ = true;
   std::uint32_t cmgcrbase_ = kQemuCmGcrBase;

@@ -6,7 +6,7 @@
 // Slot map: slot n = counter n (MSR 0x300 + n, CCCR 0x360 + n), 0..17. Counter 1 (BPU_COUNTER1) is
 //   never used: its enable is unreliable (Linux's P4 driver, "counter 1 is broken (erratum)").
 // Width: 40 (the counters are 40 bits and wrap to 0, setting the CCCR's sticky OVF).
-// Link: cascade (the seed, SDM 18.15.5.6): counter hi starts when its partner lo overflows. Pairs:
+// Link: cascade (SDM 18.15.5.6): counter hi starts when its partner lo overflows. Pairs:
 //   0<->2, 1<->3 in each block of four (BPU 0-3, MS 4-7, FLAME 8-11, IQ 12-15), and 14->16,
 //   15->17 (16 and 17 cascade only from 14 and 15, never into them). Counter 1 takes no part.
 //

@@ -2,7 +2,7 @@
 // Behavioural model of the NetBurst performance monitoring MSRs, for host tests: a pmu::MockDevice
 // answering the driver's MSR, CPUID and local-APIC accesses on any MockBus<Tag>.
 //
-// What it models (SDM 18.15 and the seed; hal/netburst/README.md):
+// What it models (SDM 18.15, cascading 18.15.5.6; hal/netburst/README.md):
 // - 18 counters of 40 bits, 18 CCCRs, the 45 ESCRs (IQ_ESCR0/1 only on models 1 and 2: on later
 //   models they read 0 and ignore writes). A write that sets a reserved bit raises #GP (trap) and
 //   is counted (reserved_writes), as wrmsr does.

@@ -5,7 +5,7 @@
 // Source: Intel SDM Vol. 3B, "Performance Monitoring Facility" of the Pentium 4 (section 18.15 in
 // the 2016-era edition): Table 18-63 (counters, CCCRs, ESCRs and which ESCR feeds which counter, with
 // the CCCR ESCR-select value of each), the ESCR and CCCR figures (18.15.2, 18.15.3), 18.15.5.6
-// "Cascading Counters" (the project's seed), 18.16 (Hyper-Threading bits). IA32_MISC_ENABLE bits 7
+// "Cascading Counters", 18.16 (Hyper-Threading bits). IA32_MISC_ENABLE bits 7
 // and 12: the SDM's MSR table. The local APIC LVT performance counter entry: SDM Vol. 3A ch. 10.
 // hal/netburst/README.md lists every decision where sources disagree.
 //

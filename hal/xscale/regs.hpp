@@ -192,7 +192,9 @@ inline constexpr Part kParts[] = {
     {0x69054200u, Variant::xsc2, "IXP45x/IXP46x"},
     {0x69056010u, Variant::xsc3, "IOP13xx"},
     {0x69056020u, Variant::xsc3, "PXA32x"},
-    {0x69056030u, Variant::xsc3, "PXA930"},
+    // Linux's IDs 0x603 (a PXA320) and 0x683 (the PXA930) differ only in the core revision
+    // bits the mask drops: one entry, both names.
+    {0x69056030u, Variant::xsc3, "PXA320/PXA930"},
     {0x69056080u, Variant::xsc3, "PXA30x"},
     {0x69056090u, Variant::xsc3, "PXA31x"},
     {0x69056200u, Variant::xsc3, "IXP23xx"},

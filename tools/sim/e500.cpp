@@ -19,7 +19,9 @@
 // store with update (CRM Table 7-10). From the same decode: branch instructions completed and
 // finished (8, 12; b, bc, bclr, bcctr), taken branches finished (13: the next instruction is not
 // the next word), load and store micro-ops completed (9, 10; one per load or store instruction,
-// lmw/stmw included). Every other event stays at zero: no caches, TLBs, stalls or speculation.
+// lmw/stmw included). From the time base (below): event 90, each 0-to-1 transition of the TB bit
+// PMGC0[TBSEL] selects while PMGC0[TBEE] is set (CRM 9.3.2, Table 7-3; the model's time_base()).
+// Every other event stays at zero: no caches, TLBs, stalls or speculation.
 // The processor context (MSR[PR], MSR[PMM]) is read at each batch; mtmsr and rfi end a batch.
 // Unicorn's e500 MSR cannot hold PMM (it reads 0 whatever is written): rather than count a marked
 // process as unmarked, pmusim stops the run where mtmsr or rfi would set it.
@@ -126,6 +128,7 @@ struct Machine : Cpu {
   u64 tb_base = 0;  // the time base = tb_base + 2 ticks per 5 instructions
   timers::Decrementer decrementer{kTimeBase};
   u64 dec_due = timers::kNever;  // the instruction count of DEC's next step from 1 to 0
+  u64 tb_seen = 0;  // the time base the model has seen (event 90)
   bool pmi_wanted = false;  // a condition with PMIE: check MSR[EE] each instruction
   bool dec_wanted = false;  // TSR[DIS] with TCR[DIE]: check MSR[EE] each instruction
   bool lcr_dlab = false;
@@ -162,6 +165,9 @@ struct Machine : Cpu {
       if (loads) model.event(9, loads);
       if (stores) model.event(10, stores);
       pending = uops = branches = taken = loads = stores = 0;
+      const u64 tb = timebase();
+      model.time_base(tb_seen, tb);  // TBL_BIT_TRANSITIONS (90)
+      tb_seen = tb;
     }
     // Up to two micro-ops per instruction: half the distance to the nearest boundary.
     u64 h = 1ull << 32;
@@ -231,6 +237,8 @@ struct Machine : Cpu {
       set_gpr(r, v);
     } else {
       const u32 v = gpr(r);
+      const bool tb_write = n == SPR_TBL_W || n == SPR_TBU_W;
+      if (tb_write) flush();  // event 90 up to the write, from the old time base
       const u64 tb = timebase();
       switch (n) {
         case SPR_SRR0: srr0 = v; break;
@@ -251,6 +259,7 @@ struct Machine : Cpu {
         default: break;
       }
       dec_update();
+      if (tb_write) tb_seen = timebase();  // a write moves the time base: no transition counted
     }
     set(UC_PPC_REG_PC, pc + 4);
   }

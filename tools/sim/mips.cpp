@@ -145,9 +145,14 @@ struct Machine : Cpu {
     if (pmu == Pmu::cm) {
       if (pending) cm.cycles(pending);  // PC_CYCLE
       pending = loads = stores = branches = taken = 0;
+      // Up to 0xFFFFFFFF, where Perf_Ovf_Stop stops the counters (the model's default reading),
+      // then one more for the roll-over.
       horizon = 1ull << 32;
-      for (unsigned slot = 0; slot < 3; ++slot)
-        if ((1ull << 32) - cm.counter(slot) < horizon) horizon = (1ull << 32) - cm.counter(slot);
+      for (unsigned slot = 0; slot < 3; ++slot) {
+        const u64 to = 0xFFFFFFFFull - cm.counter(slot);
+        if (to != 0 && to < horizon) horizon = to;
+        if (to == 0) horizon = 1;
+      }
       return;
     }
     if (pending) {

@@ -8,6 +8,7 @@
 #include "e500_fixture.hpp"
 #include "hal/e500/events.hpp"
 #include "profiler/profiler.hpp"
+#include "profiler/sampler.hpp"
 
 namespace {
 using namespace e500test;
@@ -454,6 +455,30 @@ TEST_F(e500Driver, OnE500v2Event90CountsTheSelectedTimeBaseBit) {
   EXPECT_EQ(Dr::read(3), 7u);
 }
 
+// CRM 9.3.2: the e500v2 counts "transitions of the TBL bit selected by PMGC0[TBSEL]. This count is
+// enabled by setting PMGC0[TBEE]". With the model's time base moving, event 90 counts TB[55]'s
+// 0-to-1 transitions (TBSEL 01, Table 7-3) once enable_timebase_event has set TBEE, not before.
+TEST_F(e500Driver, OnE500v2Event90CountsTbselTransitionsOnlyOnceTbeeIsSet) {
+  model.set_cycles_per_access(1);
+  ASSERT_EQ(Dr::probe().status, Status::ok);
+  model.set_cycles_per_access(0);
+  ASSERT_EQ(Dr::configure(3, EventConfig{90, 0, 0}), Status::ok);
+  ASSERT_EQ(Dr::select_timebase_bit(1), Status::ok);
+  Dr::start(0x8);
+  model.time_base(0, 5000);
+  EXPECT_EQ(Dr::read(3), 0u) << "TBEE clear: nothing is signalled";
+  ASSERT_EQ(Dr::enable_timebase_event(true), Status::ok);
+  EXPECT_EQ(model.pmgc0() & 0x00000100u, 0x00000100u) << "TBEE, manual bit 55";
+  model.time_base(5000, 10000);  // TB[55] rises at 5376, 5888, ... 9984
+  EXPECT_EQ(Dr::read(3), 10u);
+  ASSERT_EQ(Dr::enable_timebase_event(false), Status::ok);
+  model.time_base(10000, 20000);
+  EXPECT_EQ(Dr::read(3), 10u);
+  Dr::force_core(e5::Core::e500v1);
+  EXPECT_EQ(Dr::enable_timebase_event(true), Status::unsupported_core);
+  EXPECT_EQ(model.reserved_writes(), 0u);
+}
+
 TEST_F(e500Driver, AForcedCoreOutlivesProbe) {
   model.set_pvr(0x80220000u);  // a version this driver does not list
   model.set_cycles_per_access(1);
@@ -466,3 +491,119 @@ TEST_F(e500Driver, AForcedCoreOutlivesProbe) {
   EXPECT_EQ(Dr::core(), e5::Core::unknown);
   EXPECT_EQ(Dr::configure(0, EventConfig{90, 0, 0}), Status::unsupported_event);
 }
+
+// --- the manual's readings and the other ones (hal/e500/README.md) ---------------------------
+
+namespace {
+using namespace e500test;
+using pmu::EventConfig;
+using pmu::Status;
+using pmu::e500::ChainReading;
+using pmu::e500::FreezeReading;
+using pmu::e500::Readings;
+
+// Table 7-3: under FCECE the counters count "only until an enabled condition or event occurs", the
+// condition being "msb = 1 in PMCx and PMLCax[CE] = 1". Silicon may re-freeze while it exists (the
+// manual's state) or freeze only when it appears; the freeze must hold until the condition is
+// acknowledged under both. Here a Sampler's counter reaches its condition with the interrupt held
+// off (MSR[EE] clear); a fold of another counter in the meantime (its stop and start) and an
+// unfreeze_all() must not let the counters run past the sample; the interrupt then takes the sample
+// and every counter goes on, exactly.
+template <class F>
+void fcece_freeze_holds_until_the_condition_is_acknowledged(F& f) {
+  using D = typename F::D;
+  static prof::Profiler<D> p;
+  static prof::SampleRing<16> ring;
+  static prof::Sampler<D, prof::SampleRing<16>> s{p, ring};
+  p.clear();
+  ring = {};
+  D::reset();
+  prof::Counter ev, other, cyc;
+  ASSERT_EQ(p.add_on(0, EventConfig{2, 0, 0}, ev), Status::ok);
+  ASSERT_EQ(p.add_on(1, EventConfig{2, 0, 0}, other), Status::ok);
+  ASSERT_EQ(p.add_on(2, EventConfig{1, 0, 0}, cyc), Status::ok);
+  f.model.on_interrupt([](void*) { s.on_pmu_interrupt(0x1000, 0x2000); }, nullptr);
+  D::set_freeze_on_condition(true);
+  f.model.set_ee(false);
+  p.start();
+  ASSERT_EQ(s.arm(ev, 500), Status::ok);
+  D::write(1, 0x80000000u - 300);  // passes bit 31 (no CE: nothing but a fold to do) before the freeze
+  f.model.event(2, 600);            // the 500th freezes everything
+  ASSERT_TRUE(D::all_frozen());
+  D::unfreeze_all();
+  f.model.cycles(20);
+  EXPECT_TRUE(D::all_frozen()) << "FCECE holds while the condition exists";
+  EXPECT_EQ(p.fold(), 0x2u) << "the other counter's bit 31";
+  f.model.cycles(50);
+  f.model.event(2, 10);
+  EXPECT_TRUE(D::all_frozen()) << "the fold's start does not release FAC under the condition";
+  EXPECT_EQ(p.read(ev), 500u);
+  EXPECT_EQ(p.read(other), 0x80000000u - 300 + 500);
+  EXPECT_EQ(p.read(cyc), 0u);
+  f.model.set_ee(true);  // the interrupt: the sample, the rewind and acknowledge, the release
+  EXPECT_EQ(ring.size(), 1u);
+  EXPECT_FALSE(D::all_frozen());
+  f.model.cycles(20);
+  f.model.event(2, 100);
+  EXPECT_EQ(p.read(ev), 600u);
+  EXPECT_EQ(p.read(other), 0x80000000u - 300 + 600);
+  EXPECT_EQ(p.read(cyc), 20u);
+  f.model.set_ee(false);
+  s.disarm();
+  p.clear();
+  f.model.on_interrupt(nullptr, nullptr);
+  f.model.set_ee(true);
+}
+
+// Table 7-10's chaining events count the chain source's msb going from 1 to 0, which a write that
+// clears it does too (the manual's reading), or only its counting rollovers. The profiler writes a
+// chain's low counter only with its high one frozen (reset, start), so a linked pair reads exactly
+// under both: here with the low counter past bit 31 at every write, and the high one on the lower
+// slot, written first.
+template <class F>
+void chained_pair_is_exact_across_writes_of_its_low_counter(F& f) {
+  using D = typename F::D;
+  static prof::Profiler<D> p;
+  p.clear();
+  D::reset();
+  prof::Counter lo, hi;
+  ASSERT_EQ(p.add_on(1, EventConfig{2, 0, 0}, lo), Status::ok);
+  ASSERT_EQ(p.add_on(0, EventConfig{2, 0, 0}, hi), Status::ok);
+  ASSERT_EQ(p.link(lo, hi), Status::ok);
+  p.start();
+  f.model.event(2, 0x80000010u);
+  EXPECT_EQ(p.read(hi), 0x80000010u);
+  p.reset();  // running: low counter 0x80000010 -> 0
+  EXPECT_EQ(p.read(hi), 0u);
+  f.model.event(2, 0x80000000u + 5);
+  p.stop();
+  EXPECT_EQ(p.read(hi), 0x80000005u);
+  p.start();  // stopped: low counter 0x80000005 -> 0
+  EXPECT_EQ(p.read(hi), 0u);
+  f.model.event(2, (3ull << 32) + 7);
+  EXPECT_EQ(p.read(hi), (3ull << 32) + 7);
+  EXPECT_EQ(p.fold(), 0u) << "a chain's low counter is never acknowledged";
+  EXPECT_EQ(p.read(hi), (3ull << 32) + 7);
+  p.clear();
+}
+
+struct ManualTag {};
+struct OtherTag {};
+using e500DriverManualReadings = Fixture<ManualTag>;
+using e500DriverOtherReadings =
+    Fixture<OtherTag, Readings{FreezeReading::when_condition_appears, ChainReading::counting_rollover}>;
+
+TEST_F(e500DriverManualReadings, FceceFreezeHoldsUntilTheConditionIsAcknowledgedWhenTheConditionIsAState) {
+  fcece_freeze_holds_until_the_condition_is_acknowledged(*this);
+}
+TEST_F(e500DriverOtherReadings, FceceFreezeHoldsUntilTheConditionIsAcknowledgedWhenOnlyItsAppearanceFreezes) {
+  fcece_freeze_holds_until_the_condition_is_acknowledged(*this);
+}
+TEST_F(e500DriverManualReadings, ChainedPairIsExactWhenAWriteClearingTheLowMsbCountsAsItsOverflow) {
+  chained_pair_is_exact_across_writes_of_its_low_counter(*this);
+}
+TEST_F(e500DriverOtherReadings, ChainedPairIsExactWhenOnlyCountingRolloversCount) {
+  chained_pair_is_exact_across_writes_of_its_low_counter(*this);
+}
+
+}  // namespace

@@ -1,6 +1,7 @@
 #pragma once
 // Shared set-up for the e500 host tests: one MockBus per test binary (Tag), the behavioural model
-// behind it, and raw PMR access for tests that check the model itself.
+// behind it (Readings: its switches, the manual's readings by default), and raw PMR access for
+// tests that check the model itself.
 #include <gtest/gtest.h>
 
 #include "tests/host/conformance/bus_checks.hpp"
@@ -18,13 +19,14 @@ namespace e500test {
 using pmu::u32;
 using pmu::u64;
 
-template <class Tag>
+template <class Tag, pmu::e500::Readings Readings = pmu::e500::Readings{}>
 struct Fixture : ::testing::Test {
   using Bus = pmu::MockBus<Tag>;
   using R = pmu::Regs<Bus>;
   using D = pmu::e500::Driver<Bus>;
+  static constexpr pmu::e500::Readings kReadings = Readings;
 
-  pmu::e500::Model model;
+  pmu::e500::Model model{Readings};
 
   void SetUp() override {
     Bus::reset();

@@ -194,6 +194,89 @@ TEST_F(e500Model, FcecefreezesEveryCounterOnTheExactEvent) {
   EXPECT_EQ(mfpmr<400>() & FAC, 0u);
 }
 
+// Table 7-3, FCECE: the counters count "only until an enabled condition or event occurs", the
+// condition being "msb = 1 in PMCx and PMLCax[CE] = 1", a state. While one exists FAC is set: a
+// write that clears FAC does not release the counters, nor does FCECE set over an existing one.
+TEST_F(e500Model, FceceKeepsFacSetWhileAnEnabledConditionExists) {
+  mtpmr<144>(CE | EV(2));
+  mtpmr<145>(EV(1));
+  mtpmr<16>(0x80000000u - 1);
+  mtpmr<400>(FCECE);
+  model.event(2, 1);
+  ASSERT_EQ(mfpmr<400>() & FAC, FAC);
+  mtpmr<400>(FCECE);  // software clears FAC; PMC0 still has its condition
+  EXPECT_EQ(mfpmr<400>() & FAC, FAC) << "the condition is a state: FAC is set again";
+  model.cycles(10);
+  model.event(2, 3);
+  EXPECT_EQ(mfpmr<17>(), 0u);
+  EXPECT_EQ(mfpmr<16>(), 0x80000000u);
+  mtpmr<16>(7);       // the condition acknowledged
+  mtpmr<400>(FCECE);  // now FAC stays clear
+  model.cycles(10);
+  EXPECT_EQ(mfpmr<17>(), 10u);
+  // FCECE set while a condition already exists freezes at once.
+  mtpmr<400>(0);
+  mtpmr<16>(0x80000004u);
+  model.cycles(5);
+  EXPECT_EQ(mfpmr<17>(), 15u);
+  mtpmr<400>(FCECE);
+  EXPECT_EQ(mfpmr<400>() & FAC, FAC);
+}
+
+// Table 7-10's chaining events: event 82+n counts PMCn's most significant bit going from 1 to 0.
+// Counting does that at the rollover to zero (CRM 7.6.1); so does a write that clears the bit.
+TEST_F(e500Model, AWriteThatClearsTheMsbOfAChainSourceCountsOnItsChainedCounter) {
+  mtpmr<144>(EV(2));
+  mtpmr<145>(EV(82));  // PMC0 overflow
+  mtpmr<16>(0x80000005u);
+  EXPECT_EQ(mfpmr<17>(), 0u) << "the msb rising is no overflow event";
+  mtpmr<16>(0x80000000u);
+  EXPECT_EQ(mfpmr<17>(), 0u) << "the msb stays 1";
+  mtpmr<16>(5);
+  EXPECT_EQ(mfpmr<17>(), 1u) << "the msb fell: one PMC0 overflow event";
+  model.event(2, 10);
+  EXPECT_EQ(mfpmr<17>(), 1u);
+  mtpmr<145>(FC | EV(82));  // a frozen chained counter counts nothing
+  mtpmr<16>(0x80000000u);
+  mtpmr<16>(0);
+  EXPECT_EQ(mfpmr<17>(), 1u);
+}
+
+// CRM 9.3.2: the e500v2 counts "transitions of the TBL bit selected by PMGC0[TBSEL]. This count is
+// enabled by setting PMGC0[TBEE]"; Table 7-3: TBSEL 00 TB[63], 01 TB[55], 10 TB[51], 11 TB[47],
+// the event being that bit going from 0 to 1. Event 90, from the time base the caller keeps.
+TEST_F(e500Model, Event90CountsZeroToOneTransitionsOfTheTbselBitWhileTbeeIsSet) {
+  constexpr u32 TBEE = 0x00000100u;
+  constexpr auto TBSEL = [](u32 v) { return v << 11; };  // manual bits 51-52
+  mtpmr<144>(EV(90));
+  mtpmr<400>(TBSEL(1));
+  model.time_base(0, 5000);
+  EXPECT_EQ(mfpmr<16>(), 0u) << "TBEE clear: not counted";
+  mtpmr<400>(TBSEL(1) | TBEE);  // TB[55]: bit 8 rises at 256, 768, ... 4864
+  model.time_base(0, 5000);
+  EXPECT_EQ(mfpmr<16>(), 10u);
+  model.time_base(5000, 5120);  // 5120 = 10 x 512: bit 8 fell, did not rise
+  EXPECT_EQ(mfpmr<16>(), 10u);
+  model.time_base(5120, 5376);  // 5376: bit 8 rises
+  EXPECT_EQ(mfpmr<16>(), 11u);
+  mtpmr<400>(TBSEL(0) | TBEE);  // TB[63], the least significant bit: every odd value
+  model.time_base(5376, 5386);
+  EXPECT_EQ(mfpmr<16>(), 16u);
+  mtpmr<400>(TBSEL(3) | TBEE);  // TB[47]: bit 16
+  mtpmr<16>(0);
+  model.time_base(0, 0xFFFF);
+  EXPECT_EQ(mfpmr<16>(), 0u);
+  model.time_base(0xFFFF, 0x10000);
+  EXPECT_EQ(mfpmr<16>(), 1u);
+  mtpmr<400>(TBSEL(2) | TBEE);  // TB[51]: bit 12, 4096 then every 8192
+  model.time_base(0x10000, 0x10000 + 3 * 8192);
+  EXPECT_EQ(mfpmr<16>(), 4u);
+  // e500v1 has no event 90 and no TBSEL/TBEE.
+  model.set_pvr(0x80200020u);
+  model.time_base(0, 1u << 20);
+  EXPECT_EQ(mfpmr<16>(), 4u);
+}
+
 TEST_F(e500Model, ChainedCounterCountsRolloversToZeroOnly) {
   mtpmr<144>(EV(2));
   mtpmr<145>(EV(82));  // PMC0 overflow
@@ -366,6 +449,43 @@ TEST_F(e500Model, HandlerRunsWithInterruptsOffAndCanRearm) {
   EXPECT_EQ(ctx.calls, 3u);
   EXPECT_EQ(ctx.max_depth, 1u);
   EXPECT_FALSE(model.interrupt_storm());
+}
+
+}  // namespace
+
+namespace {
+using namespace e500test;
+using pmu::e500::ChainReading;
+using pmu::e500::FreezeReading;
+using pmu::e500::Readings;
+
+// The model's switches: the other reading of each rule (hal/e500/README.md).
+struct OtherReadingsTag {};
+using e500ModelOtherReadings =
+    Fixture<OtherReadingsTag, Readings{FreezeReading::when_condition_appears, ChainReading::counting_rollover}>;
+
+TEST_F(e500ModelOtherReadings, FceceReadAsAnEdgeFreezesOnlyWhenAConditionAppears) {
+  mtpmr<144>(CE | EV(2));
+  mtpmr<145>(EV(1));
+  mtpmr<16>(0x80000000u - 1);
+  mtpmr<400>(FCECE);
+  model.event(2, 1);
+  ASSERT_EQ(mfpmr<400>() & FAC, FAC);
+  mtpmr<400>(FCECE);  // cleared while the condition exists: the counters run on
+  model.cycles(10);
+  EXPECT_EQ(mfpmr<400>() & FAC, 0u);
+  EXPECT_EQ(mfpmr<17>(), 10u);
+}
+
+TEST_F(e500ModelOtherReadings, ChainEventsReadAsRolloversIgnoreAWriteThatClearsTheMsb) {
+  mtpmr<144>(EV(2));
+  mtpmr<145>(EV(82));
+  mtpmr<16>(0x80000005u);
+  mtpmr<16>(5);
+  EXPECT_EQ(mfpmr<17>(), 0u);
+  mtpmr<16>(0xFFFFFFFFu);
+  model.event(2, 1);
+  EXPECT_EQ(mfpmr<17>(), 1u) << "a counting rollover still counts";
 }
 
 }  // namespace

@@ -421,3 +421,109 @@ TEST_F(mips_cmDriverReview, ReleaseAfterAFailedDiscoveryWritesNothing) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace pmu;
+using namespace pmu::mips_cps;
+
+// GCR_DB_PC_CTL's Perf_Ovf_Stop (MIPS CPS Training, "Performance Registers (GCR)") under both of
+// its readings (hal/mips_cps/README.md): all three counters stop when one "reaches its maximum
+// value of 0xFFFFFFFF" (it holds 0xFFFFFFFF, its overflow bit set), or after it rolled over to 0.
+// The profiler's 64-bit values are the events counted, exactly, under either: a reader adding
+// 2^32 for the bit of a counter holding 0xFFFFFFFF would report about 2^33.
+template <class F>
+void profiler_counts_exactly_across_perf_ovf_stop(F& f) {
+  using D = typename F::D;
+  f.found_and_claimed();
+  static prof::Profiler<D> p;
+  p.clear();
+  prof::Counter cyc, req;
+  ASSERT_EQ(p.template add<Preset::cycles>(cyc), Status::ok);
+  ASSERT_EQ(p.add_on(1, {event::REQUEST_COUNT, 0, 0}, req), Status::ok);
+  D::set_overflow_stop(true);
+  p.start();
+  // Cycles counted up to the first stop: 0xFFFFFFFF held, or 2^32 (rolled over to 0).
+  const std::uint64_t lap = F::kReading == OvfStopReading::stops_at_max ? 0xFFFFFFFFull : 0x100000000ull;
+  f.model.event(event::REQUEST_COUNT, 5);
+  f.model.cycles(lap - 1);
+  EXPECT_EQ(D::overflow_status(), 0u);
+  EXPECT_EQ(p.read(cyc), lap - 1);
+  f.model.cycles(1 + 40);                   // the stop, then 40 cycles nothing counts
+  f.model.event(event::REQUEST_COUNT, 3);  // nor these
+  ASSERT_EQ(D::overflow_status(), 0x1u);
+  EXPECT_EQ(p.read(cyc), lap) << "a stop is not 2^32 more";
+  EXPECT_EQ(p.read(req), 5u);
+  typename prof::Profiler<D>::Snapshot snap;
+  p.template take<true>(snap);
+  EXPECT_EQ(p.value(snap, cyc), lap) << "a region's reading too";
+  p.fold();
+  EXPECT_EQ(D::overflow_status(), 0u);
+  EXPECT_EQ(p.read(cyc), lap) << "the fold moves the count and adds nothing";
+  f.model.cycles(7);
+  f.model.event(event::REQUEST_COUNT, 2);
+  EXPECT_EQ(p.read(cyc), lap + 7) << "counting goes on after the fold";
+  EXPECT_EQ(p.read(req), 7u);
+  f.model.cycles(lap - 7 + 100);  // a second stop, a whole register's lap after the fold
+  EXPECT_EQ(p.read(cyc), 2 * lap);
+  p.fold();
+  f.model.cycles(1);
+  p.stop();
+  EXPECT_EQ(p.read(cyc), 2 * lap + 1);
+  EXPECT_EQ(p.read(req), 7u);
+  p.clear();
+}
+
+// Sampling every 100 events of counter 0 with Perf_Ovf_Stop, through the general entry (rearm<Slot>
+// is not for Perf_Ovf_Stop): each sample's rewind and acknowledge let all three go on, and the
+// armed and the counting-only counters read exactly what was counted, under either reading. With
+// the counter held at 0xFFFFFFFF the first sample comes one event early (its preset 2^32 - 100
+// reaches 0xFFFFFFFF after 99), every later one 100 apart.
+template <class F>
+void sampler_counts_exactly_across_perf_ovf_stop(F& f) {
+  using D = typename F::D;
+  f.found_and_claimed();
+  static prof::Profiler<D> p;
+  static prof::SampleRing<64> ring;
+  static prof::Sampler<D, prof::SampleRing<64>> s{p, ring};
+  p.clear();
+  ring = {};
+  prof::Counter cyc, ev;
+  ASSERT_EQ(p.template add<Preset::cycles>(cyc), Status::ok);
+  ASSERT_EQ(p.add_on(1, {event::SHARING_MISS, 0, 0}, ev), Status::ok);
+  f.model.on_interrupt([](void*) { s.on_pmu_interrupt(0x1000, 0x2000); }, nullptr);
+  D::set_overflow_stop(true);
+  p.start();
+  ASSERT_EQ(s.arm(ev, 100), Status::ok);
+  for (int i = 0; i < 1000; ++i) {
+    f.model.event(event::SHARING_MISS, 1);
+    f.model.cycles(3);
+  }
+  EXPECT_EQ(ring.size(), 10u);
+  EXPECT_EQ(p.read(ev), 1000u);
+  EXPECT_EQ(p.read(cyc), 3000u) << "the cycle counter stopped only inside each interrupt";
+  EXPECT_FALSE(f.model.interrupt_storm());
+  s.disarm();
+  p.clear();
+  f.model.on_interrupt(nullptr, nullptr);
+}
+
+struct TagHeld;
+struct TagRolled;
+using mips_cmOvfStopHeld = mipscmtest::Fixture<TagHeld, OvfStopReading::stops_at_max>;
+using mips_cmOvfStopRolled = mipscmtest::Fixture<TagRolled, OvfStopReading::stops_after_roll_over>;
+
+TEST_F(mips_cmOvfStopHeld, ProfilerCountsExactlyWhenPerfOvfStopHoldsTheCounterAtItsMaximum) {
+  profiler_counts_exactly_across_perf_ovf_stop(*this);
+}
+TEST_F(mips_cmOvfStopRolled, ProfilerCountsExactlyWhenPerfOvfStopStopsAfterTheRollOver) {
+  profiler_counts_exactly_across_perf_ovf_stop(*this);
+}
+TEST_F(mips_cmOvfStopHeld, SamplerCountsExactlyWhenPerfOvfStopHoldsTheCounterAtItsMaximum) {
+  sampler_counts_exactly_across_perf_ovf_stop(*this);
+}
+TEST_F(mips_cmOvfStopRolled, SamplerCountsExactlyWhenPerfOvfStopStopsAfterTheRollOver) {
+  sampler_counts_exactly_across_perf_ovf_stop(*this);
+}
+
+}  // namespace

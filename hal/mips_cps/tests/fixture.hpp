@@ -1,6 +1,7 @@
 #pragma once
 // Shared set-up for the MIPS CM host tests: one MockBus per test binary (Tag), the behavioural model
-// behind it, the driver undetected and unclaimed at the start of every test.
+// behind it (Reading: where Perf_Ovf_Stop stops a counter, the model's switch), the driver
+// undetected and unclaimed at the start of every test.
 #include <gtest/gtest.h>
 
 #include "tests/host/conformance/bus_checks.hpp"
@@ -17,13 +18,14 @@ namespace mipscmtest {
 
 using pmu::u32;
 
-template <class Tag>
+template <class Tag, pmu::mips_cps::OvfStopReading Reading = pmu::mips_cps::OvfStopReading::stops_at_max>
 struct Fixture : ::testing::Test {
   using Bus = pmu::MockBus<Tag>;
   using R = pmu::Regs<Bus>;
   using D = pmu::mips_cps::Driver<Bus>;
+  static constexpr pmu::mips_cps::OvfStopReading kReading = Reading;
 
-  pmu::mips_cps::Model model;
+  pmu::mips_cps::Model model{Reading};
 
   void SetUp() override {
     Bus::reset();

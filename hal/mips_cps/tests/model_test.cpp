@@ -82,6 +82,35 @@ TEST_F(mips_cmModel, PerfOvfStopFreezesAllThreeUntilTheBitIsCleared) {
   EXPECT_EQ(model.counter(0), cyc + 3);
 }
 
+// MIPS CPS Training, "Performance Registers (GCR)", GCR_DB_PC_CTL: with Perf_Ovf_Stop "all CM
+// Performance counters will stop counting when any counter, including the Cycle Counter, reaches
+// its maximum value of 0xFFFFFFFF". The model's default reading: the count that brings a counter to
+// 0xFFFFFFFF sets its overflow bit and stops all three, and that counter holds 0xFFFFFFFF.
+TEST_F(mips_cmModel, PerfOvfStopStopsAllThreeWhenACounterReachesItsMaximumWhichItHolds) {
+  ASSERT_EQ(model.reading(), OvfStopReading::stops_at_max) << "the text's words are the default";
+  Rg::write_raw<PC_CNT0>(0xFFFFFFF0u);
+  Rg::write_raw<PC_EVENT>(event::REQUEST_COUNT);
+  Rg::write(pc_ctl_ovf_stop(1), pc_ctl_cycl_counton(1), pc_ctl_p0_counton(1));
+  model.event(event::REQUEST_COUNT, 0xE);
+  EXPECT_EQ(Rg::read_raw<PC_OV>(), 0u) << "0xFFFFFFFE: not there yet";
+  model.cycles(3);
+  model.event(event::REQUEST_COUNT, 1);
+  EXPECT_EQ(Rg::read_raw<PC_CNT0>(), 0xFFFFFFFFu) << "it holds its maximum";
+  EXPECT_EQ(Rg::read_raw<PC_OV>(), 0x2u) << "its overflow bit marks the stop";
+  model.event(event::REQUEST_COUNT, 5);
+  model.cycles(100);
+  EXPECT_EQ(Rg::read_raw<PC_CNT0>(), 0xFFFFFFFFu);
+  EXPECT_EQ(Rg::read_raw<PC_CYCLE>(), 3u) << "the cycle counter stopped with it";
+  // Let go without moving it: a counter at 0xFFFFFFFF that counts rolls over to 0 and sets its bit
+  // (the model's choice; the driver's fold writes it to 0 first, so nothing relies on it).
+  Rg::write(pc_ov_p0(1));
+  model.cycles(2);
+  EXPECT_EQ(Rg::read_raw<PC_CYCLE>(), 5u);
+  model.event(event::REQUEST_COUNT, 1);
+  EXPECT_EQ(Rg::read_raw<PC_CNT0>(), 0u);
+  EXPECT_EQ(Rg::read_raw<PC_OV>(), 0x2u);
+}
+
 TEST_F(mips_cmModel, WithoutOvfStopTheOthersKeepCounting) {
   Rg::write_raw<PC_CNT0>(0xFFFFFFFFu);
   Rg::write(pc_ctl_cycl_counton(1), pc_ctl_p0_counton(1));
@@ -165,6 +194,36 @@ TEST_F(mips_cmModel, AbsentMeansEveryGcrAccessTraps) {
   EXPECT_TRUE(pmu::fault::traps([&] { v = Rg::read_raw<PC_CTL>(); }));
   EXPECT_EQ(Rg::read(config3_cmgcr), 1u) << "CP0 still answers";
   (void)v;
+}
+
+}  // namespace
+
+namespace {
+
+using namespace pmu;
+using namespace pmu::mips_cps;
+struct TagRollOver;
+using mips_cmModelRollOver = mipscmtest::Fixture<TagRollOver, OvfStopReading::stops_after_roll_over>;
+using BusR = pmu::MockBus<TagRollOver>;
+using RgR = pmu::Regs<BusR>;
+
+// The other reading of GCR_DB_PC_CTL's Perf_Ovf_Stop (MIPS CPS Training, "Performance Registers
+// (GCR)"): the counter "overflows" as without it, rolling over to 0 and setting its bit, and then
+// all three stop there.
+TEST_F(mips_cmModelRollOver, PerfOvfStopReadAsRollOverStopsAllThreeAtZeroAfterTheRollOver) {
+  RgR::write_raw<PC_CYCLE>(0xFFFFFFF0u);
+  RgR::write_raw<PC_EVENT>(event::REQUEST_COUNT);
+  RgR::write(pc_ctl_ovf_stop(1), pc_ctl_cycl_counton(1), pc_ctl_p0_counton(1));
+  model.cycles(0xF);
+  model.event(event::REQUEST_COUNT, 4);
+  EXPECT_EQ(RgR::read_raw<PC_OV>(), 0u) << "0xFFFFFFFF is not the stop under this reading";
+  model.cycles(1);
+  EXPECT_EQ(RgR::read_raw<PC_CYCLE>(), 0u);
+  EXPECT_EQ(RgR::read_raw<PC_OV>(), 0x1u);
+  model.cycles(50);
+  model.event(event::REQUEST_COUNT, 3);
+  EXPECT_EQ(RgR::read_raw<PC_CYCLE>(), 0u);
+  EXPECT_EQ(RgR::read_raw<PC_CNT0>(), 4u);
 }
 
 }  // namespace

@@ -337,7 +337,8 @@ TEST_F(netburstDriver, CounterWritesGoTwiceForErratumN15) {
 
 // --- cascades -------------------------------------------------------------------------------
 
-TEST_F(netburstDriver, CascadePairsAreTheSeedsAndNoOthers) {
+// SDM 18.15.5.6: counters 0 and 2, 1 and 3 cascade in each block; 16 only from 14, 17 only from 15.
+TEST_F(netburstDriver, CascadePairsAreTheSdmsAndNoOthers) {
   for (unsigned lo = 0; lo < kCounters; ++lo) {
     for (unsigned hi = 0; hi < kCounters; ++hi) {
       bool want = false;

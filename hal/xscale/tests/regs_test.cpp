@@ -44,6 +44,17 @@ TEST(xscaleRegs, VariantFromMidr) {
   EXPECT_STREQ(variant_name(Variant::unknown), "unknown");
 }
 
+// MIDR bits 15:4 0x603 is a PXA320 and 0x683 the PXA930 (Linux's cpu_is_pxa320/pxa930); they differ
+// only in the core revision bits the part mask drops, so their entry names both, never PXA930 alone.
+TEST(xscaleRegs, MidrId0x603IsAPxa320And0x683APxa930SoTheirEntryNamesBoth) {
+  for (u32 midr : {0x69056030u, 0x69056031u, 0x69056830u}) {
+    const Identity id = identify(midr);
+    EXPECT_EQ(id.variant, Variant::xsc3) << std::hex << midr;
+    ASSERT_NE(id.part, nullptr) << std::hex << midr;
+    EXPECT_STREQ(id.part, "PXA320/PXA930") << std::hex << midr;
+  }
+}
+
 // Parts by MIDR (values as Linux and FreeBSD list them), in every revision the mask ignores.
 TEST(xscaleRegs, KnownPartsAndTheGenerationRule) {
   struct Want {

@@ -250,6 +250,42 @@ TEST(SimLimits, SeedsRunToTheirExit) {
   }
 }
 
+// PowerPC (the e500 machine): PMGC0 = `pmgc0`, PMC0 counting event 90 (TBL_BIT_TRANSITIONS),
+// `loop` trips of bdnz, then "EXIT <PMC0>\n" on DUART0 (one digit) and RSTCR: PMC0 is the exit status.
+Image e500_event90(std::uint32_t pmgc0, std::uint32_t loop) {
+  return {20, true, 0, 0x1000, 0x1000,
+          words({0x38600000 | pmgc0, 0x7c70639c,      // li r3, pmgc0; mtpmr PMGC0, r3
+                 0x3c60005a, 0x7c70239c,              // lis r3, 90; mtpmr PMLCa0, r3 (EVENT 90)
+                 0x38800000 | loop, 0x7c8903a6, 0x42000000,  // li r4, loop; mtctr r4; bdnz .
+                 0x7cb0029c,                          // mfpmr r5, PMC0
+                 0x3cc0e000, 0x60c64500,              // DUART0
+                 0x38e00045, 0x98e60000, 0x38e00058, 0x98e60000, 0x38e00049, 0x98e60000,  // "EXI"
+                 0x38e00054, 0x98e60000, 0x38e00020, 0x98e60000,                          // "T "
+                 0x38e50030, 0x98e60000, 0x38e0000a, 0x98e60000,  // '0' + r5, "\n"
+                 0x3cc0e00e, 0x60c600b0, 0x38e00002, 0x90e60000,  // RSTCR = HRESET_REQ
+                 0x48000000},                                     // b .
+                true)};
+}
+
+// e500 Core Family Reference Manual 9.3.2: the e500v2 counts "transitions of the TBL bit selected
+// by PMGC0[TBSEL]. This count is enabled by setting PMGC0[TBEE]"; Table 7-3: TBSEL 01 selects
+// TB[55], 10 TB[51], each event that bit going from 0 to 1. pmusim's time base ticks 2 per 5
+// instructions: 6000 trips end near TB 2400, past TB[55]'s rises at 256, 768, 1280, 1792 and 2304;
+// 30000 trips end near TB 12000, past TB[51]'s rise at 4096 only. Without TBEE, none.
+TEST(SimE500, Event90CountsTheTbselBitsTransitionsFromTheTimeBaseWhileTbeeIsSet) {
+  const TempFolder dir;
+  constexpr std::uint32_t TBEE = 0x100, TBSEL1 = 0x800, TBSEL2 = 0x1000;
+  const struct {
+    std::uint32_t pmgc0, loop;
+    int transitions;
+  } cases[] = {{TBSEL1 | TBEE, 6000, 5}, {TBSEL2 | TBEE, 30000, 1}, {TBSEL1, 6000, 0}};
+  for (const auto& c : cases) {
+    const SimRun r = sim({write_elf(dir, "event90.elf", elf32(e500_event90(c.pmgc0, c.loop))), "--quiet"},
+                         dir.path + "/err");
+    EXPECT_EQ(r.status, c.transitions) << std::hex << "PMGC0 0x" << c.pmgc0 << ": " << r.err;
+  }
+}
+
 // A jump to address 0 restarted Unicorn at 0 forever, which its `until` of 0 stopped before the
 // first instruction: past every limit, nothing executed.
 TEST(SimLimits, AJumpToAddressZeroEndsAtTheInstructionLimit) {
