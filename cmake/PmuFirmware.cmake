@@ -14,6 +14,13 @@
 #       "PROFILE FAIL|CHECK FAIL") must not, and EXPECT_EXIT (default 0 on EXIT_STATUS boards) is
 #       the exit status; REPRODUCIBLE: a second run must write the same dump byte for byte. Not
 #       registered, with a note, where QEMU or timeout is missing.
+#   pmu_add_clang_test(<test> FIRMWARE <name> TESTS <tests>... [SIM_TESTS <tests>...]
+#                      [CMAKE_ARGS <-D...>...])
+#       the same firmware built by clang 14 (cmake/toolchains/<triple>-clang.cmake) in this build's
+#       clang/ tree, configured with this build's PMU_PRESET and CMAKE_ARGS, then TESTS (and
+#       SIM_TESTS where pmusim is found) run there: each must be registered and pass
+#       (examples/common/clang_profile.sh). Not registered, with a note, where clang++ or the
+#       board's QEMU is missing.
 find_program(PMU_TIMEOUT timeout)
 
 function(pmu_board board)
@@ -72,6 +79,26 @@ function(pmu_add_qemu_test test)
   pmu_firmware_test(${test} RUNNER ${PMU_QEMU_${board}} ARGS ${args} ELF_OPTION -kernel
     FIRMWARE ${T_FIRMWARE} PASS "${T_PASS}" ${fail} EXPECT_EXIT "${T_EXPECT_EXIT}"
     DEBUG_EXIT "${debug_exit}" REPRODUCIBLE "${T_REPRODUCIBLE}" LABELS qemu ${board})
+endfunction()
+
+function(pmu_add_clang_test test)
+  cmake_parse_arguments(T "" "FIRMWARE" "TESTS;SIM_TESTS;CMAKE_ARGS" ${ARGN})
+  get_property(board TARGET ${T_FIRMWARE} PROPERTY PMU_BOARD)
+  find_program(PMU_CLANG_FOR_FIRMWARE NAMES clang++ clang++-14)
+  if(NOT PMU_CLANG_FOR_FIRMWARE OR NOT PMU_QEMU_${board})
+    message(STATUS "${board}: clang++ or QEMU not found, test ${test} not registered")
+    return()
+  endif()
+  set(tests ${T_TESTS})
+  if(PMU_SIM)
+    list(APPEND tests ${T_SIM_TESTS})
+  endif()
+  add_test(NAME ${test}
+    COMMAND bash ${PROJECT_SOURCE_DIR}/examples/common/clang_profile.sh ${PROJECT_SOURCE_DIR}
+            ${CMAKE_BINARY_DIR}/clang ${PMU_TARGET_TRIPLE}-clang.cmake ${T_FIRMWARE} "${PMU_SIM}" ${tests}
+            -DPMU_PRESET=${PMU_PRESET} ${T_CMAKE_ARGS})
+  set_tests_properties(${test} PROPERTIES TIMEOUT 600 LABELS "qemu;clang;${board}"
+    PASS_REGULAR_EXPRESSION "100% tests passed")
 endfunction()
 
 # The one way a firmware image is run and judged (cmake/run_qemu_test.cmake), for QEMU and pmusim:

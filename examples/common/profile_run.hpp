@@ -239,9 +239,18 @@ void fast_region(const prof::Profiler<B>& p, prof::Counter cycles, const prof::R
   out.dec(known.min[0]);
   out.put('\n');
   // PMU counters that count instructions exactly: at most 2 instructions between the reads (raw
-  // 3: the read itself counts). Not a software clock backend, whose read is a computation.
+  // 3: the read itself counts). Not a software clock backend, whose read is a computation. clang 14
+  // on i386 loads ECX (rdpmc's index) again before the second rdpmc instead of keeping it live
+  // across the first: one instruction more than GCC.
+#if defined(__clang__) && defined(__i386__)
+  constexpr std::uint64_t kWindow = 4;
+  constexpr const char* kWindowRule = "fast region window: at most 3 instructions between the reads (clang, i386)";
+#else
+  constexpr std::uint64_t kWindow = 3;
+  constexpr const char* kWindowRule = "fast region window: at most 2 instructions between the reads";
+#endif
   if (!requires { B::kSoftwareRead; } && s.per_instr_num == 1 && s.per_instr_den == 1 && s.resolution == 0)
-    checks.check(fast.overhead(0) <= 3, "fast region window: at most 2 instructions between the reads");
+    checks.check(fast.overhead(0) <= kWindow, kWindowRule);
   std::uint64_t expect = 0, tol = 0;
   if (known_expectation(s, expect, tol))
     checks.check(fknown.min[0] + tol >= expect && fknown.min[0] <= expect + tol && fknown.clamped == 0,

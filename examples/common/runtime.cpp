@@ -1,7 +1,7 @@
 // The little C/C++ runtime a -nostdlib image needs (the e500 and Malta boards link it): GCC may
 // emit calls to mem* for copies and clears, and global objects with destructors register them with
-// __cxa_atexit. Built with -fno-tree-loop-distribute-patterns so these loops are not turned back
-// into calls to themselves.
+// __cxa_atexit. Built with GCC's -fno-tree-loop-distribute-patterns (clang: -fno-builtin) so these
+// loops are not turned back into calls to themselves.
 #include <cstddef>
 #include <cstdint>
 

@@ -53,7 +53,9 @@ void print_discovery(const examples::Console& out) {
 
 }  // namespace
 
-int main() {
+// extern "C": the board's start-up code calls main, and clang (unlike GCC) mangles it under
+// -ffreestanding.
+extern "C" int main() {
   board::init();
   examples::work::fill();
   const examples::Console& out = board::console;

@@ -114,7 +114,9 @@ constexpr examples::Setup kTscSetup{
 
 }  // namespace
 
-int main() {
+// extern "C": the board's start-up code calls main, and clang (unlike GCC) mangles it under
+// -ffreestanding.
+extern "C" int main() {
   board::init();
   examples::work::fill();
   const examples::Console& out = board::console;

@@ -25,7 +25,7 @@ template <unsigned Reg>
 void mtc0(u32 v) {
   pmu::Cp0Bus::write<pmu::Cp0<Reg>, u32>(v);
 }
-constexpr unsigned kCount = 9, kCompare = 11, kStatus = 12, kCause = 13, kPrid = 15;
+constexpr unsigned kCount = 9, kCompare = 11, kStatus = 12, kPrid = 15;
 constexpr u32 ST_IE = 0x1, ST_IM7 = 0x8000;
 constexpr u32 CAUSE_BD = 0x80000000u;
 constexpr u32 CAUSE_IP7 = 0x8000u;
@@ -129,7 +129,13 @@ void install_vector(const u32* image, const u32* image_end) {
     asm volatile("synci 0(%0)" : : "r"(a) : "memory");
 #else
     // R4000-class CACHE operations: Hit_Writeback_Invalidate_D (0x15), Hit_Invalidate_I (0x10).
+#if defined(__clang__)
+    // CACHE is MIPS III, and clang compiles RM7000 code as MIPS II (its toolchain file says why).
+    asm volatile(".set push\n\t.set mips3\n\tcache 0x15, 0(%0)\n\tcache 0x10, 0(%0)\n\t.set pop"
+                 : : "r"(a) : "memory");
+#else
     asm volatile("cache 0x15, 0(%0)\n\tcache 0x10, 0(%0)" : : "r"(a) : "memory");
+#endif
 #endif
   }
   asm volatile("sync" : : : "memory");

@@ -6,7 +6,8 @@
 //   cfc0/ctc0 encodings for mfhc0/mthc0.
 // - MIPS IV (RM7000, -march=rm7000): no `sel` field (it must be 0) and no ehb. After mtc0 and
 //   ctc0 the bus issues PMU_MIPS4_CP0_HAZARD_NOPS nops (default 8, see below) before anything
-//   else can use the new value.
+//   else can use the new value. clang's integrated assembler has no cfc0/ctc0: under clang the
+//   bus emits their instruction words.
 //
 // The MIPS IV hazard. No RM7000 manual text with a CP0 hazard table is available to this project.
 // The RM9000-family manual, as quoted on the linux-mips list, says a CP0 register changed by MTC0 or
@@ -37,9 +38,17 @@ struct Cp0Bus {
   static T read() {
     check<Loc, T>();
     T v;
-    if constexpr (Loc::control)
+    if constexpr (Loc::control) {
+#if defined(__clang__)
+      // clang's integrated assembler knows no cfc0: its word (MIPS IV ISA, CFCz: COP0, rs = CF 2)
+      // with rt pinned to $8 so the word can name it.
+      register T r asm("$8");
+      asm volatile(".word 0x40480000 | (%1 << 11)" : "=r"(r) : "i"(Loc::reg) : "memory");
+      v = r;
+#else
       asm volatile("cfc0 %0, $%1" : "=r"(v) : "i"(Loc::reg) : "memory");
-    else if constexpr (has_select)
+#endif
+    } else if constexpr (has_select)
       asm volatile("mfc0 %0, $%1, %2" : "=r"(v) : "i"(Loc::reg), "i"(Loc::sel) : "memory");
     else
       asm volatile("mfc0 %0, $%1" : "=r"(v) : "i"(Loc::reg) : "memory");
@@ -48,12 +57,21 @@ struct Cp0Bus {
   template <class Loc, class T>
   static void write(T v) {
     check<Loc, T>();
-    if constexpr (Loc::control)
+    if constexpr (Loc::control) {
+#if defined(__clang__)
+      // ctc0 as its word (MIPS IV ISA, CTCz: COP0, rs = CT 6), rt pinned to $8 (see read()).
+      register T r asm("$8") = v;
+      asm volatile(".set push\n\t.set noreorder\n\t.word 0x40c80000 | (%1 << 11)\n\t.rept %2\n\tnop\n\t.endr\n\t.set pop"
+                   :
+                   : "r"(r), "i"(Loc::reg), "i"(PMU_MIPS4_CP0_HAZARD_NOPS)
+                   : "memory");
+#else
       asm volatile(".set push\n\t.set noreorder\n\tctc0 %z0, $%1\n\t.rept %2\n\tnop\n\t.endr\n\t.set pop"
                    :
                    : "dJ"(v), "i"(Loc::reg), "i"(PMU_MIPS4_CP0_HAZARD_NOPS)
                    : "memory");
-    else if constexpr (has_select)
+#endif
+    } else if constexpr (has_select)
       asm volatile("mtc0 %z0, $%1, %2\n\tehb" : : "dJ"(v), "i"(Loc::reg), "i"(Loc::sel) : "memory");
     else
       asm volatile(".set push\n\t.set noreorder\n\tmtc0 %z0, $%1\n\t.rept %2\n\tnop\n\t.endr\n\t.set pop"
