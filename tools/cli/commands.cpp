@@ -16,6 +16,7 @@
 #include "tools/cli/args.hpp"
 #include "tools/cli/catalogs.hpp"
 #include "tools/cli/output_file.hpp"
+#include "tools/conformance/conformance.hpp"
 #include "tools/dumpread/decode_error.hpp"
 #include "tools/dumpread/load.hpp"
 #include "tools/elf/elf_symbols.hpp"
@@ -424,6 +425,32 @@ int run_encode(const std::vector<std::string>& argv) {
   return 0;
 }
 
+// A conformance image's console output read back (docs/silicon.md). Exit 0: no rule FAILed;
+// 1: one did; 2: the log is not a complete report (or the command line is wrong).
+int run_conformance(const std::vector<std::string>& argv) {
+  const Args a = parse_args(argv, {{"--markdown", false}, {"-o", true}});
+  const std::string path = input_path(a);
+  const std::string name = path == "-" ? "<stdin>" : path;
+  conformance::Report report;
+  try {
+    if (path == "-") {
+      report = conformance::parse(std::cin, name);
+    } else {
+      std::ifstream in(path, std::ios::binary);
+      if (!in) throw conformance::LogError(name + ": cannot open: " + std::strerror(errno));
+      report = conformance::parse(in, name);
+    }
+  } catch (const conformance::LogError& e) {
+    std::cerr << "pmukit: error: " << printable(e.what()) << '\n';
+    return 2;
+  }
+  emit(a, {path}, [&](std::ostream& os) { conformance::print(os, report, a.has("--markdown")); });
+  const std::size_t failed = report.count(conformance::Verdict::fail);
+  if (failed != 0)
+    std::cerr << "pmukit: " << failed << (failed == 1 ? " rule" : " rules") << " FAILED on this part\n";
+  return failed != 0 ? 1 : 0;
+}
+
 namespace {
 
 struct CommandHelp {
@@ -485,6 +512,13 @@ std::vector<CommandHelp> command_help() {
        "for at most --insns instructions (default 4e9) and --timeout seconds (default 600).\n"
        "Exit status: the firmware's; 3 when it never exited (a limit, a fault, an emulator\n"
        "crash, an unsupported ELF), with the reason on stderr."},
+      {"conformance", "conformance LOG [--markdown] [-o FILE]",
+       "Reads back a conformance image's console output (docs/silicon.md): the @PMUCHECK lines\n"
+       "of LOG ('-' reads standard input), anywhere in a line, and prints one table per run: rule,\n"
+       "verdict (PASS, FAIL, ANSWER: an open question answered by the part, SKIP), observed,\n"
+       "expected, the manual's section. --markdown: tables to paste into an issue. Exit status:\n"
+       "0 no rule failed, 1 a rule FAILED on the part, 2 LOG is not a complete report (no\n"
+       "@PMUCHECK line, a malformed one, a run cut short before its END, lines lost)."},
       {"help", "help [COMMAND] [--markdown]",
        "This text, or one command's; --markdown writes docs/pmukit.md."},
   };
@@ -492,7 +526,7 @@ std::vector<CommandHelp> command_help() {
 
 const char* const kExitText =
     "exit status: 0 success, 1 bad input (dump, ELF, output file), 2 bad command line,\n"
-    "3 diff: a change past --threshold.\n"
+    "3 diff: a change past --threshold; conformance: 1 a rule failed, 2 an incomplete log.\n"
     "-o - writes to standard output (the default); every command takes -h or --help.";
 
 void indent(std::ostream& os, const std::string& text, const char* by) {

@@ -19,6 +19,7 @@ int run_events(const std::vector<std::string>& args);
 int run_encode(const std::vector<std::string>& args);
 int run_diff(const std::vector<std::string>& args);
 int run_annotate(const std::vector<std::string>& args);
+int run_conformance(const std::vector<std::string>& args);
 int run_help(const std::vector<std::string>& args);
 
 void print_usage(std::ostream& os);

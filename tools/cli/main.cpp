@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
     if (args[0] == "decode") return pmukit::run_decode(rest);
     if (args[0] == "events") return pmukit::run_events(rest);
     if (args[0] == "encode") return pmukit::run_encode(rest);
+    if (args[0] == "conformance") return pmukit::run_conformance(rest);
     if (args[0] == "sim") {
 #if PMUKIT_WITH_SIM
       return pmusim::run_command(rest);

@@ -387,7 +387,7 @@ TEST_F(Cli, Events) {
 // Issue 16's conventions: every command's --help/-h, -o -, events PATTERN, docs/pmukit.md is the
 // tool's own help text.
 TEST_F(Cli, EveryCommandHasItsHelp) {
-  for (const char* c : {"report", "diff", "annotate", "decode", "events", "encode", "sim", "help"}) {
+  for (const char* c : {"report", "diff", "annotate", "decode", "events", "encode", "sim", "conformance", "help"}) {
     SCOPED_TRACE(c);
     const Result h = pmukit(std::string(c) + " --help"), s = pmukit(std::string(c) + " -h");
     EXPECT_EQ(h.status, 0) << h.err;
