@@ -27,6 +27,7 @@
 #include "hal/netburst/driver.hpp"
 #include "tools/pprof/format_pprof.hpp"
 #include "tools/report/annotate.hpp"
+#include "tools/report/describe.hpp"
 #include "tools/report/diff.hpp"
 #include "tools/report/run_program.hpp"
 #include "tools/report/text_util.hpp"
@@ -158,6 +159,10 @@ int run_report(const std::vector<std::string>& argv) {
   if (!options.elf.empty() && 2 * profile.unknown_samples() > profile.total)
     warn(std::to_string(profile.unknown_samples()) + " of " + std::to_string(profile.total) +
          " samples are in no function of '" + options.elf + "' (another build, or code the symbol table lacks?)");
+  // Why there is no sample, and what to do: the table and flat formats say it in their text.
+  if (profile.total == 0 && format != "table" && format != "flat")
+    if (const NoSamples no = why_no_samples(loaded.dump, profile, !options.elf.empty()); !no.why.empty())
+      warn(no.what + ": " + no.why + "; to do: " + no.todo);
   std::vector<std::string> writer_warnings;
   options.warnings = &writer_warnings;
   emit(a, {input_path(a), options.elf}, [&](std::ostream& os) {

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "tools/dumpread/dump.hpp"
+#include "tools/report/profile.hpp"
 
 namespace pmukit {
 
@@ -18,5 +19,15 @@ std::string mean(const CounterStats& s, std::uint64_t calls, unsigned decimals);
 // (below the calibrated overhead), 1 voided (the counters were reset inside)") and the sampling
 // interrupts inside its calls; empty when none (or a 1.2 dump, which did not say).
 std::string region_flags(const Region& r);
+
+// Why a profile has no sample to show, from what the dump carries (docs/dump-format.md), and what
+// to do: no SAMPLE_SOURCE (no sampler armed for the dump), every sample dropped, interrupts taken
+// but nothing in the ring, no interrupt taken; or, with symbols, every sample in no function.
+// Empty `why` when some sample is in a function (or, without symbols, when there are samples).
+struct NoSamples {
+  std::string what;  // "no samples", or "no sample in a function"
+  std::string why, todo;
+};
+NoSamples why_no_samples(const Dump& d, const Profile& p, bool with_symbols);
 
 }  // namespace pmukit

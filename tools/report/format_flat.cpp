@@ -9,6 +9,8 @@ void write_flat(std::ostream& os, const ReportInput& in) {
   const Profile& p = in.profile;
   os << "# flat profile: " << p.total << " samples; " << describe_source(in.dump) << '\n';
   if (!in.options.stacks.empty()) os << "# stacks: " << in.options.stacks << '\n';
+  if (const NoSamples no = why_no_samples(in.dump, p, !in.options.elf.empty()); !no.why.empty())
+    os << "# " << no.what << ": " << printable(no.why) << "\n# to do: " << no.todo << '\n';
   TextTable t({TextTable::right, TextTable::right, TextTable::right, TextTable::right,
                TextTable::left, TextTable::left});
   t.row({"samples", "percent", "cumul%", "address", "function", "location"});

@@ -44,6 +44,8 @@ void write_table(std::ostream& os, const ReportInput& in) {
   const Profile& p = in.profile;
   os << "\nSamples: " << p.total << " (" << describe_source(d) << ")\n";
   if (!in.options.stacks.empty()) os << "Stacks: " << in.options.stacks << '\n';
+  if (const NoSamples no = why_no_samples(d, p, !in.options.elf.empty()); !no.why.empty())
+    os << "  " << no.what << ": " << printable(no.why) << "\n  to do: " << no.todo << '\n';
   if (p.total == 0) return;
   const std::vector<std::uint32_t> order = p.by_self();
   const std::size_t shown = in.options.top == 0 ? order.size() : std::min(in.options.top, order.size());

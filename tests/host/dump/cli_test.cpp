@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -522,6 +523,108 @@ TEST(CliDiff, ComparesLikeWithLikeAndEveryRegion) {
   for (const std::string& f : {base, other_event, e500, zero, twice, twice_slower}) std::remove(f.c_str());
 }
 
+// A report with no sample says why, from what the dump carries (docs/dump-format.md, "Chunk
+// types": SAMPLE_SOURCE's dropped count, REGION's interrupts, 1.3), and what to do: in the table and
+// flat text, on stderr for the other formats. Before issue 34 it said "Samples: 0" and no more.
+// One counter (slot 0, cycles), one region 'loop' counting `loop_total` events with `interrupts`
+// sampling interrupts inside, then `sampling` (the sample source and samples, or nothing).
+std::string no_sample_dump(const std::string& name, std::uint64_t loop_total, std::uint64_t interrupts,
+                           const std::function<void(pd::Writer&)>& sampling) {
+  dumptest::VectorSink out;
+  pd::Writer w(out.sink(), pd::ByteOrder::little);
+  w.begin({"xscale", "xscale-xsc2", 0, 32, 4});
+  const pd::CounterInfo cycles{0, 32, 0xFF, "CCNT", "cycles"};
+  w.counters(&cycles, 1);
+  const pd::CounterStats st[] = {{loop_total, loop_total / 10, loop_total / 10, 3}};
+  w.region({"loop", 10, st, 1, 0, 0, interrupts});
+  sampling(w);
+  w.finish();
+  const std::string path = temp_path(name);
+  write(path, out.bytes);
+  return path;
+}
+
+// Table, flat and JSON (stderr) of a dump: each must carry `why` and `todo`.
+void expect_said_everywhere(const std::string& dump, const std::string& why, const std::string& todo) {
+  const Result table = pmukit("report " + dump);
+  EXPECT_EQ(table.status, 0) << table.err;
+  EXPECT_NE(table.out.find("Samples: 0 ("), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("\n  no samples: " + why), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("\n  to do: " + todo), std::string::npos) << table.out;
+  const Result flat = pmukit("report --format flat " + dump);
+  EXPECT_EQ(flat.status, 0) << flat.err;
+  EXPECT_NE(flat.out.find("\n# no samples: " + why), std::string::npos) << flat.out;
+  EXPECT_NE(flat.out.find("\n# to do: " + todo), std::string::npos) << flat.out;
+  const Result json = pmukit("report --format json " + dump);
+  EXPECT_EQ(json.status, 0) << json.err;
+  EXPECT_NE(json.err.find("pmukit: warning: no samples: " + why), std::string::npos) << json.err;
+  EXPECT_NE(json.err.find("; to do: " + todo), std::string::npos) << json.err;
+  std::remove(dump.c_str());
+}
+
+// No SAMPLE_SOURCE chunk: the firmware wrote the dump without a sampler.
+TEST(CliNoSamples, NoSampleSourceSaysNoSamplerWasArmed) {
+  expect_said_everywhere(no_sample_dump("nosource.bin", 5000, 0, [](pd::Writer&) {}),
+                         "the dump has no sample source: no sampler was armed for it",
+                         "arm a Sampler (profiler/sampler.hpp)");
+}
+
+// SAMPLE_SOURCE's dropped (samples lost, e.g. ring buffer full) with none kept.
+TEST(CliNoSamples, EverySampleDroppedSaysTheRingCouldNotKeepThem) {
+  expect_said_everywhere(no_sample_dump("dropped.bin", 5000, 40, [](pd::Writer& w) {
+                           w.sample_source({pd::SampleSourceKind::pmu_overflow, 0, 100, 40});
+                           w.begin_samples(0);
+                         }),
+                         "every sample taken was dropped, none kept (40 samples dropped)",
+                         "a bigger ring (SampleRing<N>, StackRing<N>), a longer period");
+}
+
+// REGION's interrupts (sampling interrupts inside its calls) with no sample and none dropped: the
+// interrupts came, the ring the dump was written from was empty.
+TEST(CliNoSamples, InterruptsTakenButNoSampleSaysTheRingWasEmpty) {
+  expect_said_everywhere(no_sample_dump("empty.bin", 5000, 7, [](pd::Writer& w) {
+                           w.sample_source({pd::SampleSourceKind::pmu_overflow, 0, 100, 0});
+                           w.begin_samples(0);
+                         }),
+                         "7 sampling interrupts were taken inside the regions, but the ring was empty",
+                         "write the dump from the Sampler's own ring");
+}
+
+// No interrupt at all: the reasons for the source's kind, and for a PMU overflow what the sampled
+// counter counted in the regions (the armed counter still counts: profiler/sampler.hpp's arm).
+TEST(CliNoSamples, NoInterruptTakenSaysWhyForTheSourceAndWhatTheCounterCounted) {
+  auto pmu = [](std::uint64_t period) {
+    return [period](pd::Writer& w) {
+      w.sample_source({pd::SampleSourceKind::pmu_overflow, 0, period, 0});
+      w.begin_samples(0);
+    };
+  };
+  const std::string none = "no sampling interrupt was taken (none inside the regions either): ";
+  expect_said_everywhere(no_sample_dump("overflowed.bin", 50000, 0, pmu(10000)),
+                         none + "counter 0 counted 50000 events in region 'loop', more than one period (10000 "
+                                "events): it overflowed and its interrupt was not taken (interrupts masked, or "
+                                "the overflow interrupt not enabled or not routed to the core)",
+                         "unmask interrupts, enable the PMU's overflow interrupt and route it (the board's "
+                         "interrupt controller) to the Sampler's on_pmu_interrupt; where the emulator raises "
+                         "none, run under pmusim (scripts/profile.sh --sim)");
+  expect_said_everywhere(no_sample_dump("short.bin", 500, 0, pmu(10000)),
+                         none + "counter 0 counted at most 500 events in a region, less than one period (10000 "
+                                "events): a run shorter than one period, or interrupts masked",
+                         "a shorter period; unmask interrupts");
+  expect_said_everywhere(no_sample_dump("inert.bin", 0, 0, pmu(10000)),
+                         none + "counter 0 counted 0 events in every region: the PMU does not count",
+                         "run where the PMU counts (pmusim: scripts/profile.sh --sim), or sample from a timer");
+  expect_said_everywhere(no_sample_dump("timer.bin", 5000, 0, [](pd::Writer& w) {
+                           w.sample_source({pd::SampleSourceKind::timer, pd::kNoCounter, 1000000, 0});
+                           w.begin_samples(0);
+                         }),
+                         "no sampling interrupt was taken (none inside the regions either): interrupts masked, "
+                         "the timer's interrupt not enabled or not routed to the core, or a run shorter than "
+                         "one period (1000000 ns)",
+                         "unmask interrupts, enable the timer and route its interrupt to the Sampler's "
+                         "on_timer_tick");
+}
+
 using dumptest::nm_functions;
 
 // Samples in the sample ELF's functions, written as a dump (with an IMAGE chunk when given;
@@ -971,6 +1074,26 @@ TEST(CliElfIdentity, WarnsWhatItCannotCheckAndWhatDoesNotSymbolize) {
   const Result fine = t.run(&machine_only);
   EXPECT_EQ(fine.err.find("samples are in no function"), std::string::npos) << fine.err;
   expect_error(pmukit("report x.bin --force-elf"), 2, "--force-elf without --elf (see pmukit --help)");
+}
+
+// Samples, but every one in no function of the ELF: the table and flat text say so and what to do
+// (the warning on stderr above only counts them); a right ELF says nothing of the kind.
+TEST(CliNoSamples, AllSamplesOutsideTheElfSaysItIsNotTheProgramThatRan) {
+  ElfCheckRun t;
+  if (!std::ifstream(t.elf)) GTEST_SKIP() << "no mips cross compiler";
+  const pd::ImageInfo machine_only{8, nullptr, 0, 0, 0, 0};
+  const Result lost = t.run(&machine_only, "", "mips", "", 0x40000000);
+  EXPECT_EQ(lost.status, 0) << lost.err;
+  EXPECT_NE(lost.out.find("# no sample in a function: all 100 samples are in no function of the ELF: it is not "
+                          "the program that ran"), std::string::npos) << lost.out;
+  EXPECT_NE(lost.out.find("# to do: give --elf the ELF that ran, with its symbol table"), std::string::npos)
+      << lost.out;
+  const std::string dump = elf_dump(t.elf, 100, 3, "mips", &machine_only, 0x40000000);
+  const Result table = pmukit("report --elf " + t.elf + " " + dump);
+  std::remove(dump.c_str());
+  EXPECT_NE(table.out.find("\n  no sample in a function: all 100 samples"), std::string::npos) << table.out;
+  const Result fine = t.run(&machine_only);
+  EXPECT_EQ(fine.out.find("no sample in a function"), std::string::npos) << fine.out;
 }
 
 // A copy of `elf` whose `section` has no NUL byte left (each replaced by 'A'); "" without one.
