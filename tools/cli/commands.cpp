@@ -116,15 +116,59 @@ std::string output_of(const std::vector<std::string>& argv) {
 
 }  // namespace
 
+namespace {
+
+// perf report's habits (tools/report/view.hpp): which rows the tabular formats show, and the
+// call graph's order. Each option is refused where the format would ignore it.
+void report_view_options(const Args& a, const std::string& format, ReportOptions& options) {
+  ViewOptions& v = options.view;
+  if (a.has("--top")) v.top = a.number("--top", 0);
+  if (a.has("--sort")) {
+    const std::optional<SortKey> key = parse_sort_key(a.get("--sort"));
+    if (!key) throw UsageError("--sort is function, line, address or caller, not '" + a.get("--sort") + "'");
+    v.sort = *key;
+    if (v.sort != SortKey::function && format != "table" && format != "flat" && format != "csv")
+      throw UsageError("--sort " + a.get("--sort") + " is for --format table, flat and csv");
+  }
+  if (a.has("--percent-limit")) {
+    const std::optional<std::uint32_t> p = parse_percent(a.get("--percent-limit"));
+    if (!p) throw UsageError("--percent-limit wants a percentage from 0 to 100, not '" + a.get("--percent-limit") + "'");
+    v.percent_limit = *p;
+  }
+  if (a.has("--symbols")) {
+    std::string list = a.get("--symbols");
+    for (std::size_t start = 0; start <= list.size();) {
+      const std::size_t comma = std::min(list.find(',', start), list.size());
+      if (comma > start) v.symbols.push_back(list.substr(start, comma - start));
+      start = comma + 1;
+    }
+    if (v.symbols.empty()) throw UsageError("--symbols needs a name");
+  }
+  v.symbol_filter = a.get("--symbol-filter");
+  if (a.has("--symbol-filter") && v.symbol_filter.empty()) throw UsageError("--symbol-filter needs a text");
+  if (a.has("-g") && a.has("--call-graph")) throw UsageError("-g and --call-graph are the same option");
+  if (a.has("-g") || a.has("--call-graph")) {
+    options.call_graph = a.get(a.has("-g") ? "-g" : "--call-graph");
+    if (options.call_graph != "caller" && options.call_graph != "callee" && options.call_graph != "gprof")
+      throw UsageError("-g is caller, callee or gprof, not '" + options.call_graph + "'");
+    if (format != "callgraph") throw UsageError("-g is for --format callgraph");
+  }
+  options.max_name_width = a.number("--max-name-width", options.max_name_width);
+}
+
+}  // namespace
+
 int run_report(const std::vector<std::string>& argv) {
   const Args a = parse_args(argv, {{"--elf", true}, {"--force-elf", false}, {"--format", true}, {"-o", true},
-                                   {"--frame", true}, {"--top", true}, {"--table", true}});
+                                   {"--frame", true}, {"--top", true}, {"--table", true}, {"--sort", true},
+                                   {"--percent-limit", true}, {"--symbols", true}, {"--symbol-filter", true},
+                                   {"-g", true}, {"--call-graph", true}, {"--max-name-width", true}});
   const std::string format = a.get("--format", "table");
   bool known = false;
   for (const std::string& f : cli_formats()) known |= f == format;
   if (!known) throw UsageError("unknown --format '" + format + "'");
   ReportOptions options;
-  options.top = a.number("--top", options.top);
+  report_view_options(a, format, options);
   options.csv_table = a.get("--table", options.csv_table);
   if (options.csv_table != "regions" && options.csv_table != "profile")
     throw UsageError("--table is 'regions' or 'profile', not '" + options.csv_table + "'");
@@ -152,7 +196,8 @@ int run_report(const std::vector<std::string>& argv) {
     else if (!cfi)
       warn("'" + options.elf + "' has no call frame information: stacks are one frame deep");
   }
-  const Profile profile = build_profile(loaded.dump, symbols, pprof || format_needs_lines(format),
+  const bool lines = pprof || format_needs_lines(format) || sort_needs_lines(options.view.sort);
+  const Profile profile = build_profile(loaded.dump, symbols, lines,
                                         unwound.empty() ? nullptr : &unwound, pprof);
   if (const std::string placed = profile.placement(); !placed.empty())
     options.stacks += (options.stacks.empty() ? "" : "; ") + placed;
@@ -471,13 +516,30 @@ std::string format_list() {
 // The one help text: pmukit --help, pmukit COMMAND --help and docs/pmukit.md (help --markdown).
 std::vector<CommandHelp> command_help() {
   return {
-      {"report", "report INPUT [--elf FIRMWARE.elf [--force-elf]] [--format FORMAT] [-o FILE] [--frame N] [--top N] [--table regions|profile]",
+      {"report", "report INPUT [--elf FIRMWARE.elf [--force-elf]] [--format FORMAT] [-o FILE] [--frame N] [--table regions|profile]"
+                 " [--sort KEY] [--top N] [--percent-limit PCT] [--symbols NAME,...] [--symbol-filter TEXT]"
+                 " [-g caller|callee|gprof] [--max-name-width N]",
        "Decodes a dump and writes a report. INPUT is a binary dump or a UART log with text frames\n"
        "('-' reads standard input). FORMAT: " + format_list() + " (default table).\n"
-       "--frame N picks the Nth dump of a log (default: the last); --top N limits the table's\n"
-       "profile (default 25, 0 = all); --table picks the csv table. The ELF must be the one that\n"
-       "wrote the dump (machine, build-id, code CRC); --force-elf uses it anyway, with a warning\n"
-       "per difference. Without --elf, samples are shown as addresses.\n"
+       "--frame N picks the Nth dump of a log (default: the last); --table picks the csv table.\n"
+       "The profile's rows, like perf report (table, flat, csv --table profile; json's functions\n"
+       "take the filters): --sort KEY: function (perf's sym; the default), line (srcline: file:line\n"
+       "of the sampled pc), address (symoff: each sampled instruction, as function+offset), caller\n"
+       "(the caller -> function pairs of the samples' last two frames). --top N shows the first N\n"
+       "rows (table: 25 by default, the others all; 0 = all); --percent-limit PCT leaves out rows\n"
+       "under PCT percent of all samples (and, with -g caller|callee, the call tree's smaller\n"
+       "entries); --symbols NAME,... keeps the rows of those functions (exact names), and\n"
+       "--symbol-filter TEXT those whose function name contains TEXT. Percentages stay shares of all\n"
+       "samples, and a closing line (csv: a warning on stderr; json: functions_not_shown) says how\n"
+       "many rows and samples were left out and why. -g (--call-graph) with --format callgraph:\n"
+       "gprof (default: callers and callees per function), caller (the call tree from the outermost\n"
+       "frames down, perf report -g caller) or callee (from each sampled function up through its\n"
+       "callers). Text formats (table, flat, callgraph) pad by display width and shorten names\n"
+       "longer than --max-name-width columns (default 120, 0 = never) in the middle with \"...\";\n"
+       "machine formats keep them whole.\n"
+       "The ELF must be the one that wrote the dump (machine, build-id, code CRC); --force-elf\n"
+       "uses it anyway, with a warning per difference. Without --elf, samples are shown as\n"
+       "addresses.\n"
        "Stack samples (a STACKS chunk) are unwound with the ELF's CFI into full call stacks;\n"
        "samples without one are placed where the walks saw their function: every format shows\n"
        "the same stacks, one per sample.\n"

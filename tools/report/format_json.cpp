@@ -143,7 +143,11 @@ void write_json_report(std::ostream& os, const ReportInput& in) {
   j.key("functions").begin_array();
   std::uint64_t cumulative = 0;
   const std::vector<std::uint64_t> inclusive = p.inclusive();
-  for (std::uint32_t id : p.by_self_then_inclusive(inclusive)) {
+  std::vector<ProfileRow> candidates;
+  for (std::uint32_t id : p.by_self_then_inclusive(inclusive)) candidates.push_back({p.functions[id].self, id});
+  const ProfileRows shown = choose_rows(p, std::move(candidates), in.options.view, 0);
+  for (const ProfileRow& r : shown.rows) {
+    const std::uint32_t id = r.function;
     const ProfileFunction& f = p.functions[id];
     cumulative += f.self;
     j.begin_object().field("name", f.name).field("address", hex(f.address, digits));
@@ -154,6 +158,11 @@ void write_json_report(std::ostream& os, const ReportInput& in) {
     j.field("inclusive", inclusive[id]).key("inclusive_percent").number(percent(inclusive[id], p.total)).end_object();
   }
   j.end_array();
+  // What --top, --percent-limit or --symbols left out of "functions" (total_samples counts it).
+  j.key("functions_not_shown").begin_object().field("functions", shown.left_rows).field("samples", shown.left_samples);
+  j.key("why").begin_array();
+  for (const std::string& w : shown.why) j.value(w);
+  j.end_array().end_object();
 
   j.key("stacks").begin_array();
   for (const Profile::Stack& s : p.folded()) {

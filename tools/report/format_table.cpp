@@ -6,12 +6,13 @@
 namespace pmukit {
 namespace {
 
-void regions(std::ostream& os, const Dump& d) {
+void regions(std::ostream& os, const Dump& d, std::size_t max_width) {
   if (d.regions.empty()) return void(os << "\nRegions: none in this dump\n");
   os << "\nRegions (" << d.regions.size() << "; counts are calibrated: the per-call overhead "
      << "was subtracted)\n";
   TextTable t({TextTable::left, TextTable::right, TextTable::left, TextTable::right,
                TextTable::right, TextTable::right, TextTable::right, TextTable::right});
+  t.max_width(max_width);
   t.row({"region", "calls", "counter", "total", "mean", "min", "max", "overhead"});
   for (const Region& r : d.regions) {
     for (std::size_t i = 0; i < r.stats.size(); ++i) {
@@ -39,7 +40,7 @@ void write_table(std::ostream& os, const ReportInput& in) {
   if (!in.options.elf.empty()) os << "  symbols   " << printable(in.options.elf) << '\n';
   for (std::size_t i = 0; i < d.counters.size(); ++i)
     os << (i == 0 ? "  counters  " : "            ") << printable(describe_counter(d.counters[i])) << '\n';
-  regions(os, d);
+  regions(os, d, in.options.max_name_width);
 
   const Profile& p = in.profile;
   os << "\nSamples: " << p.total << " (" << describe_source(d) << ")\n";
@@ -47,20 +48,27 @@ void write_table(std::ostream& os, const ReportInput& in) {
   if (const NoSamples no = why_no_samples(d, p, !in.options.elf.empty()); !no.why.empty())
     os << "  " << no.what << ": " << printable(no.why) << "\n  to do: " << no.todo << '\n';
   if (p.total == 0) return;
-  const std::vector<std::uint32_t> order = p.by_self();
-  const std::size_t shown = in.options.top == 0 ? order.size() : std::min(in.options.top, order.size());
-  TextTable t({TextTable::right, TextTable::right, TextTable::right, TextTable::left, TextTable::left});
-  t.row({"samples", "percent", "cumul%", "function", "location"});
+  const ReportOptions& o = in.options;
+  const ProfileRows shown = profile_rows(p, o.view, 25);
+  std::vector<TextTable::Align> align{TextTable::right, TextTable::right, TextTable::right};
+  std::vector<std::string> header{"samples", "percent", "cumul%"};
+  for (const std::string& h : key_headers(o.view.sort, false)) {
+    header.push_back(h);
+    align.push_back(h == "address" ? TextTable::right : TextTable::left);
+  }
+  TextTable t(align);
+  t.max_width(o.max_name_width);
+  t.row(header);
   std::uint64_t cumulative = 0;
-  for (std::size_t i = 0; i < shown; ++i) {
-    const ProfileFunction& f = p.functions[order[i]];
-    cumulative += f.self;
-    t.row({std::to_string(f.self), percent(f.self, p.total),
-           percent(cumulative, p.total), f.name, p.location(f.line)});
+  const unsigned digits = 2 * d.target.address_bytes;
+  for (const ProfileRow& r : shown.rows) {
+    cumulative += r.samples;
+    std::vector<std::string> cells{std::to_string(r.samples), percent(r.samples, p.total), percent(cumulative, p.total)};
+    for (std::string& c : key_cells(p, r, o.view.sort, false, digits)) cells.push_back(std::move(c));
+    t.row(std::move(cells));
   }
   t.print(os, "  ");
-  if (shown < order.size())
-    os << "  ... " << order.size() - shown << " more functions (--format flat lists all)\n";
+  if (const std::string note = shown.note(p, row_unit(o.view.sort)); !note.empty()) os << "  ... " << note << '\n';
 }
 
 }  // namespace pmukit

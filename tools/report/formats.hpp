@@ -9,6 +9,7 @@
 
 #include "tools/dumpread/dump.hpp"
 #include "tools/report/profile.hpp"
+#include "tools/report/view.hpp"
 
 namespace pmukit {
 
@@ -22,7 +23,14 @@ class ReportRefused : public std::runtime_error {
 struct ReportOptions {
   std::string carrier;            // where the dump came from ("binary", "text frame 1 of 1 ...")
   std::string elf;                // ELF path shown in reports ("" when none)
-  std::size_t top = 25;           // functions in the `table` format's profile (0: all)
+  // The tabular formats' rows (--sort, --top, --percent-limit, --symbols): view.hpp. --top unset:
+  // the table shows 25, the others every row.
+  ViewOptions view;
+  // `callgraph`: "gprof" (callers and callees per function), "caller" (the call tree from the
+  // outermost frames down, perf report -g caller) or "callee" (from the sampled functions up to
+  // their callers, perf report -g callee). --percent-limit hides the tree's smaller nodes.
+  std::string call_graph = "gprof";
+  std::size_t max_name_width = 120;  // text formats: longer names shortened in the middle (0: never)
   std::string csv_table = "regions";  // `csv`: "regions" or "profile"
   std::string stacks;             // how the stack samples' walks ended (UnwindSummary::text), or ""
   std::vector<std::string>* warnings = nullptr;  // where a writer says what its consumer will show wrong

@@ -1,5 +1,6 @@
 #include "tools/report/text_util.hpp"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
@@ -165,8 +166,79 @@ std::string csv_field(std::string_view raw) {
   return out + '"';
 }
 
+namespace {
+
+// The code point of the valid sequence of n bytes at s[i].
+char32_t code_point(std::string_view s, std::size_t i, std::size_t n) {
+  const auto b = [&](std::size_t k) { return static_cast<char32_t>(static_cast<unsigned char>(s[i + k])); };
+  if (n == 1) return b(0);
+  char32_t c = b(0) & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07);
+  for (std::size_t k = 1; k < n; ++k) c = c << 6 | (b(k) & 0x3F);
+  return c;
+}
+
+// Unicode's East Asian Width W and F blocks (UAX #11) and the common zero-width marks, by block:
+// enough for names and paths, not a full wcwidth.
+unsigned columns(char32_t c) {
+  if ((c >= 0x0300 && c <= 0x036F) || (c >= 0x200B && c <= 0x200F) || (c >= 0xFE00 && c <= 0xFE0F)) return 0;
+  if ((c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0x303E) || (c >= 0x3041 && c <= 0x33FF) ||
+      (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xA000 && c <= 0xA4CF) ||
+      (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) ||
+      (c >= 0xFF00 && c <= 0xFF60) || (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x1F300 && c <= 0x1F64F) ||
+      (c >= 0x1F900 && c <= 0x1F9FF) || (c >= 0x20000 && c <= 0x3FFFD))
+    return 2;
+  return 1;
+}
+
+// Each character of s: its byte offset, length and columns.
+struct Glyph {
+  std::size_t at, bytes;
+  unsigned width;
+};
+std::vector<Glyph> glyphs(std::string_view s) {
+  std::vector<Glyph> g;
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = utf8_sequence(s, i);
+    if (n == 0) {
+      g.push_back({i, 1, 1});
+      ++i;
+    } else {
+      g.push_back({i, n, columns(code_point(s, i, n))});
+      i += n;
+    }
+  }
+  return g;
+}
+
+}  // namespace
+
+std::size_t display_width(std::string_view s) {
+  std::size_t w = 0;
+  for (const Glyph& g : glyphs(s)) w += g.width;
+  return w;
+}
+
+std::string shorten(std::string_view s, std::size_t width) {
+  if (width == 0 || display_width(s) <= width) return std::string(s);
+  if (width <= 3) return std::string("...").substr(0, width);
+  const std::vector<Glyph> g = glyphs(s);
+  // The head gets the odd column; each side stops before a character that would not fit.
+  const std::size_t room = width - 3, head_room = room - room / 2, tail_room = room / 2;
+  std::size_t head = 0, used = 0;
+  while (head < g.size() && used + g[head].width <= head_room) used += g[head++].width;
+  std::size_t tail = g.size();
+  used = 0;
+  while (tail > head && used + g[tail - 1].width <= tail_room) used += g[--tail].width;
+  const std::size_t head_end = head == 0 ? 0 : g[head - 1].at + g[head - 1].bytes;
+  const std::size_t tail_at = tail == g.size() ? s.size() : g[tail].at;
+  return std::string(s.substr(0, head_end)) + "..." + std::string(s.substr(tail_at));
+}
+
 void TextTable::row(std::vector<std::string> cells) {
-  for (std::string& c : cells) c = printable(c);  // a dump string cannot drive the terminal
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    cells[i] = printable(cells[i]);  // a dump string cannot drive the terminal
+    if (max_width_ != 0 && i < align_.size() && align_[i] == left) cells[i] = shorten(cells[i], max_width_);
+  }
   rows_.push_back(std::move(cells));
 }
 
@@ -174,12 +246,12 @@ void TextTable::print(std::ostream& os, std::string_view indent) const {
   std::vector<std::size_t> width(align_.size(), 0);
   for (const auto& r : rows_)
     for (std::size_t i = 0; i < r.size() && i < width.size(); ++i)
-      width[i] = std::max(width[i], r[i].size());
+      width[i] = std::max(width[i], display_width(r[i]));
   for (const auto& r : rows_) {
     std::string line(indent);
     for (std::size_t i = 0; i < r.size() && i < width.size(); ++i) {
       if (i != 0) line += "  ";
-      const std::string pad(width[i] - r[i].size(), ' ');
+      const std::string pad(width[i] - display_width(r[i]), ' ');
       line += align_[i] == right ? pad + r[i] : r[i] + pad;
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();

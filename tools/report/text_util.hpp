@@ -35,16 +35,28 @@ std::string html_escape(std::string_view s);
 std::string to_valid_utf8(std::string_view s);
 std::string csv_field(std::string_view s);  // quoted when it holds a comma, quote or newline
 
-// Columns padded to their widest cell, separated by two spaces; trailing blanks trimmed.
+// Columns a terminal gives s (valid UTF-8): one per code point, two for East Asian wide and
+// full-width ones (CJK, Hangul, full-width forms, emoji), none for combining marks; an invalid
+// byte counts one.
+std::size_t display_width(std::string_view s);
+// s in at most `width` columns: the middle replaced by "..." (a C++ name keeps its namespace and
+// its function); s itself when it fits or width is 0.
+std::string shorten(std::string_view s, std::size_t width);
+
+// Columns padded to their widest cell (in display columns), separated by two spaces; trailing
+// blanks trimmed.
 class TextTable {
  public:
   enum Align { left, right };
   explicit TextTable(std::vector<Align> align) : align_(std::move(align)) {}
+  // Left-aligned cells (names, paths) longer than `width` columns are shorten()ed; 0: never.
+  void max_width(std::size_t width) { max_width_ = width; }
   void row(std::vector<std::string> cells);  // cells made printable()
   void print(std::ostream& os, std::string_view indent = "") const;
 
  private:
   std::vector<Align> align_;
+  std::size_t max_width_ = 0;
   std::vector<std::vector<std::string>> rows_;
 };
 

@@ -439,6 +439,81 @@ TEST_F(Cli, EventsFilterLikePerfList) {
   expect_error(pmukit("events no_such_event_anywhere"), 1, "no event or preset matches 'no_such_event_anywhere'");
 }
 
+// perf report's habits on the command line (tools/report/view.hpp). docs/capture.md runs
+// `--format flat --top 5`: before, flat ignored --top and none of the other options existed.
+TEST_F(Cli, FlatHonoursTopAndSaysWhatItLeftOut) {
+  const Result r = pmukit("report --format flat --top 2 " + dump);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1 + 1 + 2 + 1) << r.out;
+  // Without --elf every sampled address is a function of its own: 8 of them.
+  EXPECT_NE(r.out.find("# 6 functions with 8 samples (50.00%) not shown: past the first 2 (--top)"), std::string::npos) << r.out;
+  const Result csv = pmukit("report --format csv --table profile --top 2 " + dump);
+  EXPECT_EQ(csv.status, 0) << csv.err;
+  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 3) << csv.out;
+  EXPECT_EQ(csv.err, "pmukit: warning: csv: 6 functions with 8 samples (50.00%) not shown: past the first 2 (--top)\n");
+}
+
+TEST_F(Cli, SortPercentLimitSymbolsAndCallGraphOrder) {
+  const Result line = pmukit("report --format flat --sort srcline " + dump);
+  EXPECT_EQ(line.status, 0) << line.err;
+  EXPECT_NE(line.out.find("samples  percent  cumul%  location"), std::string::npos) << line.out;
+  const Result caller = pmukit("report --sort caller --percent-limit 10 " + dump);
+  EXPECT_EQ(caller.status, 0) << caller.err;
+  EXPECT_NE(caller.out.find("samples  percent  cumul%  caller"), std::string::npos) << caller.out;
+  EXPECT_NE(caller.out.find("not shown: under 10.00% (--percent-limit)"), std::string::npos) << caller.out;
+  // Without --elf the functions are addresses: 0x00002010 and 0x00002020 contain "0x000020".
+  const Result only = pmukit("report --format flat --symbol-filter 0x000020 " + dump);
+  EXPECT_NE(only.out.find("0x00002010"), std::string::npos) << only.out;
+  EXPECT_EQ(only.out.find("0x00003040"), std::string::npos) << only.out;
+  EXPECT_NE(only.out.find("not shown: not matching --symbol-filter"), std::string::npos) << only.out;
+  EXPECT_NE(pmukit("report --format flat --symbols 0x00002010 " + dump).out.find("not shown: not in --symbols"),
+            std::string::npos);
+  const Result tree = pmukit("report --format callgraph -g callee " + dump);
+  EXPECT_EQ(tree.status, 0) << tree.err;
+  EXPECT_EQ(tree.out.rfind("# call graph, callee order", 0), 0u) << tree.out;
+  EXPECT_NE(pmukit("report --format callgraph --call-graph=caller " + dump).out.find("caller order"), std::string::npos);
+}
+
+TEST_F(Cli, PerfHabitOptionsRefuseWhatTheyCannotDo) {
+  expect_error(pmukit("report --sort dso " + dump), 2,
+               "--sort is function, line, address or caller, not 'dso' (see pmukit --help)");
+  expect_error(pmukit("report --format folded --sort line " + dump), 2,
+               "--sort line is for --format table, flat and csv (see pmukit --help)");
+  expect_error(pmukit("report --percent-limit 101 " + dump), 2,
+               "--percent-limit wants a percentage from 0 to 100, not '101' (see pmukit --help)");
+  expect_error(pmukit("report -g callee " + dump), 2, "-g is for --format callgraph (see pmukit --help)");
+  expect_error(pmukit("report --format callgraph -g fractal " + dump), 2,
+               "-g is caller, callee or gprof, not 'fractal' (see pmukit --help)");
+  expect_error(pmukit("report --symbols , " + dump), 2, "--symbols needs a name (see pmukit --help)");
+}
+
+// A name past --max-name-width (default 120) is shortened in the text formats, never in the
+// machine ones; 0 keeps it whole.
+TEST_F(Cli, LongNamesAreShortenedInTextFormatsOnly) {
+  const std::string name = "ns::" + std::string(190, 'n') + "::f";  // a dump string holds 255 bytes
+  // Without an ELF the functions are addresses: a region's name is the long name here.
+  dumptest::VectorSink out;
+  pd::Writer w(out.sink(), pd::ByteOrder::little);
+  w.begin({"xscale", "xscale-xsc2", 0, 32, 4});
+  const pd::CounterInfo counters[] = {{0, 32, 0xFF, "CCNT", "cycles"}};
+  w.counters(counters, 1);
+  const pd::CounterStats stats[] = {{100, 10, 10, 3}};
+  w.region({name.c_str(), 10, stats, 1});
+  w.finish();
+  const std::string path = temp_path("long.bin");
+  write(path, out.bytes);
+  const Result table = pmukit("report " + path);
+  EXPECT_EQ(table.status, 0) << table.err;
+  EXPECT_EQ(table.out.find(name), std::string::npos) << "shortened";
+  EXPECT_NE(table.out.find("ns::nnn"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("nnn...nnn"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("nnn::f "), std::string::npos) << "the end kept: " << table.out;
+  EXPECT_NE(pmukit("report --max-name-width 0 " + path).out.find(name), std::string::npos);
+  EXPECT_NE(pmukit("report --format json " + path).out.find(name), std::string::npos) << "json keeps it whole";
+  EXPECT_NE(pmukit("report --format csv " + path).out.find(name), std::string::npos) << "csv keeps it whole";
+  std::remove(path.c_str());
+}
+
 // Two dumps whose one region's mean is `mean` cycles (10 calls).
 std::string region_dump(const std::string& name, std::uint64_t mean) {
   dumptest::VectorSink out;

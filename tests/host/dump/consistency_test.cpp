@@ -86,7 +86,9 @@ TEST_P(EveryFormat, TellsTheSameStory) {
   const Shell r = shell(std::string(PMUKIT_FORMAT_CONSISTENCY) + " " + PMUKIT_CLI + " " + elf + " " + dump + " " + dir.path,
                       dir / "check.txt");
   EXPECT_EQ(r.status, 0) << r.out;
-  for (const char* format : {"table", "flat", "csv", "callgraph", "folded", "svg", "html", "callgrind", "pprof", "gmon"})
+  for (const char* format : {"table", "flat", "csv", "callgraph", "folded", "svg", "html", "callgrind", "pprof", "gmon",
+                             "flat --sort line", "flat --sort address", "flat --sort caller", "callgraph -g caller",
+                             "callgraph -g callee"})
     EXPECT_NE(r.out.find(std::string("ok       ") + format + " (805 samples"), std::string::npos) << format << ":\n" << r.out;
 
   const Shell folded = shell(std::string(PMUKIT_CLI) + " report --format folded --elf " + elf + " " + dump, dir / "folded.txt");

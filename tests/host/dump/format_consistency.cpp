@@ -2,7 +2,8 @@
 // reader would, must give the same total and, per function, the same self and inclusive samples
 // (issue "every format tells the same story"). JSON is the reference; each other format is parsed
 // from its own text or bytes: table and flat (self), csv (self, inclusive), callgraph (self,
-// inclusive), folded (both, from the stacks), svg and html (both, from the flame graph's frames),
+// inclusive; -g caller and callee: self, from the trees), flat --sort line, address and caller
+// (self, summed per function), folded (both, from the stacks), svg and html (both, from the flame graph's frames),
 // callgrind (self from the cost lines, inclusive as KCacheGrind adds it: self plus the costs of
 // the calls out), pprof (both, from the samples' locations; protobuf) and gmon (self, from the
 // histogram and the ELF's symbols, as gprof assigns it). Prints one line per format and every
@@ -120,7 +121,7 @@ Shares json() {
 Shares text_table(const std::string& format) {
   Shares s;
   const bool flat = format == "flat";
-  const std::string text = run(format, flat ? "" : "--top 0");
+  const std::string text = run(format, flat ? "--max-name-width 0" : "--top 0 --max-name-width 0");
   std::smatch m;
   if (!std::regex_search(text, m, std::regex(flat ? "# flat profile: ([0-9]+) samples" : "\nSamples: ([0-9]+)")))
     fail(format + ": no total");
@@ -170,7 +171,7 @@ Shares csv() {
 Shares callgraph() {
   Shares s;
   s.has_inclusive = true;
-  const std::string text = run("callgraph");
+  const std::string text = run("callgraph", "--max-name-width 0");
   std::smatch m;
   if (!std::regex_search(text, m, std::regex("# call graph: ([0-9]+) samples"))) fail("callgraph: no total");
   s.total = std::stoull(m[1]);
@@ -180,6 +181,53 @@ Shares callgraph() {
       if (const std::uint64_t self = std::stoull(m[2])) s.self[m[3]] = self;
       s.inclusive[m[3]] = std::stoull(m[1]);
     }
+  return s;
+}
+
+// flat --sort line|address|caller: self per function, from the rows' function column (the address
+// key's function+offset without its offset); cells apart by two or more spaces.
+Shares sorted_flat(const std::string& key) {
+  Shares s;
+  const std::string text = run("flat", "--sort " + key + " --max-name-width 0");
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex("# flat profile: ([0-9]+) samples"))) fail("flat --sort " + key + ": no total");
+  s.total = std::stoull(m[1]);
+  const std::size_t column = 4;  // after samples, percent, cumul% and the key's first cell
+  const std::regex gap(" {2,}");
+  for (const std::string& l : lines(text)) {
+    if (l.empty() || l[0] == '#' || l.find("samples  percent") != std::string::npos) continue;
+    std::vector<std::string> cells;
+    for (std::sregex_token_iterator it(l.begin(), l.end(), gap, -1), end; it != end; ++it)
+      if (!it->str().empty()) cells.push_back(*it);
+    if (cells.size() <= column) fail("flat --sort " + key + ": short row: " + l);
+    std::string name = cells[column];
+    if (key == "address") name = std::regex_replace(name, std::regex("\\+0x[0-9a-f]+$"), "");
+    s.self[name] += std::stoull(cells[0]);
+  }
+  return s;
+}
+
+// callgraph -g caller: self per function from the tree (a node's "(self N)", or a leaf's samples);
+// -g callee: from its roots (each sampled function's self samples).
+Shares call_tree(bool callee) {
+  Shares s;
+  const std::vector<std::string> text = lines(run("callgraph", std::string("--max-name-width 0 -g ") + (callee ? "callee" : "caller")));
+  const std::regex node("^( *)([0-9]+)  [0-9.]+%  (.*?)(?:  \\(self ([0-9]+)\\))?$");
+  std::smatch m;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (!std::regex_match(text[i], m, node)) continue;
+    const auto depth = m[1].length();
+    const std::uint64_t n = std::stoull(m[2]);
+    if (depth == 0) s.total += n;
+    if (callee) {
+      if (depth == 0) s.self[m[3]] += n;
+      continue;
+    }
+    std::smatch next;
+    const bool leaf = i + 1 == text.size() || !std::regex_match(text[i + 1], next, node) || next[1].length() <= depth;
+    if (m[4].matched) s.self[m[3]] += std::stoull(m[4]);
+    else if (leaf) s.self[m[3]] += n;
+  }
   return s;
 }
 
@@ -370,6 +418,11 @@ int main(int argc, char** argv) {
   bad += compare("flat", ref, text_table("flat"));
   bad += compare("csv", ref, csv());
   bad += compare("callgraph", ref, callgraph());
+  bad += compare("flat --sort line", ref, sorted_flat("line"));
+  bad += compare("flat --sort address", ref, sorted_flat("address"));
+  bad += compare("flat --sort caller", ref, sorted_flat("caller"));
+  bad += compare("callgraph -g caller", ref, call_tree(false));
+  bad += compare("callgraph -g callee", ref, call_tree(true));
   bad += compare("folded", ref, folded());
   bad += compare("svg", ref, flame("svg"));
   bad += compare("html", ref, flame("html"));

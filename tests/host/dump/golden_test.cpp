@@ -100,6 +100,36 @@ TEST(GoldenReport, CsvProfileTable) {
                       "csv", "firmware.elf", "profile"));
 }
 
+// perf report's habits (tools/report/view.hpp) on the profile fixture: each --sort key, --top with
+// --percent-limit and their closing line, the call trees of -g caller and -g callee.
+TEST(GoldenReport, PerfReportHabits) {
+  const dumptest::Bytes bytes = dumptest::profile_dump(pd::ByteOrder::big);
+  const pmukit::Dump dump = pmukit::decode_dump(bytes.data(), bytes.size());
+  const pmukit::SymbolTable symbols = dumptest::synthetic_symbols();
+  const pmukit::Profile profile = pmukit::build_profile(dump, symbols);
+  const auto one = [&](const std::string& name, const std::string& format, auto set) {
+    pmukit::ReportOptions options;
+    options.carrier = "binary";
+    options.elf = "firmware.elf";
+    set(options);
+    std::ostringstream os;
+    EXPECT_TRUE(pmukit::write_report(os, format, {dump, profile, options}));
+    check_golden(name, os.str());
+  };
+  one("habits_flat_sort_line.txt", "flat", [](auto& o) { o.view.sort = pmukit::SortKey::line; });
+  one("habits_flat_sort_address.txt", "flat", [](auto& o) { o.view.sort = pmukit::SortKey::address; });
+  one("habits_table_sort_caller.txt", "table", [](auto& o) { o.view.sort = pmukit::SortKey::caller; });
+  one("habits_flat_top_limit.txt", "flat", [](auto& o) {
+    o.view.top = 2;
+    o.view.percent_limit = 1000;
+  });
+  one("habits_callgraph_caller.txt", "callgraph", [](auto& o) { o.call_graph = "caller"; });
+  one("habits_callgraph_callee.txt", "callgraph", [](auto& o) {
+    o.call_graph = "callee";
+    o.view.percent_limit = 1500;
+  });
+}
+
 // The report lines that name the byte order or the CRC (which differs with it), removed.
 std::string without_byte_order(const std::string& text) {
   std::istringstream in(text);
