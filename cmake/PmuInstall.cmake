@@ -1,8 +1,12 @@
 # cmake --install: what a firmware project needs to use pmukit without this source tree.
 #   <prefix>/include/pmukit/{hal,profiler}/...      the headers (drivers, models, buses, profiler)
 #   <prefix>/bin/pmukit                             the host tool, where this build made it
-#   <prefix>/lib/cmake/pmukit/pmukitConfig.cmake    find_package(pmukit): pmukit::hal,
-#                                                   pmukit::profiler, pmukit::<pmu> per PMU
+#   <prefix>/share/cmake/pmukit/pmukitConfig.cmake  find_package(pmukit): pmukit::hal,
+#                                                   pmukit::profiler, pmukit::<pmu> per PMU, and
+#                                                   under a cross toolchain pmukit::board::<board>
+#                                                   and pmukit_add_firmware (PmukitBoards.cmake)
+#   <prefix>/share/pmukit/src/examples/<dir>/board  the boards' sources, built in the user's project
+#   <prefix>/share/pmukit/toolchains/               the presets' toolchain files
 # The headers are target-independent: a host build's install serves every toolchain.
 include(CMakePackageConfigHelpers)
 
@@ -21,6 +25,19 @@ foreach(pmu IN LISTS _pmu_list)
 endforeach()
 install(TARGETS ${_pmu_targets} EXPORT pmukitTargets)
 install(EXPORT pmukitTargets NAMESPACE pmukit:: DESTINATION ${PMUKIT_INSTALL_CMAKEDIR})
+
+# The boards: sources, not objects (the user's toolchain builds them), and the module that defines
+# them (cmake/PmukitBoards.cmake), with the toolchain files that build for them.
+file(GLOB _pmu_board_files RELATIVE ${PROJECT_SOURCE_DIR}/examples ${PROJECT_SOURCE_DIR}/examples/*/board/pmukit_board.cmake)
+foreach(_f IN LISTS _pmu_board_files)
+  string(REGEX REPLACE "/board/pmukit_board.cmake$" "" _dir ${_f})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/${_dir}/board
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/pmukit/src/examples/${_dir})
+endforeach()
+install(FILES ${PROJECT_SOURCE_DIR}/examples/common/console.hpp ${PROJECT_SOURCE_DIR}/examples/common/runtime.cpp
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/pmukit/src/examples/common)
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/PmukitBoards.cmake DESTINATION ${PMUKIT_INSTALL_CMAKEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/cmake/toolchains DESTINATION ${CMAKE_INSTALL_DATADIR}/pmukit)
 
 set(PMUKIT_PMUS ${_pmu_list})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/pmukitConfig.cmake.in

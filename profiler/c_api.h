@@ -43,8 +43,24 @@ typedef enum {
 
 typedef int pmukit_counter; /* handle from pmukit_add_*; -1 = none */
 
+/* Sizes, set by the user for the C++ file that includes profiler/c_api_impl.hpp (e.g.
+ * -DPMUKIT_SAMPLE_RING=4096u; pmukit_add_firmware's SAMPLE_RING, STACK_RING, STACK_BYTES and
+ * MAX_REGIONS options pass them to the whole image). The ring sizes are powers of two. */
+#ifndef PMUKIT_MAX_REGIONS
 #define PMUKIT_MAX_REGIONS 16u
+#endif
+#ifndef PMUKIT_SAMPLE_RING
 #define PMUKIT_SAMPLE_RING 1024u
+#endif
+/* Stack capture: a ring of PMUKIT_STACK_RING samples, each with PMUKIT_STACK_BYTES of the
+ * interrupted stack (profiler/stack.hpp), unwound by `pmukit report`; 0: no ring, and
+ * pmukit_stack_record() refuses. */
+#ifndef PMUKIT_STACK_RING
+#define PMUKIT_STACK_RING 0u
+#endif
+#ifndef PMUKIT_STACK_BYTES
+#define PMUKIT_STACK_BYTES 512u
+#endif
 
 const char* pmukit_status_name(pmukit_status s);
 pmukit_status pmukit_probe(uint32_t* working_slots);
@@ -72,6 +88,16 @@ void pmukit_on_pmu_interrupt(uint32_t pc, uint32_t lr);
 void pmukit_on_timer_tick(uint32_t pc, uint32_t lr);
 int pmukit_sample_pop(uint32_t* pc, uint32_t* lr); /* 1: got one, 0: empty */
 uint64_t pmukit_samples_dropped(void);
+
+/* Stack capture, from the sampling interrupt: the interrupted pc, lr, stack pointer and frame
+ * pointer (the board says them: board::interrupted_stack). The copy never reads at or above the
+ * stack's top (its first address above the stack; 0: no limit). PMUKIT_BAD_ARGUMENT when the
+ * image has no ring (PMUKIT_STACK_RING 0), PMUKIT_BUSY when the ring is full (counted). The
+ * dump carries the ring (its STACKS chunk) and consumes it. */
+void pmukit_stack_set_top(uintptr_t top);
+pmukit_status pmukit_stack_record(uint32_t pc, uint32_t lr, uint32_t sp, uint32_t fp);
+size_t pmukit_stacks_recorded(void); /* in the ring now */
+uint64_t pmukit_stacks_dropped(void);
 
 /* The dump (docs/capture.md): the counters, the named regions and the ring's samples, which it
  * consumes. write() gets the bytes in order and returns 1 when it took them (0 stops the dump).

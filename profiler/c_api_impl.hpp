@@ -1,4 +1,5 @@
 #pragma once
+#define PMUKIT_C_API_IMPL_INCLUDED 1
 // Definitions of the C API (profiler/c_api.h) for the backend the including file names:
 //   using pmukit_backend = pmu::xscale::Xsc2<pmu::Cp14Bus>;
 //   #include "profiler/c_api_impl.hpp"
@@ -9,6 +10,7 @@
 #include "profiler/profiler.hpp"
 #include "profiler/region.hpp"
 #include "profiler/sampler.hpp"
+#include "profiler/stack.hpp"
 
 static_assert(static_cast<int>(PMUKIT_BUSY) == static_cast<int>(pmu::Status::busy) &&
                   static_cast<int>(PMUKIT_UNSUPPORTED_CORE) == static_cast<int>(pmu::Status::unsupported_core) &&
@@ -24,14 +26,36 @@ namespace pmukit_c {
 using B = ::pmukit_backend;
 using Ring = prof::SampleRing<PMUKIT_SAMPLE_RING>;
 
+// The regions' statistics: the user's PMUKIT_MAX_REGIONS, then the whole run's
+// (profiler/profile_main_impl.hpp), which no C region number reaches.
+inline constexpr unsigned kRunRegion = PMUKIT_MAX_REGIONS;
+#if PMUKIT_STACK_RING > 0
+using Stacks = prof::StackRing<PMUKIT_STACK_RING, PMUKIT_STACK_BYTES>;
+inline Stacks stacks;
+#endif
+// Where the sampler records: one sample per interrupt (docs/dump-format.md). Given the whole
+// interrupted context (on_*(StackContext)) and while stack capture is on, into the stack ring
+// while it has room, else the plain ring; given pc and lr, the plain ring.
+struct SampleSink {
+  Ring& ring;
+  bool with_stacks = false;
+  bool record(std::uint32_t pc, std::uint32_t lr) { return ring.record(pc, lr); }
+  bool record(const prof::StackContext& at) {
+#if PMUKIT_STACK_RING > 0
+    if (with_stacks && stacks.size() < Stacks::kCapacity && stacks.record(at)) return true;
+#endif
+    return ring.record(at.pc, at.lr);
+  }
+};
 struct State {
   prof::Profiler<B> profiler;
   prof::Regions<B> regions{profiler};
-  prof::RegionStats<B> stats[PMUKIT_MAX_REGIONS];
+  prof::RegionStats<B> stats[PMUKIT_MAX_REGIONS + 1];
   prof::Regions<B>::Mark open[PMUKIT_MAX_REGIONS];
   bool is_open[PMUKIT_MAX_REGIONS] = {};
   Ring ring;
-  prof::Sampler<B, Ring> sampler{profiler, ring};
+  SampleSink sink{ring};
+  prof::Sampler<B, SampleSink> sampler{profiler, sink};
 };
 inline State state;
 
@@ -56,7 +80,10 @@ struct WriteFn {
   }
 };
 
-inline pmukit_status dump(const char* target, std::uint64_t hz, std::uint64_t timer_ns, pmu::dump::Sink sink) {
+// source: where the samples came from, when the caller knows better than the sampler's armed
+// slots (a PMU sampler already disarmed); nullptr: the armed slot, else the timer.
+inline pmukit_status dump(const char* target, std::uint64_t hz, std::uint64_t timer_ns, pmu::dump::Sink sink,
+                          const prof::DumpSamples* known_source = nullptr) {
   if (target == nullptr) return PMUKIT_BAD_ARGUMENT;
   prof::RegionStats<B>* named[PMUKIT_MAX_REGIONS];
   std::size_t n = 0;
@@ -68,10 +95,16 @@ inline pmukit_status dump(const char* target, std::uint64_t hz, std::uint64_t ti
     const unsigned slot = static_cast<unsigned>(__builtin_ctz(armed));
     source = {pmu::dump::SampleSourceKind::pmu_overflow, static_cast<std::uint8_t>(slot), state.sampler.period(slot)};
   }
+  if (known_source != nullptr) source = *known_source;
   const bool samples = armed != 0 || state.ring.recorded() != 0 || state.ring.dropped() != 0;
+  prof::DumpExtras extras{};
+#if PMUKIT_STACK_RING > 0
+  const prof::StackView view = prof::StackView::of(stacks);
+  if (view.count != 0 || view.dropped != 0) extras.stacks = &view;
+#endif
   pmu::dump::Writer w{sink};
   const auto st = prof::write_dump(w, {target, hz}, state.profiler, state.regions, named, n,
-                                   samples ? &source : nullptr, samples ? &state.ring : nullptr);
+                                   samples ? &source : nullptr, samples ? &state.ring : nullptr, extras);
   return st == pmu::dump::Status::ok ? PMUKIT_OK : PMUKIT_DUMP_FAILED;
 }
 }  // namespace pmukit_c
@@ -150,6 +183,20 @@ int pmukit_sample_pop(uint32_t* pc, uint32_t* lr) {
   return 1;
 }
 uint64_t pmukit_samples_dropped(void) { return pmukit_c::state.ring.dropped(); }
+
+#if PMUKIT_STACK_RING > 0
+void pmukit_stack_set_top(uintptr_t top) { pmukit_c::stacks.set_stack_top(top); }
+pmukit_status pmukit_stack_record(uint32_t pc, uint32_t lr, uint32_t sp, uint32_t fp) {
+  return pmukit_c::stacks.record(prof::StackContext{pc, lr, sp, fp}) ? PMUKIT_OK : PMUKIT_BUSY;
+}
+size_t pmukit_stacks_recorded(void) { return pmukit_c::stacks.size(); }
+uint64_t pmukit_stacks_dropped(void) { return pmukit_c::stacks.dropped(); }
+#else
+void pmukit_stack_set_top(uintptr_t) {}
+pmukit_status pmukit_stack_record(uint32_t, uint32_t, uint32_t, uint32_t) { return PMUKIT_BAD_ARGUMENT; }
+size_t pmukit_stacks_recorded(void) { return 0; }
+uint64_t pmukit_stacks_dropped(void) { return 0; }
+#endif
 
 pmukit_status pmukit_write_dump(const char* target_id, uint64_t counter_hz, uint64_t timer_period_ns,
                                 pmukit_write_fn write, void* ctx) {

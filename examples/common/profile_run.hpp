@@ -2,7 +2,9 @@
 // The example firmware's measurement, one routine for every board and backend: a board's main()
 // identifies its core, probes, picks a backend (its PMU, or a clock where it has none) and calls
 // examples::profile<Board, B>(setup). No PMU-specific code below; what differs is data (Setup)
-// and a small Board adaptor:
+// and a small Board adaptor: the profiler's board (pmukit::Board, profiler/board.hpp: putc, timer,
+// PMU interrupt, interrupt mask, optional stack capture) and the examples' own members, each
+// checked by a static_assert that names it (examples::example_board_check):
 //
 //   struct Board {
 //     static const examples::Console& console();
@@ -51,6 +53,7 @@
 #include "examples/common/console.hpp"
 #include "examples/common/summary.hpp"
 #include "examples/common/workloads.hpp"
+#include "profiler/board.hpp"
 #include "profiler/dump/text_frame_sink.hpp"
 #include "profiler/emit.hpp"
 #include "profiler/fast_region.hpp"
@@ -62,6 +65,17 @@
 #include "profiler/trace.hpp"
 
 namespace examples {
+
+// The profiler's board members (pmukit::board_check) and the examples' own two.
+template <class Board>
+consteval bool example_board_check() {
+  static_assert(pmukit::board_check<Board>());
+  static_assert(requires { { Board::console() } -> std::convertible_to<const Console&>; },
+                "examples Board: no `static const examples::Console& console()`");
+  static_assert(requires(std::uint32_t n) { Board::spin_exact(n); },
+                "examples Board: no `static void spin_exact(std::uint32_t n)` (the region of known length)");
+  return true;
+}
 
 using ProfileRing = prof::SampleRing<2048>;
 inline ProfileRing profile_ring;  // one ring, whichever backend fills it
@@ -479,6 +493,7 @@ int report_and_dump(const Setup& s, const Report<B>& r, Ring& ring, const prof::
 
 template <class Board, prof::Backend B>
 int profile(const Setup& s) {
+  static_assert(example_board_check<Board>());
   const Console& out = Board::console();
   Checks checks{out};
   prof::Profiler<B>& p = Bench<B>::profiler;

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -82,4 +83,54 @@ TEST(CApi, DumpToAWriteFunctionAndForTheDebugger) {
   EXPECT_EQ(pmukit_dump_to_debugger("host", 0, 0), PMUKIT_DUMP_FAILED);
   EXPECT_EQ(pmukit_dump_size, 0u) << "an incomplete dump is never offered to the debugger";
   pmukit_stop();
+}
+
+namespace {
+// The dump's chunk types in order (docs/dump-format.md: a 16-byte header, then chunks of type u16,
+// flags u16, payload length u32 and the payload; little-endian here).
+std::vector<std::uint16_t> chunk_types(const std::vector<std::uint8_t>& d) {
+  std::vector<std::uint16_t> types;
+  for (std::size_t at = 16; at + 8 <= d.size();) {
+    const std::uint16_t type = static_cast<std::uint16_t>(d[at] | d[at + 1] << 8);
+    const std::uint32_t len = d[at + 4] | d[at + 5] << 8 | d[at + 6] << 16 | static_cast<std::uint32_t>(d[at + 7]) << 24;
+    types.push_back(type);
+    at += 8 + len;
+  }
+  return types;
+}
+}  // namespace
+
+// C API parity with the C++ profiler's stack capture (profiler/stack.hpp): a ring the user sizes
+// (PMUKIT_STACK_RING, PMUKIT_STACK_BYTES, set in c_api_binding.cpp to 4 and 32), which keeps its
+// capacity, refuses and counts the samples past it, and which the dump carries as its STACKS chunk
+// and consumes.
+TEST(CApi, StackRingSizedByTheUserHoldsItsCapacityAndCountsTheRest) {
+  using B = fake::Pmu<32>;
+  B::reset_state();
+  pmukit_stack_set_top(0x100);  // sp at the top: nothing to copy (host addresses are not 32-bit)
+  for (std::uint32_t i = 0; i < 4; ++i) EXPECT_EQ(pmukit_stack_record(0x1000 + 4 * i, 0x2000, 0x100, 0), PMUKIT_OK);
+  EXPECT_EQ(pmukit_stack_record(0x1010, 0x2000, 0x100, 0), PMUKIT_BUSY) << "a full ring refuses";
+  EXPECT_EQ(pmukit_stacks_recorded(), 4u);
+  EXPECT_EQ(pmukit_stacks_dropped(), 1u);
+}
+
+TEST(CApi, DumpCarriesTheStackRingAsItsStacksChunkAndConsumesIt) {
+  using B = fake::Pmu<32>;
+  B::reset_state();
+  pmukit_counter cyc = -1;
+  ASSERT_EQ(pmukit_add_preset(PMUKIT_CYCLES, &cyc), PMUKIT_OK);
+  auto discard = [](void*, const std::uint8_t*, std::size_t) -> int { return 1; };
+  ASSERT_EQ(pmukit_write_dump("host", 0, 0, discard, nullptr), PMUKIT_OK);  // what earlier tests left
+  ASSERT_EQ(pmukit_stacks_recorded(), 0u);
+  pmukit_stack_set_top(0x100);
+  ASSERT_EQ(pmukit_stack_record(0x1000, 0x2000, 0x100, 0), PMUKIT_OK);
+  std::vector<std::uint8_t> bytes;
+  auto append = [](void* ctx, const std::uint8_t* b, std::size_t n) -> int {
+    static_cast<std::vector<std::uint8_t>*>(ctx)->insert(static_cast<std::vector<std::uint8_t>*>(ctx)->end(), b, b + n);
+    return 1;
+  };
+  ASSERT_EQ(pmukit_write_dump("host", 0, 50000, append, &bytes), PMUKIT_OK);
+  const std::vector<std::uint16_t> types = chunk_types(bytes);
+  EXPECT_NE(std::find(types.begin(), types.end(), std::uint16_t{0x0009}), types.end()) << "a STACKS chunk";
+  EXPECT_EQ(pmukit_stacks_recorded(), 0u) << "the dump consumed the stack ring";
 }
