@@ -167,6 +167,9 @@ e500_fast_sample:
         .globl  _start
         .type   _start, @function
 _start:
+        .cfi_sections .debug_frame
+        .cfi_startproc
+        .cfi_undefined lr            /* the outermost frame: a stack walk ends here, complete */
         /* Own stack; a zero back chain ends stack walks. */
         lis     %r1, __stack_top@ha
         addi    %r1, %r1, __stack_top@l
@@ -247,6 +250,7 @@ _start:
 4:
         bl      main
         bl      e500_main_returned     /* r3 = main's return value; never returns */
+        .cfi_endproc
         .size   _start, . - _start
 
         .section .note.GNU-stack, "", @progbits   /* no executable stack request */

@@ -16,6 +16,9 @@
         .globl  _start
         .ent    _start
 _start:
+        .cfi_sections .debug_frame
+        .cfi_startproc
+        .cfi_undefined $31            /* the outermost frame: a stack walk ends here, complete */
 #if defined(__mips_isa_rev) && __mips_isa_rev >= 2
         /* A multi-VP cluster (CPS): only VP 0 (EBase.CPUNum, CP0 15 select 1, bits 9:0) runs the
          * firmware; any other VP that starts here waits forever without touching memory. */
@@ -74,6 +77,7 @@ _start:
         move    $a0, $v0
 6:      b       6b
         nop
+        .cfi_endproc
         .end    _start
 
 /* Copied to 0x80000180: a jump to the common handler (k0 is the kernel's scratch register).

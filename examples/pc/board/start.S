@@ -20,6 +20,9 @@
         .globl  _start
         .type   _start, @function
 _start:
+        .cfi_sections .debug_frame
+        .cfi_startproc
+        .cfi_undefined %eip            /* the outermost frame: a stack walk ends here, complete */
         cli
         lgdt    pc_gdt_descriptor
         ljmp    $0x08, $1f              /* CS = the flat code descriptor */
@@ -55,6 +58,7 @@ _start:
         call    pc_main_returned
 4:      hlt
         jmp     4b
+        .cfi_endproc
         .size   _start, . - _start
 
 /* Interrupt and exception entry. Each vector's stub pushes an error code where the CPU pushes none

@@ -13,6 +13,9 @@
     .global _start
     .type   _start, %function
 _start:
+    .cfi_sections .debug_frame
+    .cfi_startproc
+    .cfi_undefined lr            /* the outermost frame: a stack walk ends here, complete */
     msr     cpsr_c, #(MODE_FIQ | PSR_I | PSR_F)
     ldr     sp, =__fiq_stack_top
     ldr     r8, =board_fiq_entry        /* the FIQ vector jumps to r8_fiq (vectors.S): fatal until set */
@@ -49,5 +52,6 @@ _start:
 
 3:  bl      main
     b       board_exit_from_main        /* exit(main's return value); does not return */
+    .cfi_endproc
     .size   _start, . - _start
     .ltorg
