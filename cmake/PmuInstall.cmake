@@ -36,6 +36,7 @@ foreach(_f IN LISTS _pmu_board_files)
 endforeach()
 install(FILES ${PROJECT_SOURCE_DIR}/examples/common/console.hpp ${PROJECT_SOURCE_DIR}/examples/common/runtime.cpp
         DESTINATION ${CMAKE_INSTALL_DATADIR}/pmukit/src/examples/common)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/common/libc DESTINATION ${CMAKE_INSTALL_DATADIR}/pmukit/src/examples/common)
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/PmukitBoards.cmake DESTINATION ${PMUKIT_INSTALL_CMAKEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/cmake/toolchains DESTINATION ${CMAKE_INSTALL_DATADIR}/pmukit)
 

@@ -2,7 +2,8 @@
 # add_subdirectory or FetchContent alike (docs/your-program.md):
 #
 #   pmukit::board::<board>   startup, vectors, console, timer, exit, fault catching, the C runtime
-#                            pieces the board needs (newlib's system calls on ARM) and the linker
+#                            pieces the board needs (newlib's system calls on ARM; elsewhere
+#                            pmukit's C library subset, examples/common/libc/) and the linker
 #                            script, for every board of the toolchain's architecture
 #   pmukit_add_firmware(<name> BOARD <board> SOURCES <files>... [PROFILE | ENTRY <function>]
 #                       [SAMPLE_RING <n>] [STACK_RING <n>] [STACK_BYTES <n>] [MAX_REGIONS <n>])
@@ -15,9 +16,16 @@
 #
 # A board is one pmukit_board() call in examples/<dir>/board/pmukit_board.cmake:
 #   pmukit_board(<board> ARCH <CMAKE_SYSTEM_PROCESSOR> DIR <examples dir> SOURCES <files>...
-#                PROFILE_SOURCES <files>... LINKER_SCRIPT <file> [COMPILE_OPTIONS <opts>...]
-#                [LINK_OPTIONS <opts>...] [LINK_LIBRARIES <libs>...] QEMU <command>...)
-# (files relative to examples/<dir>/). Only the boards of the toolchain's architecture get a target.
+#                [RUNTIME_SOURCES <files>...] PROFILE_SOURCES <files>... LINKER_SCRIPT <file>
+#                [COMPILE_OPTIONS <opts>...] [LINK_OPTIONS <opts>...] [LINK_LIBRARIES <libs>...]
+#                [DEBUG_EXIT] [TOOLCHAIN_FLAGS <flags>... TOOLCHAIN_HINT <text>] QEMU <command>...)
+# (files relative to examples/<dir>/). RUNTIME_SOURCES: the C runtime's own mem* and str* loops,
+# built so that the compiler does not turn them back into calls to themselves (GCC:
+# -fno-tree-loop-distribute-patterns, clang: -fno-builtin). DEBUG_EXIT: the board's QEMU ends with
+# isa-debug-exit's status, (code << 1) | 1, which <name>.qemu.sh turns back into the program's.
+# TOOLCHAIN_FLAGS: flags the toolchain file must set (e.g. the board's -march; the compiler refuses
+# two); where they are missing the board has no target and pmukit_add_firmware says TOOLCHAIN_HINT.
+# Only the boards of the toolchain's architecture get a target.
 include_guard(GLOBAL)
 
 if(NOT DEFINED PMUKIT_BOARDS_ROOT)
@@ -32,17 +40,32 @@ if(CMAKE_CROSSCOMPILING)
 endif()
 
 function(pmukit_board board)
-  cmake_parse_arguments(B "" "ARCH;DIR;LINKER_SCRIPT"
-                        "SOURCES;PROFILE_SOURCES;COMPILE_OPTIONS;LINK_OPTIONS;LINK_LIBRARIES;QEMU" ${ARGN})
+  cmake_parse_arguments(B "DEBUG_EXIT" "ARCH;DIR;LINKER_SCRIPT;TOOLCHAIN_HINT"
+                        "SOURCES;RUNTIME_SOURCES;PROFILE_SOURCES;COMPILE_OPTIONS;LINK_OPTIONS;LINK_LIBRARIES;QEMU;TOOLCHAIN_FLAGS"
+                        ${ARGN})
   set_property(GLOBAL APPEND PROPERTY PMUKIT_ALL_BOARDS ${board})
   if(NOT CMAKE_CROSSCOMPILING OR NOT CMAKE_SYSTEM_PROCESSOR STREQUAL B_ARCH OR TARGET pmukit_board_${board})
     return()
   endif()
+  # Flags the toolchain itself must give (GCC refuses a second, different -march): without them the
+  # board is not defined here, and pmukit_add_firmware says what to set.
+  foreach(flag IN LISTS B_TOOLCHAIN_FLAGS)
+    if(NOT " ${CMAKE_C_FLAGS} " MATCHES " ${flag} ")
+      set_property(GLOBAL PROPERTY PMUKIT_BOARD_${board}_NEEDS
+        "board '${board}' is built with ${flag}, which this toolchain's flags (CMAKE_C_FLAGS '${CMAKE_C_FLAGS}') do not have: ${B_TOOLCHAIN_HINT}")
+      return()
+    endif()
+  endforeach()
   set(dir ${PMUKIT_BOARDS_ROOT}/examples/${B_DIR})
   list(TRANSFORM B_SOURCES PREPEND ${dir}/)
+  list(TRANSFORM B_RUNTIME_SOURCES PREPEND ${dir}/)
   list(TRANSFORM B_PROFILE_SOURCES PREPEND ${dir}/)
   set(ld ${dir}/${B_LINKER_SCRIPT})
-  add_library(pmukit_board_${board} OBJECT EXCLUDE_FROM_ALL ${B_SOURCES})
+  add_library(pmukit_board_${board} OBJECT EXCLUDE_FROM_ALL ${B_SOURCES} ${B_RUNTIME_SOURCES})
+  if(B_RUNTIME_SOURCES)
+    set_source_files_properties(${B_RUNTIME_SOURCES} TARGET_DIRECTORY pmukit_board_${board} PROPERTIES
+      COMPILE_OPTIONS $<IF:$<CXX_COMPILER_ID:GNU>,-fno-tree-loop-distribute-patterns,-fno-builtin>)
+  endif()
   add_library(pmukit::board::${board} ALIAS pmukit_board_${board})
   target_include_directories(pmukit_board_${board} PUBLIC ${dir} ${PMUKIT_BOARDS_ROOT})
   target_link_libraries(pmukit_board_${board} PUBLIC pmukit::profiler ${B_LINK_LIBRARIES})
@@ -57,12 +80,17 @@ function(pmukit_board board)
     PRIVATE $<$<COMPILE_LANGUAGE:C,CXX>:-O2 -ffreestanding>)
   target_link_options(pmukit_board_${board} INTERFACE ${B_LINK_OPTIONS} -T${ld})
   set_target_properties(pmukit_board_${board} PROPERTIES
-    PMUKIT_PROFILE_SOURCES "${B_PROFILE_SOURCES}" PMUKIT_LINKER_SCRIPT ${ld} PMUKIT_QEMU "${B_QEMU}")
+    PMUKIT_PROFILE_SOURCES "${B_PROFILE_SOURCES}" PMUKIT_LINKER_SCRIPT ${ld} PMUKIT_QEMU "${B_QEMU}"
+    PMUKIT_DEBUG_EXIT ${B_DEBUG_EXIT})
 endfunction()
 
 function(pmukit_add_firmware name)
   cmake_parse_arguments(F "PROFILE" "BOARD;ENTRY;SAMPLE_RING;STACK_RING;STACK_BYTES;MAX_REGIONS" "SOURCES" ${ARGN})
   if(NOT TARGET pmukit_board_${F_BOARD})
+    get_property(needs GLOBAL PROPERTY PMUKIT_BOARD_${F_BOARD}_NEEDS)
+    if(needs)
+      message(FATAL_ERROR "pmukit_add_firmware(${name}): ${needs}")
+    endif()
     get_property(all GLOBAL PROPERTY PMUKIT_ALL_BOARDS)
     set(here)
     foreach(b IN LISTS all)
@@ -110,9 +138,18 @@ function(pmukit_add_firmware name)
     endforeach()
   endif()
   get_target_property(qemu pmukit_board_${F_BOARD} PMUKIT_QEMU)
+  get_target_property(debug_exit pmukit_board_${F_BOARD} PMUKIT_DEBUG_EXIT)
   list(JOIN qemu " " qemu)
+  set(run "exec ${qemu} -kernel \"$<TARGET_FILE:${name}>\" \"$@\"\n")
+  if(debug_exit)
+    # isa-debug-exit: status (code << 1) | 1; an even status is QEMU's own (no verdict from the image).
+    set(run "${qemu} -kernel \"$<TARGET_FILE:${name}>\" \"$@\"\ns=$?\n"
+            "if [ $((s % 2)) -eq 1 ]\nthen exit $(((s - 1) / 2))\nfi\n"
+            "echo \"${name}.qemu.sh: QEMU exit status $s, not through isa-debug-exit: no status from the image\" >&2\nexit 125\n")
+    string(JOIN "" run ${run})
+  endif()
   file(GENERATE OUTPUT $<TARGET_FILE_DIR:${name}>/${name}.qemu.sh
-       CONTENT "#!/bin/sh\n# ${name} on board ${F_BOARD}'s emulator; the console (and the dump's text frames) on stdout.\nexec ${qemu} -kernel \"$<TARGET_FILE:${name}>\" \"$@\"\n"
+       CONTENT "#!/bin/sh\n# ${name} on board ${F_BOARD}'s emulator; the console (and the dump's text frames) on stdout.\n${run}"
        FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
   if(CMAKE_SIZE)
     add_custom_command(TARGET ${name} POST_BUILD COMMAND ${CMAKE_SIZE} $<TARGET_FILE:${name}> VERBATIM)

@@ -3,7 +3,9 @@
  * where it has them, runs the program as one region ("main"), samples it (PMU overflow interrupt
  * where the PMU has one that works, the board's timer otherwise) with a copy of the stack where
  * the board can say the interrupted stack pointer, and writes the dump as text frames on the
- * console. The same on every board; the program's own regions use the C API
+ * console. Where the PMU counts nothing (QEMU's e500, MIPS and NetBurst models) the run is still
+ * the region "main", with no counter, sampled by the timer, and the console says so. The same on
+ * every board; the program's own regions use the C API
  * (profiler/c_api.h: pmukit_region_name, pmukit_region_begin, pmukit_region_end).
  *
  *   int run(void) { ... }                  // the program, as it was

@@ -67,14 +67,50 @@ void on_pmu(std::uint32_t pc, std::uint32_t lr) {
   pmukit_c::state.sampler.on_pmu_interrupt(context<Board>(pc, lr));
 }
 
-}  // namespace detail
-
+// After the run: the summary line and the dump. Out of line: the text frame sink and the dump's
+// locals stay off the stack the program runs on, so each sample's stack copy holds more of the
+// program's frames.
 template <class Board>
-int profile_main(int (*run)(), const pmukit_profile_options* options, const BoardProfile& bp) {
-  static_assert(board_check<Board>());
-  using O = detail::Out<Board>;
+[[gnu::noinline]] void finish(prof::Counter cycles, bool pmu_sampling, std::uint64_t pmu_period, const BoardProfile& bp) {
+  using O = Out<Board>;
+  auto& st = pmukit_c::state;
+  prof::Profiler<pmukit_c::B>& p = st.profiler;
+  const prof::RegionStats<pmukit_c::B>& whole = st.stats[pmukit_c::kRunRegion];
+  O::put("pmukit: region main: ");
+  if (cycles.valid()) {
+    O::dec(whole.total[cycles.index]);
+    O::put(" ");
+    O::put(p.event_name(cycles));
+  } else {
+    O::put("not counted (no PMU counter)");
+  }
+  O::put(", ");
+  O::dec(st.ring.size() + pmukit_stacks_recorded());
+  O::put(" samples, ");
+  O::dec(pmukit_stacks_recorded());
+  O::put(" with their stack, ");
+  O::dec(st.ring.dropped() + pmukit_stacks_dropped());
+  O::put(" dropped\n");
+  pmu::dump::TextFrameSink frames{&O::frame_putc, nullptr};
+  const prof::DumpSamples source =
+      pmu_sampling ? prof::DumpSamples{pmu::dump::SampleSourceKind::pmu_overflow,
+                                       static_cast<std::uint8_t>(p.slot_of(cycles)),
+                                       pmu_period}
+                   : prof::DumpSamples{pmu::dump::SampleSourceKind::timer, pmu::dump::kNoCounter, bp.tick_period_ns};
+  const pmukit_status ds = pmukit_c::dump(bp.target, bp.counter_hz, 0, frames.sink(), &source);
+  O::put(ds == PMUKIT_OK ? "pmukit: dump written\n" : "pmukit: dump NOT written\n");
+}
+
+// Before the run: the probe, the counters, calibration, sampling. Out of line, like finish().
+struct Started {
+  prof::Counter cycles;
+  bool pmu_sampling;
+  bool timer;
+};
+template <class Board>
+[[gnu::noinline]] Started start(const pmukit_profile_options& opt, const BoardProfile& bp) {
+  using O = Out<Board>;
   using B = pmukit_c::B;
-  const pmukit_profile_options opt = options ? *options : pmukit_profile_options{};
   auto& st = pmukit_c::state;
   prof::Profiler<B>& p = st.profiler;
 
@@ -83,35 +119,38 @@ int profile_main(int (*run)(), const pmukit_profile_options* options, const Boar
   O::put(" (");
   O::put(B::catalog.description);
   O::put(")\n");
+  // Where the PMU does not count (QEMU's e500, MIPS and NetBurst models have none that does), the
+  // program still runs as the region "main" and the board's timer samples it: the dump has no
+  // counter, and this says so (never a count the PMU did not make).
   const pmu::ProbeResult probe = p.probe();
-  if (probe.status != pmu::Status::ok) {
-    O::put("pmukit: the PMU does not count here (");
-    O::put(pmu::status_name(probe.status));
-    O::put("): the program runs unmeasured\n");
-    return run();
-  }
+  const bool counting = probe.status == pmu::Status::ok;
   // Cycles and instructions, where the PMU has them and the probe found them counting.
   prof::Counter cycles, instr;
-  p.add(pmu::Preset::cycles, cycles);
-  p.add(pmu::Preset::instructions, instr);
-  O::put("pmukit: counters:");
-  for (const prof::Counter c : {cycles, instr}) {
-    if (!c.valid()) continue;
-    O::put(" ");
-    O::put(p.event_name(c));
+  if (counting) {
+    p.add(pmu::Preset::cycles, cycles);
+    p.add(pmu::Preset::instructions, instr);
+    O::put("pmukit: counters:");
+    for (const prof::Counter c : {cycles, instr}) {
+      if (!c.valid()) continue;
+      O::put(" ");
+      O::put(p.event_name(c));
+    }
+    O::put("\n");
+    p.start();
+  } else {
+    O::put("pmukit: counters: none: the PMU does not count here (");
+    O::put(pmu::status_name(probe.status));
+    O::put("); the region main counts its calls only, the board's timer samples\n");
   }
-  O::put("\n");
-  p.start();
   st.regions.calibrate();
-  prof::RegionStats<B>& whole = st.stats[pmukit_c::kRunRegion];
-  whole.name = "main";
+  st.stats[pmukit_c::kRunRegion].name = "main";
 
   // Sampling: the cycles counter's overflow interrupt where it works, else the board's timer.
   bool pmu_sampling = false, timer = false;
   if (!opt.no_sampling) {
-    if (bp.pmu_overflow && cycles.valid() && Board::pmu_interrupt(&detail::on_pmu<Board>))
+    if (bp.pmu_overflow && cycles.valid() && Board::pmu_interrupt(&on_pmu<Board>))
       pmu_sampling = st.sampler.arm(cycles, opt.pmu_period ? opt.pmu_period : 10'000) == pmu::Status::ok;
-    if (!pmu_sampling) timer = Board::timer_start(&detail::on_tick<Board>);
+    if (!pmu_sampling) timer = Board::timer_start(&on_tick<Board>);
     if constexpr (BoardStackCapture<Board>) {
       st.sink.with_stacks = !opt.no_stacks && PMUKIT_STACK_RING > 0;
       pmukit_stack_set_top(Board::stack_top());
@@ -126,35 +165,30 @@ int profile_main(int (*run)(), const pmukit_profile_options* options, const Boar
     O::put(" with their stack\n");
   }
 
+  return {cycles, pmu_sampling, timer};
+}
+
+}  // namespace detail
+
+template <class Board>
+int profile_main(int (*run)(), const pmukit_profile_options* options, const BoardProfile& bp) {
+  static_assert(board_check<Board>());
+  const pmukit_profile_options opt = options ? *options : pmukit_profile_options{};
+  auto& st = pmukit_c::state;
+  const detail::Started on = detail::start<Board>(opt, bp);
+  prof::RegionStats<pmukit_c::B>& whole = st.stats[pmukit_c::kRunRegion];
+
   Board::irq_enable();
   const auto mark = st.regions.begin();
   const int rc = run();
   st.regions.end(mark, whole);
   Board::irq_disable();
-  if (pmu_sampling) st.sampler.disarm();
-  if (timer) Board::timer_stop();
-  p.stop();
+  if (on.pmu_sampling) st.sampler.disarm();
+  if (on.timer) Board::timer_stop();
+  st.profiler.stop();
   if constexpr (requires { Board::flush(); }) Board::flush();  // the program's buffered output first
 
-  O::put("pmukit: region main: ");
-  O::dec(whole.total[0]);
-  O::put(" ");
-  O::put(p.event_name(cycles));
-  O::put(", ");
-  O::dec(st.ring.size() + pmukit_stacks_recorded());
-  O::put(" samples, ");
-  O::dec(pmukit_stacks_recorded());
-  O::put(" with their stack, ");
-  O::dec(st.ring.dropped() + pmukit_stacks_dropped());
-  O::put(" dropped\n");
-  pmu::dump::TextFrameSink frames{&O::frame_putc, nullptr};
-  const prof::DumpSamples source =
-      pmu_sampling ? prof::DumpSamples{pmu::dump::SampleSourceKind::pmu_overflow,
-                                       static_cast<std::uint8_t>(p.slot_of(cycles)),
-                                       opt.pmu_period ? opt.pmu_period : 10'000}
-                   : prof::DumpSamples{pmu::dump::SampleSourceKind::timer, pmu::dump::kNoCounter, bp.tick_period_ns};
-  const pmukit_status ds = pmukit_c::dump(bp.target, bp.counter_hz, 0, frames.sink(), &source);
-  O::put(ds == PMUKIT_OK ? "pmukit: dump written\n" : "pmukit: dump NOT written\n");
+  detail::finish<Board>(on.cycles, on.pmu_sampling, opt.pmu_period ? opt.pmu_period : 10'000, bp);
   return rc;
 }
 

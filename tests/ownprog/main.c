@@ -2,6 +2,7 @@
  * checksum, and return 0 when the self-checks pass. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench.h"
 
@@ -51,7 +52,13 @@ int main(void) {
   free(records);
   free(values);
   free(m);
-  const int ok = crc_check == 0xCBF43926u && check != 0;
+  /* The C library's formatting, checked like any other result. */
+  char line[96];
+  snprintf(line, sizeof line, "%d|%5u|%-4x|%08lX|%s|%c|%ld|%lu|%.3s|%+d|%%", -42, 7u, 0xABu, 0xBEEFUL, "ok", 'z',
+           -100000L, 4000000000UL, "abcdef", 5);
+  const int format_ok = strcmp(line, "-42|    7|ab  |0000BEEF|ok|z|-100000|4000000000|abc|+5|%") == 0;
+  printf("bench: format %s: %s\n", format_ok ? "ok" : "WRONG", line);
+  const int ok = crc_check == 0xCBF43926u && check != 0 && format_ok;
   printf("bench: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

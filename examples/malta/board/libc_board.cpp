@@ -1,0 +1,25 @@
+// What the C library subset (examples/common/libc/libc.cpp) needs from this board: the console
+// (the 16550 UART, set up on first use) and the exit (board::exit: "EXIT <code>", then UHI exit).
+#include "board/board.hpp"
+
+extern "C" {
+
+namespace {
+bool g_board_ready = false;
+}
+
+// The board's init, once, from whichever comes first: the profile entry or the first output.
+void pmukit_board_init(void) {
+  if (g_board_ready) return;
+  g_board_ready = true;
+  board::init();
+}
+
+void pmukit_libc_putc(char c) {
+  pmukit_board_init();
+  board::putc(c);
+}
+
+[[noreturn]] void pmukit_libc_exit(int code) { board::exit(code); }
+
+}  // extern "C"
