@@ -86,13 +86,20 @@ TEST(CApi, DumpToAWriteFunctionAndForTheDebugger) {
 }
 
 namespace {
-// The dump's chunk types in order (docs/dump-format.md: a 16-byte header, then chunks of type u16,
-// flags u16, payload length u32 and the payload; little-endian here).
+// The dump's chunk types in order (docs/dump-format.md: a 16-byte header whose bytes 4-7 say the
+// byte order, 01 02 03 04 for big-endian, then chunks of type u16, flags u16, payload length u32 and
+// the payload). The C API writes the target's own order: big-endian under qemu-mips and qemu-ppc.
 std::vector<std::uint16_t> chunk_types(const std::vector<std::uint8_t>& d) {
   std::vector<std::uint16_t> types;
+  const bool big = d.size() >= 8 && d[4] == 1;
+  auto number = [&](std::size_t at, unsigned n) {
+    std::uint32_t v = 0;
+    for (unsigned i = 0; i < n; ++i) v |= static_cast<std::uint32_t>(d[at + i]) << 8 * (big ? n - 1 - i : i);
+    return v;
+  };
   for (std::size_t at = 16; at + 8 <= d.size();) {
-    const std::uint16_t type = static_cast<std::uint16_t>(d[at] | d[at + 1] << 8);
-    const std::uint32_t len = d[at + 4] | d[at + 5] << 8 | d[at + 6] << 16 | static_cast<std::uint32_t>(d[at + 7]) << 24;
+    const auto type = static_cast<std::uint16_t>(number(at, 2));
+    const std::uint32_t len = number(at + 4, 4);
     types.push_back(type);
     at += 8 + len;
   }
