@@ -13,7 +13,7 @@
 //           memchr (memcpy memmove memset memcmp: examples/common/runtime.cpp)
 //   other   errno (__errno_location), assert (__assert_fail)
 // The board gives the console and the exit: pmukit_libc_putc(char) and pmukit_libc_exit(int)
-// (board/libc_board.cpp). Built like runtime.cpp (no loop-to-call rewriting), so strlen's loop
+// (board_glue.cpp). Built like runtime.cpp (no loop-to-call rewriting), so strlen's loop
 // is never turned back into a call to strlen. The prototypes are written out here, not taken from
 // the toolchain's headers (glibc's C++ overloads of strchr and friends would clash with them).
 #include <cstdarg>

@@ -7,15 +7,15 @@
 #                               under pmusim an RM7000 with its counter
 # No C library comes with the toolchain for bare metal (Debian's mips-linux-gnu brings glibc):
 # examples/common/libc/ gives printf, malloc and the string functions (docs/your-program.md),
-# board/libc_board.cpp its console and exit, runtime.cpp mem*. No libgcc (Debian's is MIPS32r2
+# libc/board_glue.cpp its console and exit, runtime.cpp mem*. No libgcc (Debian's is MIPS32r2
 # code, which a MIPS IV image cannot link): board/int64.cpp has the 64-bit helpers. UHI exit
 # (-semihosting): QEMU's exit status is the program's.
-set(_pmukit_malta_sources board/start.S board/board.cpp board/int64.cpp board/libc_board.cpp)
+set(_pmukit_malta_sources board/start.S board/board.cpp board/int64.cpp)
 set(_pmukit_malta_options -mno-abicalls -fno-pic -G0)
 set(_pmukit_malta_link -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--no-warn-rwx-segments)
 pmukit_board(malta-p5600 ARCH mips DIR malta
   SOURCES ${_pmukit_malta_sources}
-  RUNTIME_SOURCES ../common/runtime.cpp ../common/libc/libc.cpp
+  RUNTIME_SOURCES ../common/runtime.cpp ../common/libc/libc.cpp ../common/libc/board_glue.cpp
   PROFILE_SOURCES board/profile_entry_cps.cpp
   LINKER_SCRIPT board/malta.ld
   COMPILE_OPTIONS ${_pmukit_malta_options}
@@ -24,7 +24,7 @@ pmukit_board(malta-p5600 ARCH mips DIR malta
   QEMU qemu-system-mips -M malta -cpu P5600 -smp 2 -nographic -no-reboot -semihosting -icount shift=0,sleep=off)
 pmukit_board(malta-5kc ARCH mips DIR malta
   SOURCES ${_pmukit_malta_sources}
-  RUNTIME_SOURCES ../common/runtime.cpp ../common/libc/libc.cpp
+  RUNTIME_SOURCES ../common/runtime.cpp ../common/libc/libc.cpp ../common/libc/board_glue.cpp
   PROFILE_SOURCES board/profile_entry_rm7000.cpp
   LINKER_SCRIPT board/malta.ld
   COMPILE_OPTIONS ${_pmukit_malta_options}

@@ -15,7 +15,7 @@ using pmukit_backend = pmu::rm7000::Driver<pmu::Cp0Bus>;
 #include "profiler/c_api_impl.hpp"
 #include "profiler/profile_main_impl.hpp"
 
-extern "C" void pmukit_board_init(void);  // board/libc_board.cpp
+extern "C" void pmukit_board_init(void);  // examples/common/libc/board_glue.cpp
 
 namespace {
 

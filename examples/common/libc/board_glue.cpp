@@ -1,5 +1,6 @@
-// What the C library subset (examples/common/libc/libc.cpp) needs from this board: the console
-// (COM1, set up on first use) and the exit (board::exit: "EXIT <code>", then isa-debug-exit).
+// What the C library subset (libc.cpp) needs from a board without newlib (e500, pc, malta): the
+// console, set up on first use, and the exit, both from the board's own board/board.hpp
+// (board::init, board::putc, board::exit: "EXIT <code>", then the board's way to stop).
 #include "board/board.hpp"
 
 extern "C" {
