@@ -101,7 +101,11 @@ if [ ! -x "$bench" ]; then
 fi
 if [ -x "$bench" ]; then
   elfs=("$root/host/tools/pmukit")
-  [ -f "$root/xscale/examples/xscale/xscale_profile.elf" ] && elfs+=("$root/xscale/examples/xscale/xscale_profile.elf")
+  # and the first target's example (cmake/targets.cmake, scripts/targets.sh), where built
+  . "$repo/scripts/targets.sh"
+  t=${pmu_targets[0]}
+  fw=$root/$t/examples/${pmu_dir[$t]}/${pmu_profile[$t]}.elf
+  [ -f "$fw" ] && elfs+=("$fw")
   "$bench" "${elfs[@]}" | sed 's/^/    /'
 else
   echo "bench_symbolize not built (build the host preset first)"

@@ -8,7 +8,9 @@
 #   - the catalogs with the host tool (a generated header, pmukit_catalogs.hpp);
 #   - the PMU's host tests and must-fail compile cases: hal/<pmu>/tests/CMakeLists.txt, added
 #     when the build has tests (pmu_host_test and pmu_compile_fail are defined by then).
-# The PMU's zero-cost probe is bench/zero_cost/probe_<pmu>.cpp, chosen by the target's preset: its
+# pmu.cmake also sets PMU_SILICON_DRIVER and PMU_SILICON_HEADERS: the driver type on the silicon's
+# bus and its headers (bench/footprint, through scripts/targets.sh). The PMU's zero-cost probe is
+# bench/zero_cost/probe_<pmu>.cpp, built for each target of the PMU (cmake/targets.cmake): its
 # hand-written reference asm must not live under hal/ (only hal/core/bus/ holds asm).
 set_property(GLOBAL PROPERTY PMU_LIST "")
 set_property(GLOBAL PROPERTY PMU_CATALOG_HEADERS "")

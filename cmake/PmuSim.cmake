@@ -7,13 +7,10 @@
 #       match pmusim's own messages where given. Not registered,
 #       with a note, where Unicorn's header or a host compiler is missing.
 find_path(PMU_UNICORN_INCLUDE unicorn/unicorn.h PATHS /usr/include NO_CMAKE_FIND_ROOT_PATH)
-set(PMU_SIM_LIB_SOURCES
-  ${PROJECT_SOURCE_DIR}/tools/sim/run.cpp
-  ${PROJECT_SOURCE_DIR}/tools/sim/i386.cpp
-  ${PROJECT_SOURCE_DIR}/tools/sim/mips.cpp
-  ${PROJECT_SOURCE_DIR}/tools/sim/xscale.cpp
-  ${PROJECT_SOURCE_DIR}/tools/sim/e500.cpp
-  ${PROJECT_SOURCE_DIR}/tools/sim/elf_image.cpp)
+# Every machine's source in tools/sim/ (run.cpp picks the machine from the ELF), no list to keep.
+file(GLOB PMU_SIM_LIB_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tools/sim/*.cpp)
+list(REMOVE_ITEM PMU_SIM_LIB_SOURCES ${PROJECT_SOURCE_DIR}/tools/sim/pmusim.cpp)
+list(SORT PMU_SIM_LIB_SOURCES)
 set(PMU_SIM_SOURCES ${PROJECT_SOURCE_DIR}/tools/sim/pmusim.cpp ${PMU_SIM_LIB_SOURCES})
 
 # A cross preset can run a pmusim built elsewhere from the same tree instead of compiling its own:

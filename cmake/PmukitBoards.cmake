@@ -44,6 +44,10 @@ function(pmukit_board board)
                         "SOURCES;RUNTIME_SOURCES;PROFILE_SOURCES;COMPILE_OPTIONS;LINK_OPTIONS;LINK_LIBRARIES;QEMU;TOOLCHAIN_FLAGS"
                         ${ARGN})
   set_property(GLOBAL APPEND PROPERTY PMUKIT_ALL_BOARDS ${board})
+  # What the targets (cmake/PmuTargets.cmake) and their scripts read of every board, built or not.
+  foreach(f ARCH DIR QEMU DEBUG_EXIT)
+    set_property(GLOBAL PROPERTY PMUKIT_BOARD_${board}_${f} "${B_${f}}")
+  endforeach()
   if(NOT CMAKE_CROSSCOMPILING OR NOT CMAKE_SYSTEM_PROCESSOR STREQUAL B_ARCH OR TARGET pmukit_board_${board})
     return()
   endif()

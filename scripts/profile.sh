@@ -5,6 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The targets: one pmu_target line each in cmake/targets.cmake, generated into scripts/targets.sh.
+# shellcheck source=scripts/targets.sh
+. scripts/targets.sh
+
 usage() {
   cat <<'TEXT'
 usage: scripts/profile.sh [BOARD] [--sim | --qemu] [--elf FILE] [--no-build] [REPORT OPTIONS...]
@@ -12,15 +16,15 @@ usage: scripts/profile.sh [BOARD] [--sim | --qemu] [--elf FILE] [--no-build] [RE
 Builds the board's example firmware (or takes FILE), runs it on pmusim or the board's QEMU machine,
 captures the console (UART text frames) and prints `pmukit report` of the dump against the ELF.
 
-BOARD (default xscale), and where it runs by default:
-  xscale    PXA270, QEMU -M mainstone: CCNT counts (instructions, under -icount); the event
-            counters read 0 and no PMU interrupt comes there (pmusim has both)
-  e500      e500v2, pmusim: QEMU's mpc8544ds has no PMU (mfpmr/mtpmr trap)
-  rm7000    RM7000, pmusim: QEMU's malta 5Kc counter is inert
-  mips-cps  P5600 cluster with the CM, pmusim: QEMU's GCR block is there but its counters are silent
-  netburst  Pentium 4, pmusim: QEMU's (TCG) MSRs read 0, rdpmc faults
-On QEMU the e500, rm7000, mips-cps and netburst examples find no counting PMU and sample from a
-timer; under pmusim (tools/sim/README.md) the project's PMU model counts and interrupts.
+TEXT
+  echo "BOARD (default ${pmu_targets[0]}: the first target of cmake/targets.cmake), and where it runs by default:"
+  local t
+  for t in "${pmu_targets[@]}"; do
+    printf '  %-9s %s; %s by default: %s\n' "$t" "${pmu_board[$t]}" "${pmu_run[$t]/sim/pmusim}" "${pmu_why[$t]}"
+  done
+  cat <<'TEXT'
+On QEMU the examples of boards whose QEMU PMU counts nothing find no counting PMU and sample from
+a timer; under pmusim (tools/sim/README.md) the project's PMU model counts and interrupts.
 
 options:
   --sim         run under pmusim (`pmukit sim`, the host build's)
@@ -59,7 +63,7 @@ die() {  # die STATUS MESSAGE...
   exit "$status"
 }
 
-board=xscale
+board=${pmu_targets[0]}
 sim_isa=
 elf=
 build=1
@@ -83,33 +87,25 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-# Per board: the example, the ELF it must be (e_machine, byte order), QEMU's machine, pmusim's
-# PMU and where it runs by default: pmusim where QEMU's emulated PMU counts nothing (QEMU 7.2:
-# only the PXA270's CCNT counts; --help).
-case "$board" in
-  xscale) preset=xscale; fw=xscale_profile; example=build/xscale/examples/xscale/xscale_profile.elf
-          machine=40; machine_name=ARM; order=little; sim_pmu=xscale; default=qemu
-          why="QEMU's PXA270 counts CCNT (--sim: the event counters and overflow interrupts too)"
-          qemu=(qemu-system-arm -M mainstone -nographic -semihosting -icount shift=0,sleep=off) ;;
-  e500)   preset=e500; fw=e500_profile; example=build/e500/examples/e500/e500_profile.elf
-          machine=20; machine_name=PowerPC; order=big; sim_pmu=e500; default=sim
-          why="QEMU's mpc8544ds has no e500 PMU (--qemu: a timer samples there)"
-          qemu=(qemu-system-ppc -M mpc8544ds -nographic -no-reboot -icount shift=0,sleep=off) ;;
-  rm7000) preset=rm7000; fw=rm7000_profile; example=build/rm7000/examples/malta/rm7000_profile.elf
-          machine=8; machine_name=MIPS; order=big; sim_pmu=rm7000; sim_isa=3; isa_name="MIPS IV"; default=sim
-          why="QEMU's malta 5Kc counter never counts (--qemu: a timer samples there)"
-          qemu=(qemu-system-mips64 -M malta -cpu 5Kc -nographic -no-reboot -semihosting -icount shift=0,sleep=off) ;;
-  mips-cps) preset=mips-cps; fw=cps_profile; example=build/mips-cps/examples/malta/cps_profile.elf
-          machine=8; machine_name=MIPS; order=big; sim_pmu=mips-cm; sim_isa=7; isa_name=MIPS32r2; default=sim
-          why="QEMU's CM counters are silent (--qemu: a timer samples there)"
-          qemu=(qemu-system-mips -M malta -cpu P5600 -smp 2 -nographic -no-reboot -semihosting -icount shift=0,sleep=off) ;;
-  netburst) preset=netburst; fw=netburst_profile; example=build/netburst/examples/pc/netburst_profile.elf
-          machine=3; machine_name=i386; order=little; sim_pmu=netburst; default=sim
-          why="QEMU's Pentium 4 has no PMU (--qemu: a timer samples there)"
-          qemu=(qemu-system-i386 -cpu qemu32,family=15,model=2,vendor=GenuineIntel -display none -serial stdio
-                -no-reboot -nic none -device isa-debug-exit,iobase=0xf4,iosize=0x04 -icount shift=0,sleep=off) ;;
-  *) die 2 "unknown board '$board' (xscale, e500, rm7000, mips-cps or netburst; --help)" ;;
-esac
+# Per target (scripts/targets.sh): the example, the ELF it must be (e_machine, byte order, MIPS ISA
+# level), QEMU's command line (its board's), pmusim's machine and where it runs by default: pmusim
+# where QEMU's emulated PMU counts nothing (QEMU 7.2: only the PXA270's CCNT counts; --help).
+if [ -z "$board" ] || [ -z "${pmu_arch[$board]+set}" ]; then
+  list=$(printf '%s, ' "${pmu_targets[@]}")
+  die 2 "unknown board '$board' (${list%, }; --help)"
+fi
+preset=$board
+fw=${pmu_profile[$board]}
+example=build/$preset/examples/${pmu_dir[$board]}/$fw.elf
+machine=${pmu_elf_machine[$board]}
+machine_name=${pmu_elf_name[$board]}
+order=${pmu_elf_order[$board]}
+sim_pmu=${pmu_sim[$board]}
+sim_isa=${pmu_elf_isa[$board]}
+isa_name=${pmu_elf_isa_name[$board]}
+default=${pmu_run[$board]}
+why=${pmu_why[$board]}
+read -r -a qemu <<<"${pmu_qemu[$board]}"
 [ -n "$runner" ] || runner=$default
 
 # --elf: an ELF32 of the board's machine and byte order (ELF header: e_ident's class and data
@@ -188,14 +184,15 @@ if [ "$runner" = sim ]; then
   if [ $status -ne 0 ] && [ -n "$reason" ]; then failed="pmusim stopped: ${reason#pmusim: }"; fi
 elif [ $status -eq 124 ]; then
   failed="${qemu[0]} did not exit within 120 s"
-elif [ "$board" = netburst ]; then
+elif [ "${pmu_debug_exit[$board]}" = 1 ]; then
   # isa-debug-exit: QEMU's status is (code << 1) | 1; an even status is QEMU's own.
   if [ $((status % 2)) -eq 1 ]; then status=$(((status - 1) / 2));
   else failed="${qemu[0]} exited with status $status, not through isa-debug-exit (the firmware did not reach its exit)"; fi
 elif grep -q "^${qemu[0]}: " "$log"; then
   failed="$(grep -m1 "^${qemu[0]}: " "$log")"
-elif [ "$board" = e500 ] && [ $status -eq 0 ]; then
-  # QEMU's mpc8544ds exits 0 on any reset: the firmware's code is its "EXIT <code>" line.
+elif [ $status -eq 0 ] && grep -q '^EXIT [0-9][0-9]*'$'\r''*$' "$log"; then
+  # A board whose QEMU exits 0 on any reset (no semihosting exit) prints the firmware's code as its
+  # "EXIT <code>" line.
   code=$(sed -n 's/^EXIT \([0-9][0-9]*\)\r*$/\1/p' "$log" | tail -n 1)
   [ -z "$code" ] || status=$code
 fi

@@ -9,8 +9,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || { echo "test: setup failed"; exit 1; }
 
+# Default: the host presets, then every target (cmake/targets.cmake, through scripts/targets.sh).
+. scripts/targets.sh
 presets=("$@")
-[ ${#presets[@]} -gt 0 ] || presets=(host host-asan xscale e500 mips-cps netburst rm7000)
+[ ${#presets[@]} -gt 0 ] || presets=(host host-asan "${pmu_targets[@]}")
 
 passed=0
 failed=0

@@ -1,5 +1,5 @@
 // What the profiler costs in a firmware image: one translation unit per configuration, compiled
-// for each target by footprint.sh. PMU_FOOTPRINT_SAMPLING adds the sampler and its ring;
+// for each target (cmake/targets.cmake) by footprint.sh. PMU_FOOTPRINT_SAMPLING adds the sampler and its ring;
 // PMU_FOOTPRINT_MINIMAL is the smallest useful job instead: one counter configured at compile time
 // on a fixed slot, a standalone fast region (no Profiler), no probe, no sampling, no dump writer.
 #include <cstdint>
@@ -11,25 +11,8 @@
 #include "profiler/sampler.hpp"
 #endif
 
-#if defined(__arm__)
-#include "hal/core/bus/arm_cp.hpp"
-#include "hal/xscale/driver.hpp"
-using Pmu = pmu::xscale::Xsc2<pmu::Cp14Bus>;
-#elif defined(__powerpc__)
-#include "hal/core/bus/pmr.hpp"
-#include "hal/e500/driver.hpp"
-using Pmu = pmu::e500::Driver<pmu::PmrBus>;
-#elif defined(__mips__) && defined(PMU_FOOTPRINT_RM7000)
-#include "hal/core/bus/cp0.hpp"
-#include "hal/rm7000/driver.hpp"
-using Pmu = pmu::rm7000::Driver<pmu::Cp0Bus>;
-#elif defined(__mips__)
-#include "hal/mips_cps/driver.hpp"
-using Pmu = pmu::mips_cps::Driver<pmu::mips_cps::HwBus>;
-#elif defined(__i386__)
-#include "hal/netburst/driver.hpp"
-using Pmu = pmu::netburst::Driver<pmu::netburst::HwBus>;
-#endif
+// Pmu: the target's driver on its silicon bus, from the header footprint.sh passes with -include
+// (the PMU's PMU_SILICON_DRIVER, hal/<pmu>/pmu.cmake).
 
 namespace {
 prof::RegionStats<Pmu> stats{"work"};

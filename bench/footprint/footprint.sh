@@ -13,13 +13,24 @@ root=$(cd "$here/../.." && pwd)
 out=${1:-$(mktemp -d)}
 mkdir -p "$out"
 common="-std=c++20 -O2 -ffreestanding -fno-exceptions -fno-rtti -fno-threadsafe-statics -ffunction-sections -fdata-sections -Wall -Wextra -Werror -I$root"
+# The targets (cmake/targets.cmake, through scripts/targets.sh): compiler, CPU flags, code model and
+# the PMU's driver on its silicon bus (PMU_SILICON_DRIVER in hal/<pmu>/pmu.cmake).
+# shellcheck source=../../scripts/targets.sh
+. "$root/scripts/targets.sh"
 printf '| target | backend | configuration | .text | .data | .bss | largest symbols |\n|---|---|---|---|---|---|---|\n'
-run() {  # target triple flags backend
-  local target=$1 cxx=$2 flags=$3 backend=$4
+run() {  # target
+  local target=$1 cxx=${pmu_toolchain[$1]}-g++ backend=${pmu_driver[$1]} h
+  local flags="${pmu_flags[$1]} ${pmu_code_model[$1]}"
+  # The driver: footprint.cpp's Pmu, from a header written here.
+  local driver="$out/$target-driver.hpp"
+  { echo "#pragma once"; for h in ${pmu_driver_headers[$1]}; do echo "#include \"$h\""; done
+    echo "using Pmu = $backend;"; } >"$driver"
+  backend=${backend//pmu::/}
   for cfg in minimal counting sampling; do
     local s=0 m=0; [ $cfg = sampling ] && s=1; [ $cfg = minimal ] && m=1
     local obj="$out/$target-$cfg.o"
-    $cxx $common $flags -DPMU_FOOTPRINT_SAMPLING=$s -DPMU_FOOTPRINT_MINIMAL=$m -c "$here/footprint.cpp" -o "$obj.o"
+    # shellcheck disable=SC2086
+    $cxx $common $flags -include "$driver" -DPMU_FOOTPRINT_SAMPLING=$s -DPMU_FOOTPRINT_MINIMAL=$m -c "$here/footprint.cpp" -o "$obj.o"
     local keep=(-e footprint_main); [ $cfg = sampling ] && keep+=(-u footprint_pmu_irq)
     ${cxx%g++}ld -r --gc-sections "${keep[@]}" "$obj.o" -o "$obj"
     # .text counts code and read-only data (.text*, .rodata*); .eh_frame is left out because every
@@ -37,9 +48,4 @@ run() {  # target triple flags backend
     printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$target" "$backend" "$cfg" "$text" "$data" "$bss" "$top"
   done
 }
-run xscale arm-none-eabi-g++ "-mcpu=xscale -marm" "xscale::Xsc2<Cp14Bus>"
-run e500 powerpc-linux-gnu-g++ "-mcpu=8548 -msoft-float -fno-pic" "e500::Driver<PmrBus>"
-mips="-EB -mabi=32 -mno-abicalls -fno-pic -G0"
-run mips-cps mips-linux-gnu-g++ "-march=mips32r2 $mips" "mips_cps::Driver<HwBus>"
-run rm7000 mips-linux-gnu-g++ "-march=rm7000 $mips -DPMU_FOOTPRINT_RM7000" "rm7000::Driver<Cp0Bus>"
-run netburst i686-linux-gnu-g++ "-march=pentium4 -mno-sse -mno-mmx -fno-pic" "netburst::Driver<HwBus>"
+for t in "${pmu_targets[@]}"; do run "$t"; done

@@ -11,15 +11,13 @@ rate() {  # prints "instructions seconds" from pmusim's summary line
   # (the firmware's verdict does not matter here: without the model some examples fail their checks)
   { "$1" "$2" --quiet "${@:3}" 2>&1 >/dev/null || true; } | sed -nE 's/^pmusim: ([0-9]+) instructions in ([0-9.]+) s.*/\1 \2/p' | head -n1
 }
+# Every target's profiling example on its pmusim machine (cmake/targets.cmake, scripts/targets.sh).
+. scripts/targets.sh
 ran=0
-for pair in "netburst build/netburst/pmusim build/netburst/examples/pc/netburst_profile.elf" \
-            "rm7000 build/rm7000/pmusim build/rm7000/examples/malta/rm7000_profile.elf" \
-            "xscale build/xscale/pmusim build/xscale/examples/xscale/xscale_profile.elf" \
-            "e500 build/e500/pmusim build/e500/examples/e500/e500_profile.elf" \
-            "mips-cm build/mips-cps/pmusim build/mips-cps/examples/malta/cps_profile.elf"; do
-  read -r name sim fw <<<"$pair"
+for t in "${pmu_targets[@]}"; do
+  name=${pmu_sim[$t]} sim=build/$t/pmusim fw=build/$t/examples/${pmu_dir[$t]}/${pmu_profile[$t]}.elf
   if [ ! -x "$sim" ] || [ ! -f "$fw" ]; then
-    echo "bench/pmusim: $name: build the $name preset first ($sim, $fw)" >&2
+    echo "bench/pmusim: $name: build the $t preset first ($sim, $fw)" >&2
     continue
   fi
   read -r i_on s_on < <(rate "$sim" "$fw")

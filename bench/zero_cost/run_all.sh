@@ -5,7 +5,7 @@
 # usage: bench/zero_cost/run_all.sh [--full] [BUILD_ROOT] [PRESET...]
 #   BUILD_ROOT  where the build trees go, one per preset: BUILD_ROOT/zc-<preset>
 #               (default: <repo>/build)
-#   PRESET      any of: xscale mips-cps rm7000 e500 netburst (default: all five)
+#   PRESET      any target of cmake/targets.cmake (default: all of them)
 #   --full      configure the whole project (-DPMUKIT_BUILD_TESTS=OFF) instead of the probes alone;
 #               slower, and fails if any other part of the tree does not configure
 # Exit status: 0 pass, 1 a gated operation costs more than hand-written code (or the gate's
@@ -18,26 +18,17 @@ full=0
 if [[ "${1:-}" == "--full" ]]; then full=1; shift; fi
 root="${1:-$repo/build}"
 [[ $# -gt 0 ]] && shift
+# The targets (cmake/targets.cmake, through scripts/targets.sh).
+# shellcheck source=../../scripts/targets.sh
+. "$repo/scripts/targets.sh"
 presets=("$@")
-[[ ${#presets[@]} -eq 0 ]] && presets=(xscale mips-cps rm7000 e500 netburst)
+[[ ${#presets[@]} -eq 0 ]] && presets=("${pmu_targets[@]}")
 
 toolchain_args() {  # preset -> toolchain file and cache entries
-  local tc="$repo/cmake/toolchains"
-  case "$1" in
-    xscale)   echo "-DCMAKE_TOOLCHAIN_FILE=$tc/arm-none-eabi.cmake" ;;
-    mips-cps) echo "-DCMAKE_TOOLCHAIN_FILE=$tc/mips-linux-gnu.cmake -DPMU_MIPS_ARCH=mips32r2" ;;
-    rm7000)   echo "-DCMAKE_TOOLCHAIN_FILE=$tc/mips-linux-gnu.cmake -DPMU_MIPS_ARCH=rm7000" ;;
-    e500)     echo "-DCMAKE_TOOLCHAIN_FILE=$tc/powerpc-linux-gnu.cmake" ;;
-    netburst) echo "-DCMAKE_TOOLCHAIN_FILE=$tc/i686-linux-gnu.cmake" ;;
-    *) return 1 ;;
-  esac
+  [[ -n "$1" && -n "${pmu_toolchain[$1]+set}" ]] || return 1
+  echo "-DCMAKE_TOOLCHAIN_FILE=$repo/cmake/toolchains/${pmu_toolchain[$1]}.cmake ${pmu_toolchain_args[$1]}"
 }
-compiler_of() {
-  case "$1" in
-    xscale) echo arm-none-eabi-g++ ;; mips-cps|rm7000) echo mips-linux-gnu-g++ ;;
-    e500) echo powerpc-linux-gnu-g++ ;; netburst) echo i686-linux-gnu-g++ ;;
-  esac
-}
+compiler_of() { echo "${pmu_toolchain[$1]}-g++"; }
 
 for t in cmake ninja python3; do
   command -v "$t" >/dev/null || { echo "run_all.sh: '$t' not found" >&2; exit 2; }

@@ -1,14 +1,18 @@
 # Big-endian MIPS compiled by clang 14 (users bring GCC or clang); assembled and linked by
-# mips-linux-gnu-gcc (clang-gnu-cross.cmake). CPS: -march=mips32r2, as in the GCC build. RM7000
-# (PMU_MIPS_ARCH=rm7000): clang knows no rm7000, and refuses o32 on every 64-bit ISA (mips3, mips4:
-# "ABI 'o32' is not supported"), so its C++ is MIPS II, the 32-bit subset of the RM7000's MIPS IV;
-# the board's .S files stay -march=rm7000 under GNU as. clang's integrated assembler has no cfc0/ctc0
-# (RM7000 Interrupt Control): hal/core/bus/cp0.hpp emits their words under clang.
+# mips-linux-gnu-gcc (clang-gnu-cross.cmake) with -march=${PMU_MIPS_ARCH}, as in the GCC build (the
+# targets' TOOLCHAIN_ARGS, cmake/targets.cmake). clang compiles o32 only for a 32-bit ISA it knows:
+# where it refuses the -march (a CPU it does not know, or a 64-bit ISA: "ABI 'o32' is not supported")
+# its C++ is MIPS II, the 32-bit subset of every later MIPS ISA, and the board's .S files keep the
+# -march under GNU as. clang's integrated assembler has no cfc0/ctc0 (RM7000 Interrupt Control):
+# hal/core/bus/cp0.hpp emits their words under clang.
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR mips)
 set(PMU_TARGET_TRIPLE mips-linux-gnu)
-set(PMU_MIPS_ARCH "mips32r2" CACHE STRING "-march for MIPS builds (mips32r2 for CPS, rm7000 for RM7000)")
-if(PMU_MIPS_ARCH STREQUAL "rm7000")
+set(PMU_MIPS_ARCH "mips32r2" CACHE STRING "-march for MIPS builds (the targets' TOOLCHAIN_ARGS, cmake/targets.cmake)")
+find_program(PMU_CLANG NAMES clang clang-14 REQUIRED)
+execute_process(COMMAND ${PMU_CLANG} --target=mips-linux-gnu -march=${PMU_MIPS_ARCH} -EB -mabi=32 -fsyntax-only -x c /dev/null
+                RESULT_VARIABLE _clang_refuses OUTPUT_QUIET ERROR_QUIET)
+if(_clang_refuses)
   set(_clang_arch mips2)
 else()
   set(_clang_arch ${PMU_MIPS_ARCH})

@@ -1,3 +1,6 @@
 # PowerPC e500 core performance monitor (registered by pmu_add(e500), hal/pmus.cmake).
 set(PMU_CATALOG_HEADER hal/e500/events.hpp)
 set(PMU_CATALOGS pmu::e500::catalog)
+# The driver on the silicon's bus (the footprint bench, through cmake/targets.cmake).
+set(PMU_SILICON_DRIVER "pmu::e500::Driver<pmu::PmrBus>")
+set(PMU_SILICON_HEADERS hal/core/bus/pmr.hpp hal/e500/driver.hpp)

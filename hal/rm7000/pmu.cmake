@@ -1,3 +1,6 @@
 # QED/PMC-Sierra RM7000 performance counter (registered by pmu_add(rm7000), hal/pmus.cmake).
 set(PMU_CATALOG_HEADER hal/rm7000/events.hpp)
 set(PMU_CATALOGS pmu::rm7000::catalog)
+# The driver on the silicon's bus (the footprint bench, through cmake/targets.cmake).
+set(PMU_SILICON_DRIVER "pmu::rm7000::Driver<pmu::Cp0Bus>")
+set(PMU_SILICON_HEADERS hal/core/bus/cp0.hpp hal/rm7000/driver.hpp)

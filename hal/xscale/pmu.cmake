@@ -2,3 +2,6 @@
 set(PMU_CATALOG_HEADER hal/xscale/events.hpp)
 set(PMU_CATALOGS pmu::xscale::kXsc1Catalog pmu::xscale::k80200Catalog pmu::xscale::kXsc2Catalog
                  pmu::xscale::kXsc3Catalog)
+# The driver on the silicon's bus (the footprint bench, through cmake/targets.cmake).
+set(PMU_SILICON_DRIVER "pmu::xscale::Xsc2<pmu::Cp14Bus>")
+set(PMU_SILICON_HEADERS hal/core/bus/arm_cp.hpp hal/xscale/driver.hpp)

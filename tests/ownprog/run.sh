@@ -10,31 +10,30 @@
 #   the hot function          mat_mul has the most samples
 #   a call chain              a stack through the program's own main into mat_mul
 # usage: tests/ownprog/run.sh HOST_BUILD_DIR [BOARD...]   (a built host tree with pmukit_cli, e.g.
-#        build/host; boards: mainstone mpc8544ds pc-p4 malta-p5600 malta-5kc (default: mainstone)
+#        build/host; boards: those of cmake/targets.cmake (default: the first target's)
 # Exit 0 when every board passes; otherwise the failing step's log and exit 1.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
+. "$repo/scripts/targets.sh"
 [ $# -ge 1 ] && [ -d "$1" ] || { echo "usage: $0 HOST_BUILD_DIR [BOARD...]" >&2; exit 2; }
 build=$(cd "$1" && pwd)
 shift
 boards=("$@")
-[ ${#boards[@]} -gt 0 ] || boards=(mainstone)
+[ ${#boards[@]} -gt 0 ] || boards=("${pmu_board[${pmu_targets[0]}]}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
 failed=0
 
 # The toolchain file each board is built with (<prefix>/share/pmukit/toolchains/), and what it is
-# told (docs/your-program.md, "Boards").
+# told (docs/your-program.md, "Boards"): those of the board's target (cmake/targets.cmake,
+# scripts/targets.sh).
 toolchain() {
-  case "$1" in
-    mainstone) echo arm-none-eabi.cmake ;;
-    mpc8544ds) echo powerpc-linux-gnu.cmake ;;
-    pc-p4) echo i686-linux-gnu.cmake ;;
-    malta-p5600) echo mips-linux-gnu.cmake -DPMU_MIPS_ARCH=mips32r2 ;;
-    malta-5kc) echo mips-linux-gnu.cmake -DPMU_MIPS_ARCH=rm7000 ;;
-    *) return 1 ;;
-  esac
+  local t
+  for t in "${pmu_targets[@]}"; do
+    if [ "${pmu_board[$t]}" = "$1" ]; then echo "${pmu_toolchain[$t]}.cmake ${pmu_toolchain_args[$t]}"; return 0; fi
+  done
+  return 1
 }
 
 step() {  # step NAME COMMAND...: runs it quietly, shows the log when it fails

@@ -9,7 +9,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/scripts"
-cp "$root/scripts/profile.sh" "$work/scripts/"
+cp "$root/scripts/profile.sh" "$root/scripts/targets.sh" "$work/scripts/"
 # ELF headers, 52 bytes: 32-bit (class 1), byte order (1 little, 2 big), e_machine at offset 18,
 # e_flags at 36 (MIPS: the ISA level in bits 31:28).
 byte() { printf "\\$(printf %03o "$1")"; }

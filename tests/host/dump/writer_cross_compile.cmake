@@ -1,9 +1,14 @@
+cmake_minimum_required(VERSION 3.25)
 # cmake -DSOURCE=... -DROOT=... -DOUT=... -P writer_cross_compile.cmake
-# Compiles SOURCE with every installed cross compiler using the firmware flags; fails on the
-# first error. Compilers that are not installed are reported and skipped.
-set(_compilers arm-none-eabi-g++ mips-linux-gnu-g++ powerpc-linux-gnu-g++ i686-linux-gnu-g++)
+# Compiles SOURCE for every target (cmake/targets.cmake) whose GNU cross compiler is installed, with
+# the target's CPU flags and the firmware flags; fails on the first error. Compilers that are not
+# installed are reported and skipped.
+include(${ROOT}/cmake/PmuTargets.cmake)
 set(_built 0)
-foreach(cxx IN LISTS _compilers)
+foreach(t IN LISTS PMU_TARGETS)
+  pmu_target_get(${t} TOOLCHAIN cxx)
+  pmu_target_get(${t} FLAGS flags)
+  set(cxx ${cxx}-g++)
   find_program(_path ${cxx} NO_CACHE)
   if(NOT _path)
     message(STATUS "${cxx}: not installed, skipped")
@@ -11,12 +16,12 @@ foreach(cxx IN LISTS _compilers)
   endif()
   execute_process(
     COMMAND ${_path} -std=c++20 -ffreestanding -fno-exceptions -fno-rtti -O2 -Wall -Wextra -Werror
-            -I${ROOT} -c ${SOURCE} -o ${OUT}/writer_freestanding_${cxx}.o
+            ${flags} -I${ROOT} -c ${SOURCE} -o ${OUT}/writer_freestanding_${t}.o
     RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${cxx}: the dump writer does not compile freestanding:\n${err}")
+    message(FATAL_ERROR "${t} (${cxx} ${flags}): the dump writer does not compile freestanding:\n${err}")
   endif()
-  message(STATUS "${cxx}: ok")
+  message(STATUS "${t} (${cxx} ${flags}): ok")
   math(EXPR _built "${_built} + 1")
   unset(_path)
 endforeach()
