@@ -4,6 +4,8 @@
 //   using pmukit_backend = pmu::xscale::Xsc2<pmu::Cp14Bus>;
 //   #include "profiler/c_api_impl.hpp"
 // Include it in exactly one C++ translation unit of a firmware image.
+#include <type_traits>
+
 #include "profiler/c_api.h"
 #include "profiler/dump/debugger_capture.hpp"
 #include "profiler/emit.hpp"
@@ -85,7 +87,7 @@ struct WriteFn {
 inline pmukit_status dump(const char* target, std::uint64_t hz, std::uint64_t timer_ns, pmu::dump::Sink sink,
                           const prof::DumpSamples* known_source = nullptr) {
   if (target == nullptr) return PMUKIT_BAD_ARGUMENT;
-  prof::RegionStats<B>* named[PMUKIT_MAX_REGIONS];
+  prof::RegionStats<B>* named[std::extent_v<decltype(state.stats)>];  // the user's regions and the run's
   std::size_t n = 0;
   for (auto& s : state.stats)
     if (s.calls != 0 || (s.name != nullptr && s.name[0] != '\0')) named[n++] = &s;

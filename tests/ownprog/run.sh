@@ -53,11 +53,12 @@ check() {
   if grep -q '^EXIT ' "$log"; then grep -q '^EXIT 0$' "$log" || { grep '^EXIT ' "$log"; return 1; }; fi
   table=$("$prefix/bin/pmukit" report "$log" --elf "$elf" --format table) || return 1
   echo "$table"
-  echo "$table" | grep -Eq '^ +main +1( |$)' || { echo "no region 'main' with one call"; return 1; }
-  echo "$table" | sed -n '/^ *samples  *percent/{n;p;q}' | grep -Eq ' mat_mul ' ||
+  # Here-strings, not `echo | grep -q`: under pipefail grep -q's early exit fails the echo (SIGPIPE).
+  grep -Eq '^ +main +1( |$)' <<<"$table" || { echo "no region 'main' with one call"; return 1; }
+  sed -n '/^ *samples  *percent/{n;p;q}' <<<"$table" | grep -Eq ' mat_mul ' ||
     { echo "mat_mul is not the function with the most samples"; return 1; }
   folded=$("$prefix/bin/pmukit" report "$log" --elf "$elf" --format folded) || return 1
-  echo "$folded" | grep -Eq '(^|;)main;(iteration;)?mat_mul [0-9]+$' ||
+  grep -Eq '(^|;)main;(iteration;)?mat_mul [0-9]+$' <<<"$folded" ||
     { echo "no call chain main -> mat_mul in the folded stacks:"; echo "$folded" | head; return 1; }
 }
 run_board() {  # run_board BOARD package|subdirectory

@@ -54,3 +54,20 @@ TEST(ProfileMain, WithoutACountingPmuTheRunIsStillRegionMainSampledByTheTimerAnd
   EXPECT_EQ(pmukit_c::state.stats[pmukit_c::kRunRegion].calls, 1u);
   EXPECT_EQ(pmukit_c::state.profiler.counters_added(), 0u);
 }
+
+// Every region the C API offers named by the program, and the run's own "main" besides: the dump
+// holds all PMUKIT_MAX_REGIONS + 1 (the list it is written from once had room for one fewer, so
+// profile_main's dump wrote past it). Run under the ASan preset, the overflow is a failure here.
+namespace {
+int name_every_region() {
+  for (unsigned i = 0; i < PMUKIT_MAX_REGIONS; ++i) pmukit_region_name(i, "user region");
+  return 0;
+}
+}  // namespace
+
+TEST(ProfileMain, AllRegionsNamedAndTheRunsOwnFitTheDump) {
+  fake::Pmu<32>::reset_state();
+  TestBoard::out.clear();
+  EXPECT_EQ(pmukit::profile_main<TestBoard>(&name_every_region, nullptr, {"test", 0, 10'000, true}), 0);
+  EXPECT_THAT(TestBoard::out, HasSubstr("pmukit: dump written"));
+}
