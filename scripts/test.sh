@@ -63,20 +63,23 @@ if [ -x build/host/tools/pmukit ]; then
       echo "=== report of $log against its ELF: FAILED"
       sed 's/^/    /' "$logdir/report.err"
     fi
-    # And every format of it tells the same story (tests/host/dump/format_consistency.cpp).
+    # And every format of it tells the same story (tests/host/dump/format_consistency.cpp), with
+    # inlined code as its own functions too (--inline).
     check=build/host/tests/host/dump/pmukit_format_consistency
     [ -x "$check" ] || continue
-    scratch=$(mktemp -d)
-    if "$check" build/host/tools/pmukit "$elf" "$log" "$scratch" >"$logdir/consistency.out" 2>&1; then
-      passed=$((passed + 1))
-      echo "=== every format of $log: the same samples"
-    else
-      failed=$((failed + 1))
-      bad+=("formats:$log")
-      echo "=== every format of $log: FAILED"
-      sed 's/^/    /' "$logdir/consistency.out"
-    fi
-    rm -rf "$scratch"
+    for opt in "" --inline; do
+      scratch=$(mktemp -d)
+      if "$check" build/host/tools/pmukit "$elf" "$log" "$scratch" $opt >"$logdir/consistency.out" 2>&1; then
+        passed=$((passed + 1))
+        echo "=== every format of $log${opt:+ ($opt)}: the same samples"
+      else
+        failed=$((failed + 1))
+        bad+=("formats${opt}:$log")
+        echo "=== every format of $log${opt:+ ($opt)}: FAILED"
+        sed 's/^/    /' "$logdir/consistency.out"
+      fi
+      rm -rf "$scratch"
+    done
   done
 fi
 

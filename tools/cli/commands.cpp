@@ -87,8 +87,8 @@ void warn(const std::string& what) { std::cerr << "pmukit: warning: " << printab
 
 // The --elf, after checking that it is the program that wrote the dump: another build or
 // architecture would give a report of plausible-looking nonsense (or 100% [unknown]).
-ElfImage checked_elf(const Dump& dump, const std::string& path, bool force) {
-  ElfImage elf = load_elf(path);
+ElfImage checked_elf(const Dump& dump, const std::string& path, bool force, bool inlined = false) {
+  ElfImage elf = load_elf(path, inlined);
   for (const std::string& w : elf.warnings) warn(w);
   const ImageCheck check = check_image(dump, elf.identity);
   if (!check.mismatches.empty() && !force) {
@@ -101,8 +101,8 @@ ElfImage checked_elf(const Dump& dump, const std::string& path, bool force) {
   for (const std::string& w : check.warnings) warn(w);
   return elf;
 }
-SymbolTable elf_symbols_for(const Dump& dump, const std::string& path, bool force) {
-  return std::move(checked_elf(dump, path, force).symbols);
+SymbolTable elf_symbols_for(const Dump& dump, const std::string& path, bool force, bool inlined = false) {
+  return std::move(checked_elf(dump, path, force, inlined).symbols);
 }
 
 // The standard output of a command (argv run without a shell, within run_program's limits);
@@ -162,7 +162,8 @@ int run_report(const std::vector<std::string>& argv) {
   const Args a = parse_args(argv, {{"--elf", true}, {"--force-elf", false}, {"--format", true}, {"-o", true},
                                    {"--frame", true}, {"--top", true}, {"--table", true}, {"--sort", true},
                                    {"--percent-limit", true}, {"--symbols", true}, {"--symbol-filter", true},
-                                   {"-g", true}, {"--call-graph", true}, {"--max-name-width", true}});
+                                   {"-g", true}, {"--call-graph", true}, {"--max-name-width", true},
+                                   {"--inline", false}});
   const std::string format = a.get("--format", "table");
   bool known = false;
   for (const std::string& f : cli_formats()) known |= f == format;
@@ -175,10 +176,18 @@ int run_report(const std::vector<std::string>& argv) {
   options.elf = a.get("--elf");
   if (a.has("--elf") && options.elf.empty()) throw UsageError("--elf needs a file name");
   if (a.has("--force-elf") && options.elf.empty()) throw UsageError("--force-elf without --elf");
+  // Inlined functions come from the ELF's DWARF; gprof assigns a histogram to symbols by address,
+  // so a gmon.out cannot name them.
+  const bool inlined = a.has("--inline");
+  if (inlined && options.elf.empty()) throw UsageError("--inline needs --elf (the inlined calls are in its DWARF)");
+  if (inlined && format == "gmon")
+    throw UsageError("--inline is not for --format gmon: gprof gives each address to the symbol it is in");
   const LoadedDump loaded = load(a, false);
   options.carrier = loaded.carrier;
   const SymbolTable symbols = options.elf.empty() ? SymbolTable()
-                                                  : elf_symbols_for(loaded.dump, options.elf, a.has("--force-elf"));
+                                                  : elf_symbols_for(loaded.dump, options.elf, a.has("--force-elf"), inlined);
+  if (inlined && !symbols.has_inlined())
+    warn("--inline: '" + options.elf + "' has no inlined calls in its DWARF (built without -g, or nothing was inlined)");
   const bool pprof = format == "pprof";
   // Samples with stacks: unwound with the ELF's CFI into full call stacks.
   std::vector<UnwoundStack> unwound;
@@ -198,7 +207,7 @@ int run_report(const std::vector<std::string>& argv) {
   }
   const bool lines = pprof || format_needs_lines(format) || sort_needs_lines(options.view.sort);
   const Profile profile = build_profile(loaded.dump, symbols, lines,
-                                        unwound.empty() ? nullptr : &unwound, pprof);
+                                        unwound.empty() ? nullptr : &unwound, pprof, inlined);
   if (const std::string placed = profile.placement(); !placed.empty())
     options.stacks += (options.stacks.empty() ? "" : "; ") + placed;
   if (!options.elf.empty() && 2 * profile.unknown_samples() > profile.total)
@@ -518,7 +527,7 @@ std::vector<CommandHelp> command_help() {
   return {
       {"report", "report INPUT [--elf FIRMWARE.elf [--force-elf]] [--format FORMAT] [-o FILE] [--frame N] [--table regions|profile]"
                  " [--sort KEY] [--top N] [--percent-limit PCT] [--symbols NAME,...] [--symbol-filter TEXT]"
-                 " [-g caller|callee|gprof] [--max-name-width N]",
+                 " [-g caller|callee|gprof] [--inline] [--max-name-width N]",
        "Decodes a dump and writes a report. INPUT is a binary dump or a UART log with text frames\n"
        "('-' reads standard input). FORMAT: " + format_list() + " (default table).\n"
        "--frame N picks the Nth dump of a log (default: the last); --table picks the csv table.\n"
@@ -534,7 +543,11 @@ std::vector<CommandHelp> command_help() {
        "many rows and samples were left out and why. -g (--call-graph) with --format callgraph:\n"
        "gprof (default: callers and callees per function), caller (the call tree from the outermost\n"
        "frames down, perf report -g caller) or callee (from each sampled function up through its\n"
-       "callers). Text formats (table, flat, callgraph) pad by display width and shorten names\n"
+       "callers). --inline (with --elf) attributes inlined code to the inlined function, from the\n"
+       "ELF's DWARF (its inlined subroutines), like perf report --inline: a frame in inlined code\n"
+       "becomes the function it is in, then each function inlined there down to the innermost,\n"
+       "which gets the sample's self count (every format but gmon, which gprof reads by symbol).\n"
+       "Text formats (table, flat, callgraph) pad by display width and shorten names\n"
        "longer than --max-name-width columns (default 120, 0 = never) in the middle with \"...\";\n"
        "machine formats keep them whole.\n"
        "The ELF must be the one that wrote the dump (machine, build-id, code CRC); --force-elf\n"

@@ -1,6 +1,7 @@
 #include "tools/elf/elf_symbols.hpp"
 
 #include <cxxabi.h>
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,7 +13,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <unordered_map>
 
 #include "profiler/dump/crc32.hpp"
 
@@ -205,6 +208,144 @@ class ElfFile {
     }
   }
 
+ public:
+  // DWARF's inlined subroutines (after add_lines, which opens the DWARF, and with the functions
+  // sorted, to name inlined copies after their out-of-line one): each inlined call's ranges, its
+  // function (the abstract origin) and where it was called from, nested.
+  void add_inlined(SymbolTable& table) {
+    if (dwarf_ == nullptr) return;
+    Inlines found;
+    Dwarf_Off off = 0, next = 0;
+    std::size_t header_size = 0;
+    while (dwarf_nextcu(dwarf_, off, &next, &header_size, nullptr, nullptr, nullptr) == 0) {
+      Dwarf_Die cu;
+      if (dwarf_offdie(dwarf_, off + header_size, &cu) != nullptr) {
+        Dwarf_Files* files = nullptr;
+        std::size_t nfiles = 0;
+        if (dwarf_getsrcfiles(&cu, &files, &nfiles) != 0) files = nullptr, nfiles = 0;
+        walk(found, &cu, files, nfiles, 0, 0, 0);
+      }
+      off = next;
+    }
+    for (auto& [at, o] : found.origins) {
+      Dwarf_Die die;
+      if (dwarf_offdie(dwarf_, at, &die) != nullptr) o = describe(found, &die);
+    }
+    // The name: the symbol table's spelling where DWARF has it (a linkage name, or an out-of-line
+    // copy's symbol), else DWARF's name within its namespaces and classes (no parameter list).
+    std::map<Dwarf_Off, std::uint32_t> ids;
+    for (const auto& [at, o] : found.origins) {
+      std::string name = o.linkage;
+      if (const auto copy = found.copies.find(at); name.empty() && copy != found.copies.end())
+        if (const auto f = table.function_at(copy->second)) name = table.function(*f).name;
+      ids[at] = table.add_inlined_function(name.empty() ? o.scoped : name, o.decl_file, o.decl_line);
+    }
+    for (const Call& c : found.calls) table.add_inlined(c.depth, c.lo, c.hi, ids.at(c.origin), c.file, c.line);
+  }
+
+ private:
+  static constexpr unsigned kMaxNesting = 256;  // DIE tree levels read: hostile DWARF stays bounded
+
+  struct Origin {
+    std::string linkage, scoped, decl_file;
+    unsigned decl_line = 0;
+  };
+  struct Call {
+    Dwarf_Off origin;
+    unsigned depth;
+    std::uint64_t lo, hi;
+    std::string file;
+    unsigned line;
+  };
+  struct Inlines {
+    std::map<Dwarf_Off, Origin> origins;
+    // The namespaces and classes around each subprogram DIE ("fw::"), as found on the way down.
+    std::vector<std::string> scopes{""};
+    std::unordered_map<Dwarf_Off, std::uint32_t> scope_of;
+    std::map<Dwarf_Off, std::uint64_t> copies;  // origin -> its out-of-line copy's entry
+    std::vector<Call> calls;
+  };
+
+  // The DIE an inlined call or an out-of-line copy stands for (DW_AT_abstract_origin), or itself.
+  static Dwarf_Die origin_of(Dwarf_Die* die) {
+    Dwarf_Attribute attr;
+    Dwarf_Die origin;
+    if (dwarf_attr(die, DW_AT_abstract_origin, &attr) != nullptr && dwarf_formref_die(&attr, &origin) != nullptr)
+      return origin;
+    return *die;
+  }
+
+  static Origin describe(const Inlines& found, Dwarf_Die* die) {
+    Origin o;
+    Dwarf_Attribute attr;
+    const char* name = nullptr;
+    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) != nullptr ||
+        dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr) != nullptr)
+      name = dwarf_formstring(&attr);
+    if (name != nullptr) o.linkage = demangle(name);
+    name = nullptr;
+    if (dwarf_attr_integrate(die, DW_AT_name, &attr) != nullptr) name = dwarf_formstring(&attr);
+    o.scoped = name != nullptr ? name : "[inlined]";
+    // Namespaces and classes around the declaration (a member's is where DW_AT_specification says).
+    Dwarf_Die decl = *die, spec;
+    if (dwarf_attr(die, DW_AT_specification, &attr) != nullptr && dwarf_formref_die(&attr, &spec) != nullptr) decl = spec;
+    if (const auto it = found.scope_of.find(dwarf_dieoffset(&decl)); it != found.scope_of.end())
+      o.scoped = found.scopes[it->second] + o.scoped;
+    const char* file = dwarf_decl_file(die);
+    int line = 0;
+    if (file != nullptr && dwarf_decl_line(die, &line) == 0 && line > 0) {
+      o.decl_file = file;
+      o.decl_line = static_cast<unsigned>(line);
+    }
+    return o;
+  }
+
+  // depth: inlined calls around the DIE within its subprogram (0 outside one); scope: the
+  // namespaces and classes around it (an index into found.scopes).
+  static void walk(Inlines& found, Dwarf_Die* parent, Dwarf_Files* files, std::size_t nfiles, unsigned depth,
+                   std::uint32_t scope, unsigned level) {
+    if (level >= kMaxNesting) return;
+    Dwarf_Die die;
+    if (dwarf_child(parent, &die) != 0) return;
+    do {
+      const int tag = dwarf_tag(&die);
+      unsigned inner = tag == DW_TAG_subprogram ? 0 : depth;
+      std::uint32_t inner_scope = scope;
+      if (tag == DW_TAG_subprogram && scope != 0) found.scope_of.emplace(dwarf_dieoffset(&die), scope);
+      if (tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
+          tag == DW_TAG_union_type) {
+        const char* name = dwarf_diename(&die);
+        if (name != nullptr && dwarf_haschildren(&die) > 0) {
+          found.scopes.push_back(found.scopes[scope] + name + "::");
+          inner_scope = static_cast<std::uint32_t>(found.scopes.size() - 1);
+        }
+      }
+      Dwarf_Addr entry = 0;
+      if (tag == DW_TAG_subprogram && dwarf_hasattr(&die, DW_AT_abstract_origin) && dwarf_lowpc(&die, &entry) == 0) {
+        Dwarf_Die origin = origin_of(&die);
+        found.copies.try_emplace(dwarf_dieoffset(&origin), entry);
+      }
+      if (tag == DW_TAG_inlined_subroutine) {
+        inner = depth + 1;
+        Dwarf_Die origin = origin_of(&die);
+        const Dwarf_Off at = dwarf_dieoffset(&origin);
+        found.origins.try_emplace(at);  // described once the walk has seen every scope
+        Dwarf_Attribute attr;
+        Dwarf_Word call_file = 0, call_line = 0;
+        const char* file = nullptr;
+        if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_file, &attr), &call_file) == 0 && files != nullptr &&
+            call_file < nfiles)
+          file = dwarf_filesrc(files, call_file, nullptr, nullptr);
+        if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_line, &attr), &call_line) != 0 || call_line > 0xFFFFFFFFu)
+          call_line = 0;
+        Dwarf_Addr base = 0, lo = 0, hi = 0;
+        for (ptrdiff_t next = 0; (next = dwarf_ranges(&die, next, &base, &lo, &hi)) > 0;)
+          found.calls.push_back({at, inner, lo, hi, file != nullptr ? file : "", static_cast<unsigned>(call_line)});
+      }
+      if (dwarf_haschildren(&die) > 0) walk(found, &die, files, nfiles, inner, inner_scope, level + 1);
+    } while (dwarf_siblingof(&die, &die) == 0);
+  }
+
   void release() {
     if (dwarf_ != nullptr) dwarf_end(dwarf_);
     if (elf_ != nullptr) elf_end(elf_);
@@ -237,17 +378,21 @@ std::optional<std::uint32_t> ElfIdentity::crc(std::uint64_t lo, std::uint64_t hi
   return c.value();
 }
 
-ElfImage load_elf(const std::string& path) {
+ElfImage load_elf(const std::string& path, bool inlined) {
   ElfFile elf(path);
   ElfImage image;
   elf.add_functions(image.symbols);
   elf.add_lines(image.symbols, image.warnings);
+  if (inlined) {
+    image.symbols.finalize();  // sorted, to find the out-of-line copies of inlined functions
+    elf.add_inlined(image.symbols);
+  }
   image.symbols.finalize();
   if (image.symbols.empty()) elf.fail("has no function symbols");
   image.identity = elf.identity();
   return image;
 }
 
-SymbolTable load_elf_symbols(const std::string& path) { return load_elf(path).symbols; }
+SymbolTable load_elf_symbols(const std::string& path, bool inlined) { return load_elf(path, inlined).symbols; }
 
 }  // namespace pmukit

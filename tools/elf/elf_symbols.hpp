@@ -1,6 +1,7 @@
 #pragma once
 // Firmware ELF -> SymbolTable, through elfutils: functions from the symbol table (libelf),
-// source lines from the DWARF line tables (libdw) when the ELF has them. Works for ELF32/ELF64 of
+// source lines from the DWARF line tables (libdw) when the ELF has them, and on request the
+// inlined calls (DWARF's DW_TAG_inlined_subroutine). Works for ELF32/ELF64 of
 // either byte order (libelf converts). Throws ElfError with a message naming the file.
 #include <cstdint>
 #include <optional>
@@ -38,7 +39,9 @@ struct ElfImage {
   std::vector<std::string> warnings;  // what of the ELF was not used, and why
 };
 
-ElfImage load_elf(const std::string& path);
-SymbolTable load_elf_symbols(const std::string& path);
+// inlined: also read DWARF's inlined subroutines (SymbolTable::inlined_at, report --inline):
+// a walk of every DIE, so only when asked.
+ElfImage load_elf(const std::string& path, bool inlined = false);
+SymbolTable load_elf_symbols(const std::string& path, bool inlined = false);
 
 }  // namespace pmukit

@@ -39,19 +39,25 @@ class Builder {
     }
     return it->second;
   }
-  // One location per address and function (a "[unwind stopped: ...]" frame has no address): the
-  // function and line there.
-  std::uint64_t location(std::uint64_t address, std::uint32_t id, const std::string& fn, std::uint32_t fn_line,
-                         std::uint32_t line_id) {
-    auto [it, fresh] = locations_.try_emplace({address, id}, out_.location_size() + 1);
+  // One location per address and innermost function (a "[unwind stopped: ...]" frame has no
+  // address): the frames [first, last] of one instruction, outermost first, the outer ones
+  // inlining the next (Profile::Frame::call_line). Its lines are pprof's inlined frames, the
+  // innermost first, each function with its line there.
+  std::uint64_t location(const Profile::Frame* first, const Profile::Frame* last) {
+    auto [it, fresh] = locations_.try_emplace({last->at, last->function}, out_.location_size() + 1);
     if (fresh) {
       pb::Location* l = out_.add_location();
       l->set_id(it->second);
       l->set_mapping_id(1);
-      l->set_address(address);
-      pb::Line* line = l->add_line();
-      line->set_function_id(function(fn, fn_line));
-      if (line_id != kNoLine) line->set_line(p_.symbols->line(line_id).line);
+      l->set_address(last->at);
+      for (const Profile::Frame* f = last;; --f) {
+        const ProfileFunction& fn = p_.functions[f->function];
+        pb::Line* line = l->add_line();
+        line->set_function_id(function(fn.name, fn.line));
+        const std::uint32_t line_id = symbols_ ? p_.frame_line(*f) : kNoLine;
+        if (line_id != kNoLine) line->set_line(p_.symbols->line(line_id).line);
+        if (f == first) break;
+      }
     }
     return it->second;
   }
@@ -95,20 +101,22 @@ class Builder {
     }
     if (!in_.options.elf.empty()) m->set_filename(str(in_.options.elf));
     if (d.image && !d.image->build_id.empty()) m->set_build_id(str(hex_bytes(d.image->build_id)));
-    const bool symbols = p_.symbols != nullptr && !p_.symbols->empty();
+    const bool symbols = symbols_ = p_.symbols != nullptr && !p_.symbols->empty();
     m->set_has_functions(symbols);
     m->set_has_filenames(symbols);
     m->set_has_line_numbers(symbols);
 
     // One sample per stack of the profile (Profile::stacks: unwound, walked, placed or the LR
-    // guess), its locations leaf first: the sampled pc, then each caller's call instruction.
+    // guess), its locations leaf first: the sampled pc, then each caller's call instruction; the
+    // frames inlined at one instruction (report --inline) are one location.
     for (const auto& [frames, count] : p_.stacks) {
       if (count == 0) continue;
       pb::Sample* s = out_.add_sample();
-      for (auto f = frames.rbegin(); f != frames.rend(); ++f) {
-        const ProfileFunction& fn = p_.functions[f->function];
-        const std::uint32_t line = f->at == 0 || !symbols ? kNoLine : p_.symbols->line_at(f->at).value_or(kNoLine);
-        s->add_location_id(location(f->at, f->function, fn.name, fn.line, line));
+      for (std::size_t end = frames.size(); end != 0;) {
+        std::size_t first = end - 1;
+        while (first != 0 && frames[first - 1].call_line != kNoLine) --first;
+        s->add_location_id(location(&frames[first], &frames[end - 1]));
+        end = first;
       }
       s->add_value(static_cast<std::int64_t>(count));
       if (weighted) s->add_value(static_cast<std::int64_t>(count * period));
@@ -122,6 +130,7 @@ class Builder {
  private:
   const ReportInput& in_;
   const Profile& p_;
+  bool symbols_ = false;
   pb::Profile out_;
   std::unordered_map<std::string, std::int64_t> strings_;
   std::unordered_map<std::string, std::uint64_t> functions_;

@@ -55,28 +55,33 @@ class Builder {
   using Frame = Profile::Frame;
   using Frames = std::vector<Frame>;
 
-  Builder(const SymbolTable& symbols, unsigned address_bytes, bool with_lines, bool leaf_pcs)
+  Builder(const SymbolTable& symbols, unsigned address_bytes, bool with_lines, bool leaf_pcs, bool inlined)
       : symbols_(symbols),
         address_digits_(2 * address_bytes),
         with_lines_(with_lines),
         leaf_pcs_(leaf_pcs),
-        by_symbol_(symbols.function_count(), kNoFunction) {
+        inlined_(inlined && symbols.has_inlined()),
+        by_symbol_(symbols.function_count(), kNoFunction),
+        by_inlined_(inlined_ ? symbols.inlined_count() : 0, kNoFunction) {
     profile_.symbols = &symbols;
   }
 
   void add(std::uint64_t pc, std::uint64_t lr, bool has_lr, std::uint64_t weight) {
     if (weight == 0) return;
     const std::uint32_t leaf = function_of(pc);
+    // Self is the innermost inlined function's; the stacks are placed by the function the code
+    // is in, and expanded into the inlined calls at the end (take()).
+    const std::uint32_t self = inlined_ ? innermost_at(pc, leaf) : leaf;
     profile_.total += weight;
-    profile_.functions[leaf].self += weight;
+    profile_.functions[self].self += weight;
     // LR is a return address: the call is the instruction before it (and may be a function's
     // last one), so the caller and its call-site line are looked up at lr - 1.
     const std::uint32_t caller = has_lr ? caller_of(lr, leaf) : kNoFunction;
     guesses_[guess_key(caller, lr, leaf, pc)] += weight;
     if (!with_lines_) return;
     const std::uint32_t line = line_of(pc);
-    profile_.line_self[std::uint64_t{leaf} << 32 | line] += weight;
-    Profile::PcCost& at = profile_.pc_self.try_emplace(pc, Profile::PcCost{leaf, line, 0}).first->second;
+    profile_.line_self[std::uint64_t{self} << 32 | line] += weight;
+    Profile::PcCost& at = profile_.pc_self.try_emplace(pc, Profile::PcCost{self, line, 0}).first->second;
     at.count += weight;
   }
 
@@ -88,12 +93,12 @@ class Builder {
     if (it == guesses_.end()) return;  // not a sample of this dump: nothing to replace
     if (--it->second == 0) guesses_.erase(it);
     Frames frames;
-    frames.push_back({leaf, leaf_pcs_ ? pc : 0});
+    frames.push_back({leaf, kNoLine, leaf_pcs_ || inlined_ ? pc : 0});
     for (std::size_t k = 1; k < u.pcs.size(); ++k) {
       const std::uint64_t site = u.pcs[k] - 1;  // the call, not the return address after it
-      frames.push_back({function_of(site), with_lines_ ? site : 0});
+      frames.push_back({function_of(site), kNoLine, with_lines_ || inlined_ ? site : 0});
     }
-    if (!u.stopped.empty()) frames.push_back({marker("[unwind stopped: " + u.stopped + "]"), 0});
+    if (!u.stopped.empty()) frames.push_back({marker("[unwind stopped: " + u.stopped + "]"), kNoLine, 0});
     std::reverse(frames.begin(), frames.end());
     ++(u.stopped.empty() ? complete_ : stopped_)[frames];
     ++profile_.walked;
@@ -142,7 +147,7 @@ class Builder {
       if (const auto* c = context_of(leaf)) {
         fill(it, end, n, *c, [&](const auto& key, const Frames& outer, std::uint64_t k) {
           Frames s = outer;
-          s.push_back({leaf, std::get<3>(key)});
+          s.push_back({leaf, kNoLine, std::get<3>(key)});
           placed_[s] += k;
           if (!outer.empty()) profile_.inferred += k;
         });
@@ -153,15 +158,15 @@ class Builder {
           const auto* c = caller == kNoFunction ? nullptr : context_of(caller);
           if (c == nullptr) {
             Frames s;  // unique: no other entry has this caller, site and pc
-            if (caller != kNoFunction) s.push_back({caller, site});
-            s.push_back({leaf, pc});
+            if (caller != kNoFunction) s.push_back({caller, kNoLine, site});
+            s.push_back({leaf, kNoLine, pc});
             plain.emplace_back(std::move(s), g->second);
             continue;
           }
           spread(g->second, *c, [&](const Frames& outer, std::uint64_t k) {
             Frames s = outer;
-            s.push_back({caller, site});
-            s.push_back({leaf, pc});
+            s.push_back({caller, kNoLine, site});
+            s.push_back({leaf, kNoLine, pc});
             placed_[s] += k;
             if (!outer.empty()) profile_.inferred += k;
           });
@@ -172,6 +177,7 @@ class Builder {
     profile_.stacks.reserve(placed_.size() + plain.size());
     for (auto& [frames, n] : placed_) profile_.stacks.emplace_back(frames, n);
     for (auto& e : plain) profile_.stacks.push_back(std::move(e));
+    if (inlined_) expand_inlined();
     if (with_lines_) arcs();
     return std::move(profile_);
   }
@@ -196,8 +202,10 @@ class Builder {
                                                    hash_address(g.site) ^ g.pc));
     }
   };
+  // Inlined code is found by address: then the call and the pc are kept until take() expands them.
   Guess guess_key(std::uint32_t caller, std::uint64_t lr, std::uint32_t leaf, std::uint64_t pc) const {
-    return {caller, leaf, with_lines_ && caller != kNoFunction ? lr - 1 : 0, leaf_pcs_ ? pc : 0};
+    return {caller, leaf, (with_lines_ || inlined_) && caller != kNoFunction ? lr - 1 : 0,
+            leaf_pcs_ || inlined_ ? pc : 0};
   }
 
   // Where each function was seen in the stacks so far (the walks): the frames outside its
@@ -264,11 +272,78 @@ class Builder {
         const Frame& f = frames[i];
         if (is_marker(f.function)) continue;
         if (outer != nullptr && outer->at != 0 && last[outer->function] == outer_index)
-          profile_.calls[{outer->function, line_of(outer->at), f.function, outer->at}] += n;
+          profile_.calls[{outer->function, frame_line(*outer), f.function, outer->at}] += n;
         outer = &f;
         outer_index = i;
       }
     }
+  }
+
+  std::uint32_t frame_line(const Frame& f) const {
+    if (f.call_line != kNoLine) return f.call_line == kInlinedNoLine ? kNoLine : f.call_line;
+    return line_of(f.at);
+  }
+
+  // Each frame in inlined code: its function, then the inlined calls there down to the innermost
+  // (whose `at` and call lines the profile keeps only with lines or leaf pcs, as for any frame).
+  // Stacks that become equal once addresses are dropped are merged, in first-seen order.
+  void expand_inlined() {
+    std::vector<std::pair<Frames, std::uint64_t>> out;
+    out.reserve(profile_.stacks.size());
+    struct FramesHash {
+      std::size_t operator()(const Frames& fs) const {
+        std::uint64_t h = fs.size();
+        for (const Frame& f : fs) h = hash_address(h ^ hash_address(std::uint64_t{f.function} << 32 | f.call_line) ^ f.at);
+        return static_cast<std::size_t>(h);
+      }
+    };
+    std::unordered_map<Frames, std::size_t, FramesHash> index;
+    index.reserve(profile_.stacks.size());
+    Frames s;
+    for (const auto& [frames, n] : profile_.stacks) {
+      s.clear();
+      for (std::size_t i = 0; i < frames.size(); ++i) {
+        const Frame& f = frames[i];
+        const bool leaf = i + 1 == frames.size();
+        const std::uint64_t kept = (leaf ? leaf_pcs_ : with_lines_) ? f.at : 0;
+        if (f.at != 0 && f.function != unknown_ && !is_marker(f.function)) symbols_.inlined_at(f.at, chain_);
+        else chain_.clear();
+        if (chain_.empty()) {
+          s.push_back({f.function, kNoLine, kept});
+          continue;
+        }
+        // The inlined calls' arcs (callgrind) sit at the instruction: kept with lines.
+        const std::uint64_t at = with_lines_ || leaf_pcs_ ? f.at : 0;
+        s.push_back({f.function, call_line(chain_[0]), at});
+        for (std::size_t k = 0; k < chain_.size(); ++k)
+          s.push_back({inlined_function(chain_[k].function),
+                       k + 1 < chain_.size() ? call_line(chain_[k + 1]) : kNoLine, at});
+      }
+      const auto [it, fresh] = index.try_emplace(s, out.size());
+      if (fresh) out.emplace_back(s, n);
+      else out[it->second].second += n;
+    }
+    profile_.stacks = std::move(out);
+  }
+  std::uint32_t call_line(const InlineFrame& f) const {
+    return with_lines_ && f.call_line != 0xFFFFFFFFu ? f.call_line : kInlinedNoLine;
+  }
+
+  // The innermost inlined function at pc in `in` (the function of pc), or `in` itself.
+  std::uint32_t innermost_at(std::uint64_t pc, std::uint32_t in) {
+    if (in == unknown_) return in;
+    symbols_.inlined_at(pc, chain_);
+    return chain_.empty() ? in : inlined_function(chain_.back().function);
+  }
+  // An inlined function's id: its out-of-line copy's where the symbol table has one.
+  std::uint32_t inlined_function(std::uint32_t index) {
+    std::uint32_t& id = by_inlined_[index];
+    if (id != kNoFunction) return id;
+    const InlinedFunction& fn = symbols_.inlined(index);
+    if (const std::optional<std::uint32_t> f = symbols_.function_named(fn.name)) return id = symbol_function(*f);
+    id = add_function(fn.name, fn.lowest, fn.decl_line);
+    profile_.functions[id].inlined_only = true;
+    return id;
   }
 
   std::uint32_t marker(const std::string& name) {
@@ -305,9 +380,12 @@ class Builder {
       if (unknown_ == kNoFunction) profile_.unknown = unknown_ = add_function("[unknown]", 0, kNoLine);
       return unknown_;
     }
-    std::uint32_t& id = by_symbol_[*f];
+    return symbol_function(*f);
+  }
+  std::uint32_t symbol_function(std::uint32_t index) {
+    std::uint32_t& id = by_symbol_[index];
     if (id == kNoFunction) {
-      const Function& fn = symbols_.function(*f);
+      const Function& fn = symbols_.function(index);
       id = add_function(fn.name, fn.lo, line_of(fn.lo));
     }
     return id;
@@ -318,7 +396,7 @@ class Builder {
   }
 
   std::uint32_t add_function(std::string name, std::uint64_t address, std::uint32_t line) {
-    profile_.functions.push_back({std::move(name), address, line, 0});
+    profile_.functions.push_back({std::move(name), address, line, 0, false});
     return static_cast<std::uint32_t>(profile_.functions.size() - 1);
   }
 
@@ -326,8 +404,11 @@ class Builder {
   int address_digits_;
   bool with_lines_;
   bool leaf_pcs_;
+  bool inlined_;
   Profile profile_;
   std::vector<std::uint32_t> by_symbol_;  // symbol index -> function id
+  std::vector<std::uint32_t> by_inlined_;  // inlined function index -> function id
+  std::vector<InlineFrame> chain_;         // inlined_at()'s, reused
   std::unordered_map<std::uint64_t, std::uint32_t, AddressHash> by_address_;  // keys from the dump
   std::uint32_t unknown_ = kNoFunction;
   std::unordered_map<Guess, std::uint64_t, GuessHash> guesses_;  // samples without a stack of their own
@@ -339,8 +420,8 @@ class Builder {
 }  // namespace
 
 Profile build_profile(const Dump& dump, const SymbolTable& symbols, bool with_lines,
-                      const std::vector<UnwoundStack>* unwound, bool leaf_pcs) {
-  Builder b(symbols, dump.target.address_bytes, with_lines, leaf_pcs);
+                      const std::vector<UnwoundStack>* unwound, bool leaf_pcs, bool inlined) {
+  Builder b(symbols, dump.target.address_bytes, with_lines, leaf_pcs, inlined);
   b.reserve(dump.sample_counts.size() + dump.histogram.size());
   for (const SampleCount& s : dump.sample_counts) b.add(s.pc, s.lr, true, s.count);
   for (const HistogramBin& h : dump.histogram) b.add(h.pc, 0, false, h.count);
@@ -421,6 +502,12 @@ std::vector<Profile::Stack> Profile::folded() const {
   out.reserve(keyed.size());
   for (auto& k : keyed) out.push_back(std::move(k.second));
   return out;
+}
+
+std::uint32_t Profile::frame_line(const Frame& f) const {
+  if (f.call_line != kNoLine) return f.call_line == kInlinedNoLine ? kNoLine : f.call_line;
+  if (f.at == 0 || symbols == nullptr) return kNoLine;
+  return symbols->line_at(f.at).value_or(kNoLine);
 }
 
 std::string Profile::location(std::uint32_t line) const {

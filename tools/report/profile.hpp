@@ -9,6 +9,12 @@
 // frame is dropped when lr is 0, when it is not inside a known function, or when it is inside the
 // sampled function itself. LR is looked up at lr - 1, the call instruction rather than the
 // return address after it. Histogram bins give the single frame [function(pc)].
+//
+// Inlined code (build_profile(..., inlined = true), report --inline): each frame whose address
+// lies in inlined calls (DWARF's inlined subroutines) becomes the function it is in, then each
+// inlined function down to the innermost, so a sample there is self of the innermost inlined
+// function and inclusive of the functions it was inlined into. An inlined function is the same
+// entry as its out-of-line copy where the ELF has one (one name, one row).
 #include <cstdint>
 #include <map>
 #include <string>
@@ -24,12 +30,18 @@ namespace pmukit {
 
 inline constexpr std::uint32_t kNoLine = 0xFFFFFFFFu;
 inline constexpr std::uint32_t kNoFunction = 0xFFFFFFFFu;
+// Frame::call_line of a frame whose inner frame was inlined into it, where the call's line is
+// not known (DWARF does not say, or the profile has no lines).
+inline constexpr std::uint32_t kInlinedNoLine = 0xFFFFFFFEu;
 
 struct ProfileFunction {
   std::string name;           // symbol, "[unknown]", or the address in hex when there is no ELF
   std::uint64_t address = 0;  // start of the function (or the address itself)
   std::uint32_t line = kNoLine;  // source line of the start, an id into the SymbolTable
   std::uint64_t self = 0;        // samples whose pc is in it
+  // Only inlined (no symbol of its own): address is its lowest inlined copy's, an offset from it
+  // means nothing.
+  bool inlined_only = false;
 };
 
 struct Profile {
@@ -64,11 +76,17 @@ struct Profile {
   // One frame of a stack: the function, and where in it the frame was: the call instruction
   // toward the next inner frame (with lines), or for the leaf the sampled pc (with leaf pcs); 0
   // where not kept.
+  // call_line: kNoLine, or the next inner frame is a call inlined into this one, at the same
+  // instruction (the frames of one instruction's inlined calls share `at`, kept with lines or leaf
+  // pcs): the line id of that call (kInlinedNoLine: not known, or no lines).
   struct Frame {
     std::uint32_t function;
+    std::uint32_t call_line;
     std::uint64_t at;
     auto operator<=>(const Frame&) const = default;
   };
+  // A frame's source line: its inlined call's line, else the line of `at` (kNoLine for none).
+  std::uint32_t frame_line(const Frame& f) const;
   // Every sample once, with its stack, outermost frame first (the one source of folded, the
   // flame graph, the call graph, callgrind's arcs and pprof's samples): an unwound or walked stack
   // as it was found, except that a walk that stopped early has a "[unwind stopped: ...]" frame
@@ -126,8 +144,10 @@ UnwindSummary summarize(const std::vector<UnwoundStack>& unwound, const std::vec
 // (format_needs_lines()) and which cost most of the time on large profiles. unwound: one entry per
 // dump.stacks sample, in order; they give those samples their own stacks instead of the LR guess.
 // leaf_pcs: each stack's leaf frame keeps the sampled pc (pprof's locations), so there are as many
-// stacks as distinct (pc, stack) pairs; else one per function stack.
+// stacks as distinct (pc, stack) pairs; else one per function stack. inlined: frames in inlined
+// code expanded into the inlined calls (see above; needs a SymbolTable loaded with them).
 Profile build_profile(const Dump& dump, const SymbolTable& symbols, bool with_lines = true,
-                      const std::vector<UnwoundStack>* unwound = nullptr, bool leaf_pcs = false);
+                      const std::vector<UnwoundStack>* unwound = nullptr, bool leaf_pcs = false,
+                      bool inlined = false);
 
 }  // namespace pmukit

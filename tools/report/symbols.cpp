@@ -8,15 +8,35 @@ void SymbolTable::add_function(std::uint64_t lo, std::uint64_t size, std::string
   functions_.push_back({lo, lo + size, std::move(name)});
 }
 
-void SymbolTable::add_line(std::uint64_t lo, std::uint64_t hi, std::string_view file,
-                           unsigned line) {
-  if (hi <= lo) return;
+std::uint32_t SymbolTable::line_id(std::string_view file, unsigned line) {
   auto [f, new_file] = file_ids_.try_emplace(std::string(file), static_cast<std::uint32_t>(files_.size()));
   if (new_file) files_.emplace_back(file);
   const std::uint64_t key = std::uint64_t{f->second} << 32 | line;
   auto [l, new_line] = line_ids_.try_emplace(key, static_cast<std::uint32_t>(lines_.size()));
   if (new_line) lines_.push_back({f->second, line});
-  ranges_.push_back({lo, hi, l->second});
+  return l->second;
+}
+
+void SymbolTable::add_line(std::uint64_t lo, std::uint64_t hi, std::string_view file,
+                           unsigned line) {
+  if (hi <= lo) return;
+  ranges_.push_back({lo, hi, line_id(file, line)});
+}
+
+std::uint32_t SymbolTable::add_inlined_function(const std::string& name, std::string_view decl_file,
+                                                unsigned decl_line) {
+  auto [it, fresh] = inlined_ids_.try_emplace(name, static_cast<std::uint32_t>(inlined_.size()));
+  if (fresh) inlined_.push_back({name, decl_line != 0 && !decl_file.empty() ? line_id(decl_file, decl_line) : 0xFFFFFFFFu});
+  return it->second;
+}
+
+void SymbolTable::add_inlined(unsigned depth, std::uint64_t lo, std::uint64_t hi, std::uint32_t function,
+                              std::string_view call_file, unsigned call_line) {
+  if (hi <= lo || depth == 0 || function >= inlined_.size()) return;
+  if (inline_levels_.size() < depth) inline_levels_.resize(depth);
+  const std::uint32_t line = call_line != 0 && !call_file.empty() ? line_id(call_file, call_line) : 0xFFFFFFFFu;
+  inline_levels_[depth - 1].push_back({lo, hi, {function, line}});
+  inlined_[function].lowest = std::min(inlined_[function].lowest, lo);
 }
 
 void SymbolTable::finalize() {
@@ -33,6 +53,28 @@ void SymbolTable::finalize() {
   }
   std::stable_sort(ranges_.begin(), ranges_.end(),
                    [](const Range& a, const Range& b) { return a.lo < b.lo; });
+  for (auto& level : inline_levels_)
+    std::stable_sort(level.begin(), level.end(),
+                     [](const InlineRange& a, const InlineRange& b) { return a.lo < b.lo; });
+  if (!inline_levels_.empty())
+    for (std::size_t i = 0; i < functions_.size(); ++i)
+      by_name_.try_emplace(functions_[i].name, static_cast<std::uint32_t>(i));
+}
+
+void SymbolTable::inlined_at(std::uint64_t pc, std::vector<InlineFrame>& out) const {
+  out.clear();
+  for (const auto& level : inline_levels_) {
+    auto it = std::upper_bound(level.begin(), level.end(), pc,
+                               [](std::uint64_t v, const InlineRange& r) { return v < r.lo; });
+    if (it == level.begin() || pc >= (--it)->hi) return;  // no deeper call inlined here
+    out.push_back(it->frame);
+  }
+}
+
+std::optional<std::uint32_t> SymbolTable::function_named(const std::string& name) const {
+  const auto it = by_name_.find(name);
+  if (it == by_name_.end()) return std::nullopt;
+  return it->second;
 }
 
 std::optional<std::uint32_t> SymbolTable::function_at(std::uint64_t pc) const {

@@ -186,9 +186,11 @@ std::vector<std::string> key_cells(const Profile& p, const ProfileRow& row, Sort
     case SortKey::line:
       return {row.line == kNoLine ? "[no line]" : p.location(row.line), f.name};
     case SortKey::address: {
-      // function+offset like perf's symoff; a name that is the address itself (no ELF) stays alone.
+      // function+offset like perf's symoff; a name that is the address itself (no ELF), or an
+      // inlined function's (no start of its own), stays alone.
       std::string at = f.name;
-      if (!unknown && row.address >= f.address && f.name != hex(f.address, digits) && p.symbols && !p.symbols->empty())
+      if (!unknown && !f.inlined_only && row.address >= f.address && f.name != hex(f.address, digits) && p.symbols &&
+          !p.symbols->empty())
         at += "+" + hex(row.address - f.address);
       return {hex(row.address, digits), at, p.location(row.line)};
     }

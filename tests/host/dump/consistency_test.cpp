@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -118,6 +119,111 @@ TEST_P(EveryFormat, TellsTheSameStory) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Elfs, EveryFormat, ::testing::Values("mips", "arm", "ppc", "i386"));
+
+// binutils' reading of DWARF's inlined subroutines, the independent source: addr2line -a -i prints
+// for each address the innermost function's line, then the line of each inlined call around it,
+// so the count of lines is how deep in inlined calls the address is (1: not inlined).
+std::map<std::uint64_t, std::size_t> inline_depths(const std::string& elf, const char* target, std::uint64_t lo,
+                                                   std::uint64_t hi, const dumptest::TempFolder& dir) {
+  const std::map<std::string, std::string> triple = {
+      {"arm", "arm-none-eabi"}, {"mips", "mips-linux-gnu"}, {"ppc", "powerpc-linux-gnu"}, {"i386", "i686-linux-gnu"}};
+  const std::uint64_t step = std::string(target) == "i386" ? 1 : 4;
+  std::ostringstream addresses;
+  for (std::uint64_t a = lo; a < hi; a += step) addresses << " 0x" << std::hex << a;
+  const Shell r = shell(triple.at(target) + "-addr2line -a -i -e " + elf + addresses.str(), dir / "addr2line.txt");
+  std::map<std::uint64_t, std::size_t> depth;
+  std::uint64_t at = 0;
+  std::istringstream lines(r.out);
+  for (std::string l; std::getline(lines, l);) {
+    if (l.rfind("0x", 0) == 0) at = std::stoull(l, nullptr, 16);
+    else if (l.find(':') != std::string::npos) ++depth[at];
+  }
+  return depth;
+}
+
+// perf report --inline's rule (issue 34 item 6): a sample in inlined code is self of the innermost
+// inlined function and inclusive of each function it was inlined into, in every format; without
+// --inline, all of it is the function whose symbol holds the code. sample.cpp's scaled_sum has
+// square_add inlined, and square_add twice; both are static and have no out-of-line copy, so they
+// are named as DWARF names them, in their namespace.
+class Inlined : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(Inlined, SamplesInInlinedCodeBelongToTheInlinedFunctionWithInline) {
+  const std::string elf = std::string(PMUKIT_TEST_ELF_DIR) + "/" + GetParam() + ".elf";
+  if (!std::ifstream(elf)) GTEST_SKIP() << "no cross compiler for " << GetParam();
+  dumptest::TempFolder dir("pmukit_inline");
+  ASSERT_FALSE(dir.path.empty());
+  const auto nm = dumptest::nm_functions(elf);
+  const std::uint64_t lo = nm.at("fw::scaled_sum(int)"), entry = nm.at("entry");
+  std::uint64_t hi = ~std::uint64_t{0};
+  for (const auto& [name, a] : nm)
+    if (a > lo) hi = std::min(hi, a);
+  const auto depths = inline_depths(elf, GetParam(), lo, hi, dir);
+  std::uint64_t in_twice = 0, in_square_add = 0, own = 0;  // depth 3, 2, 1: the first of each
+  for (const auto& [a, d] : depths) {
+    std::uint64_t& pick = d == 3 ? in_twice : d == 2 ? in_square_add : d == 1 ? own : in_twice;
+    if (pick == 0 && d <= 3) pick = a;
+  }
+  ASSERT_NE(in_twice, 0u) << "addr2line -i finds no address of twice inlined in square_add in scaled_sum";
+  ASSERT_NE(own, 0u) << "addr2line -i finds no address of scaled_sum's own code";
+
+  dumptest::VectorSink out;
+  const bool big = std::string(GetParam()) == "mips" || std::string(GetParam()) == "ppc";
+  pd::Writer w(out.sink(), big ? pd::ByteOrder::big : pd::ByteOrder::little);
+  w.begin({"test", "none", 0, 32, 4});
+  w.sample_source({pd::SampleSourceKind::timer, pd::kNoCounter, 1000, 0});
+  // Walked stacks in twice's code, and samples without a stack (placed where the walks saw
+  // scaled_sum: under entry) in square_add's own code and in scaled_sum's.
+  const std::uint32_t walked[] = {static_cast<std::uint32_t>(in_twice), static_cast<std::uint32_t>(entry + 9)};
+  w.begin_frames(60, 120, 0);
+  for (int i = 0; i < 60; ++i) w.frame_sample(walked, 2, true);
+  const int mid = in_square_add != 0 ? 25 : 0;
+  w.begin_samples(mid + 15);
+  for (int i = 0; i < mid; ++i) w.sample(in_square_add, 0);
+  for (int i = 0; i < 15; ++i) w.sample(own, 0);
+  w.finish();
+  const std::string dump = dir / "inlined.bin";
+  std::ofstream(dump, std::ios::binary).write(reinterpret_cast<const char*>(out.bytes.data()),
+                                               static_cast<std::streamsize>(out.bytes.size()));
+  const std::string total = std::to_string(75 + mid);
+
+  // (The dump has no build-id: the warning on stderr is not the report.)
+  const Shell plain =
+      shell("(" + std::string(PMUKIT_CLI) + " report --format folded --elf " + elf + " " + dump + " 2>/dev/null)", dir / "plain.txt");
+  ASSERT_EQ(plain.status, 0) << plain.out;
+  EXPECT_EQ(plain.out, "entry;fw::scaled_sum(int) " + total + "\n");
+  const Shell inlined =
+      shell("(" + std::string(PMUKIT_CLI) + " report --inline --format folded --elf " + elf + " " + dump + " 2>/dev/null)",
+            dir / "inlined.txt");
+  ASSERT_EQ(inlined.status, 0) << inlined.out;
+  EXPECT_EQ(inlined.out, "entry;fw::scaled_sum(int) 15\n" +
+                             (mid != 0 ? "entry;fw::scaled_sum(int);fw::square_add " + std::to_string(mid) + "\n"
+                                       : std::string()) +
+                             "entry;fw::scaled_sum(int);fw::square_add;fw::twice 60\n");
+
+  // Every format agrees with --inline, on this dump and on the deep one (no inlined code there).
+  for (const std::string& d : {dump, deep_dump(elf, dir, big)}) {
+    const Shell r = shell(std::string(PMUKIT_FORMAT_CONSISTENCY) + " " + PMUKIT_CLI + " " + elf + " " + d + " " + dir.path +
+                              " --inline",
+                          dir / "check.txt");
+    EXPECT_EQ(r.status, 0) << r.out;
+    const std::string n = d == dump ? total : "805";
+    for (const char* format : {"table", "flat", "csv", "callgraph", "folded", "svg", "html", "callgrind", "pprof",
+                               "flat --sort line", "flat --sort address", "flat --sort caller", "callgraph -g caller",
+                               "callgraph -g callee"})
+      EXPECT_NE(r.out.find(std::string("ok       ") + format + " (" + n + " samples"), std::string::npos)
+          << format << ":\n" << r.out;
+    EXPECT_NE(r.out.find("skipped  gmon (--inline)"), std::string::npos) << r.out;
+  }
+  // gprof cannot name inlined functions: refused, not written wrong.
+  const Shell gmon = shell(std::string(PMUKIT_CLI) + " report --inline --format gmon --elf " + elf + " -o " +
+                               (dir / "gmon.out") + " " + dump,
+                           dir / "gmon.txt");
+  EXPECT_EQ(gmon.status, 2) << gmon.out;
+  EXPECT_NE(gmon.out.find("--inline is not for --format gmon"), std::string::npos) << gmon.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Elfs, Inlined, ::testing::Values("mips", "arm", "ppc", "i386"));
 
 // gprof ends a function at the next symbol: the i386 test ELF has none after `entry`, so gprof
 // never credits it. The gmon output says so instead of losing the samples silently.

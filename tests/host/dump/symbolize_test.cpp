@@ -130,6 +130,55 @@ TEST_P(ElfTarget, LinesAgreeWithAddr2line) {
   }
 }
 
+// DWARF's inlined subroutines (report --inline) as binutils reads them: `addr2line -a -i` gives
+// per address the line there, then the line of each inlined call around it, innermost first. Ours
+// are the same calls outermost first: as many, with the same call lines, and the innermost
+// function is the one whose declaration is on the LINE: marker (twice inside square_add).
+TEST_P(ElfTarget, InlinedCallsAgreeWithAddr2lineInline) {
+  const pmukit::SymbolTable t = pmukit::load_elf_symbols(elf(), true);
+  EXPECT_FALSE(pmukit::load_elf_symbols(elf()).has_inlined()) << "read without being asked";
+  const auto nm = nm_functions(elf());
+  const std::uint64_t lo = nm.at("fw::scaled_sum(int)");
+  std::uint64_t hi = ~std::uint64_t{0};
+  for (const auto& [name, a] : nm)
+    if (a > lo) hi = std::min(hi, a);
+  const std::string input = ::testing::TempDir() + "pmukit_addr2line_i_" + std::to_string(getpid());
+  {
+    std::ofstream in(input);
+    for (std::uint64_t a = lo; a < hi; a += GetParam() == "i386" ? 1 : 4) in << std::hex << "0x" << a << '\n';
+  }
+  FILE* p = popen((kTriple.at(GetParam()) + "-addr2line -a -i -e " + elf() + " <" + input + " 2>/dev/null").c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::map<std::uint64_t, std::vector<unsigned>> lines;  // address -> its line, then the calls' lines
+  std::uint64_t at = 0;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p) != nullptr) {
+    const std::string l(buf);
+    if (l.rfind("0x", 0) == 0) at = std::stoull(l, nullptr, 16);
+    else if (const std::size_t colon = l.rfind(':'); colon != std::string::npos) lines[at].push_back(std::stoul(l.substr(colon + 1)));
+  }
+  pclose(p);
+  std::remove(input.c_str());
+  if (lines.empty()) GTEST_SKIP() << "no addr2line for " << GetParam();
+  std::vector<pmukit::InlineFrame> chain;
+  std::size_t deepest = 0;
+  for (const auto& [a, reference] : lines) {
+    t.inlined_at(a, chain);
+    ASSERT_EQ(chain.size() + 1, reference.size()) << std::hex << "0x" << a;
+    for (std::size_t k = 0; k < chain.size(); ++k) {
+      ASSERT_NE(chain[k].call_line, 0xFFFFFFFFu);
+      EXPECT_EQ(t.line(chain[k].call_line).line, reference[reference.size() - 1 - k]) << std::hex << "0x" << a;
+    }
+    if (chain.size() == 2) {
+      EXPECT_EQ(t.inlined(chain[0].function).name, "fw::square_add");
+      EXPECT_EQ(t.inlined(chain[1].function).name, "fw::twice");
+      EXPECT_EQ(t.line(t.inlined(chain[1].function).decl_line).line, source_line("twice"));
+    }
+    deepest = std::max(deepest, chain.size());
+  }
+  EXPECT_EQ(deepest, 2u) << "twice inlined in square_add inlined in scaled_sum";
+}
+
 TEST_P(ElfTarget, FunctionStartsAreOnTheirSourceLines) {
   const pmukit::SymbolTable t = pmukit::load_elf_symbols(elf());
   const auto nm = nm_functions(elf());

@@ -42,6 +42,22 @@ __attribute__((noinline, optimize("O2"))) int two_exits(int x) {  // LINE:two_ex
   return leaf_add(a, b) * 5 + buf[1];
 }
 
+// Inlined wherever they are called (report --inline): the code of each call in scaled_sum is a
+// DWARF inlined subroutine whose origin is the function, square_add's holding twice's.
+static inline __attribute__((always_inline)) int twice(int x) {  // LINE:twice
+  return 2 * x + counter;
+}
+
+static inline __attribute__((always_inline)) int square_add(int a, int b) {  // LINE:square_add
+  return a * a + twice(b);
+}
+
+__attribute__((noinline)) int scaled_sum(int x) {  // LINE:scaled_sum
+  int sum = 0;
+  for (int i = 0; i < x; ++i) sum += square_add(i, sum);
+  return sum;
+}
+
 }  // namespace fw
 
 #if defined(__arm__)
@@ -61,6 +77,7 @@ static __attribute__((noinline)) int local_helper(int x) {  // LINE:local_helper
 
 extern "C" void entry() {  // LINE:entry
   counter = fw::middle(10) + thumb_scale(2) + local_helper(5) + fw::two_exits(counter);
+  counter = fw::scaled_sum(counter);
   for (;;) {
   }
 }
