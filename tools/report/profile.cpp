@@ -107,70 +107,98 @@ class Builder {
   // Every sample's stack into profile_.stacks (see Profile::stacks), then the call arcs.
   Profile take() {
     for (const auto& [frames, n] : complete_) placed_[frames] += n;
-    // A stopped walk: above its marker, the contexts complete walks saw its outermost frame in.
-    const Contexts complete = contexts();
-    for (const auto& entry : stopped_) {
-      const Frames& frames = entry.first;  // named, not bound: lambdas capture it (clang 14)
-      const std::uint64_t n = entry.second;
-      const auto it = frames.size() > 1 ? complete.find(frames[1].function) : complete.end();
-      if (it == complete.end()) {
-        placed_[frames] += n;
+    // The functions whose contexts are asked for: the outermost frames cut walks reached, and the
+    // leaves and LR callers of the samples without a stack (not every function of every walk:
+    // that costs the walks' depth squared).
+    std::vector<bool> wanted(profile_.functions.size(), false);
+    for (const auto& [frames, n] : stopped_)
+      if (frames.size() > 1) wanted[frames[1].function] = true;
+    for (const auto& [g, n] : guesses_) {
+      wanted[g.leaf] = true;
+      if (g.caller != kNoFunction) wanted[g.caller] = true;
+    }
+    // Cut walks, per outermost frame reached: above the marker, the contexts complete walks saw
+    // that frame's function in, shared among them all (one walk alone would always go to the
+    // heaviest context).
+    const Contexts complete = contexts(wanted);
+    for (auto it = stopped_.begin(); it != stopped_.end();) {
+      const std::uint32_t outermost = it->first.size() > 1 ? it->first[1].function : kNoFunction;
+      std::vector<std::pair<Frames, std::uint64_t>> group;  // the cut walks that reached it
+      std::uint64_t n = 0;
+      for (; it != stopped_.end() && (it->first.size() > 1 ? it->first[1].function : kNoFunction) == outermost; ++it) {
+        group.push_back(*it);
+        n += it->second;
+      }
+      const auto c = outermost == kNoFunction ? complete.end() : complete.find(outermost);
+      if (c == complete.end()) {
+        for (auto& [frames, k] : group) placed_[frames] += k;
         continue;
       }
-      spread(n, it->second, [&](const Frames& outer, std::uint64_t k) {
-        Frames s = outer;
-        s.insert(s.end(), frames.begin(), frames.end());
-        placed_[s] += k;
+      fill(group.begin(), group.end(), n, c->second, [&](const Frames& frames, const Frames& outer, std::uint64_t k) {
+        Frames f = outer;
+        f.insert(f.end(), frames.begin(), frames.end());
+        placed_[f] += k;
         if (!outer.empty()) profile_.inferred += k;
       });
     }
     // Where complete walks saw a function; where they did not, where cut ones did (with their marker).
-    const Contexts walked = contexts();
+    const Contexts walked = contexts(wanted);
     std::vector<std::pair<Frames, std::uint64_t>> plain;  // samples that keep their LR guess
-    const auto context_of = [&](std::uint32_t f) -> const std::map<Frames, std::uint64_t>* {
+    const auto context_of = [&](std::uint32_t f) -> const Paths* {
       if (const auto it = complete.find(f); it != complete.end()) return &it->second;
       const auto it = walked.find(f);
       return it == walked.end() ? nullptr : &it->second;
     };
-    // Samples without a stack, per leaf function: the leaf's contexts; else the LR caller's; else
-    // the LR guess as it is. Ordered, so the split is the same on every run.
-    // (The keys are unique already: a sorted vector, not a map, for the million-sample profile.)
-    std::vector<std::pair<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t, std::uint64_t>, std::uint64_t>> by_leaf;
+    // Samples without a stack, per leaf function: the leaf's contexts; else, per LR caller, the
+    // caller's; else the LR guess as it is. Sorted, so the split is the same on every run (a
+    // vector, not a map: a million-sample profile has as many keys).
+    using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint64_t, std::uint64_t>;  // leaf, caller, site, pc
+    std::vector<std::pair<Key, std::uint64_t>> by_leaf;
     by_leaf.reserve(guesses_.size());
     for (const auto& [g, n] : guesses_) by_leaf.push_back({{g.leaf, g.caller, g.site, g.pc}, n});
     std::sort(by_leaf.begin(), by_leaf.end());
+    std::vector<std::pair<Key, std::uint64_t>> by_caller;  // leaves no walk saw
     for (auto it = by_leaf.begin(); it != by_leaf.end();) {
       const std::uint32_t leaf = std::get<0>(it->first);
       auto end = it;
       std::uint64_t n = 0;
       for (; end != by_leaf.end() && std::get<0>(end->first) == leaf; ++end) n += end->second;
-      if (const auto* c = context_of(leaf)) {
-        fill(it, end, n, *c, [&](const auto& key, const Frames& outer, std::uint64_t k) {
-          Frames s = outer;
-          s.push_back({leaf, kNoLine, std::get<3>(key)});
-          placed_[s] += k;
+      if (const Paths* c = context_of(leaf)) {
+        fill(it, end, n, *c, [&](const Key& key, const Frames& outer, std::uint64_t k) {
+          Frames f = outer;
+          f.push_back({leaf, kNoLine, std::get<3>(key)});
+          placed_[f] += k;
           if (!outer.empty()) profile_.inferred += k;
         });
       } else {
+        for (auto g = it; g != end; ++g)
+          by_caller.push_back({{std::get<1>(g->first), std::get<0>(g->first), std::get<2>(g->first), std::get<3>(g->first)},
+                               g->second});
+      }
+      it = end;
+    }
+    std::sort(by_caller.begin(), by_caller.end());  // caller, leaf, site, pc
+    for (auto it = by_caller.begin(); it != by_caller.end();) {
+      const std::uint32_t caller = std::get<0>(it->first);
+      auto end = it;
+      std::uint64_t n = 0;
+      for (; end != by_caller.end() && std::get<0>(end->first) == caller; ++end) n += end->second;
+      const Paths* c = caller == kNoFunction ? nullptr : context_of(caller);
+      if (c == nullptr) {
         for (auto g = it; g != end; ++g) {
-          const std::uint32_t caller = std::get<1>(g->first);  // not bound: lambdas capture them (clang 14)
-          const std::uint64_t site = std::get<2>(g->first), pc = std::get<3>(g->first);
-          const auto* c = caller == kNoFunction ? nullptr : context_of(caller);
-          if (c == nullptr) {
-            Frames s;  // unique: no other entry has this caller, site and pc
-            if (caller != kNoFunction) s.push_back({caller, kNoLine, site});
-            s.push_back({leaf, kNoLine, pc});
-            plain.emplace_back(std::move(s), g->second);
-            continue;
-          }
-          spread(g->second, *c, [&](const Frames& outer, std::uint64_t k) {
-            Frames s = outer;
-            s.push_back({caller, kNoLine, site});
-            s.push_back({leaf, kNoLine, pc});
-            placed_[s] += k;
-            if (!outer.empty()) profile_.inferred += k;
-          });
+          Frames f;  // unique: no other entry has this caller, leaf, site and pc
+          if (caller != kNoFunction) f.push_back({caller, kNoLine, std::get<2>(g->first)});
+          f.push_back({std::get<1>(g->first), kNoLine, std::get<3>(g->first)});
+          plain.emplace_back(std::move(f), g->second);
         }
+      } else {
+        fill(it, end, n, *c, [&](const Key& key, const Frames& outer, std::uint64_t k) {
+          Frames f = outer;
+          f.push_back({caller, kNoLine, std::get<2>(key)});
+          f.push_back({std::get<1>(key), kNoLine, std::get<3>(key)});
+          placed_[f] += k;
+          if (!outer.empty()) profile_.inferred += k;
+        });
       }
       it = end;
     }
@@ -208,40 +236,52 @@ class Builder {
             leaf_pcs_ || inlined_ ? pc : 0};
   }
 
-  // Where each function was seen in the stacks so far (the walks): the frames outside its
-  // outermost occurrence, weighted by samples.
-  using Contexts = std::map<std::uint32_t, std::map<Frames, std::uint64_t>>;
-  Contexts contexts() const {
+  // Where each function of `wanted` was seen in the stacks so far (the walks): the functions
+  // outside its outermost occurrence, weighted by samples. Keyed by those function ids alone, so
+  // the shares are the same in every format (with or without call-site addresses); each path keeps
+  // the call sites of the first walk that had it, which placed samples take.
+  struct Context {
+    std::uint64_t weight = 0;
+    Frames outer;  // the representative's frames
+  };
+  using Contexts = std::map<std::uint32_t, std::map<std::vector<std::uint32_t>, Context>>;
+  Contexts contexts(const std::vector<bool>& wanted) const {
     Contexts c;
     std::vector<bool> seen;
+    std::vector<std::uint32_t> path;
     for (const auto& [frames, n] : placed_) {
       seen.assign(profile_.functions.size(), false);
-      for (std::size_t i = 0; i < frames.size(); ++i) {
-        if (seen[frames[i].function]) continue;
-        seen[frames[i].function] = true;
-        c[frames[i].function][Frames(frames.begin(), frames.begin() + static_cast<std::ptrdiff_t>(i))] += n;
+      path.clear();
+      for (std::size_t i = 0; i < frames.size(); path.push_back(frames[i++].function)) {
+        const std::uint32_t f = frames[i].function;
+        if (seen[f] || !wanted[f]) continue;
+        seen[f] = true;
+        Context& x = c[f][path];
+        if (x.weight == 0) x.outer.assign(frames.begin(), frames.begin() + static_cast<std::ptrdiff_t>(i));
+        x.weight += n;
       }
     }
     return c;
   }
+  using Paths = std::map<std::vector<std::uint32_t>, Context>;
 
   // n samples over the contexts in proportion to their weights.
   template <class Emit>
-  static void spread(std::uint64_t n, const std::map<Frames, std::uint64_t>& contexts, Emit emit) {
+  static void spread(std::uint64_t n, const Paths& contexts, Emit emit) {
     std::vector<std::uint64_t> weights;
-    for (const auto& [outer, w] : contexts) weights.push_back(w);
+    for (const auto& [path, c] : contexts) weights.push_back(c.weight);
     const std::vector<std::uint64_t> k = shares(n, weights);
     std::size_t i = 0;
-    for (const auto& [outer, w] : contexts)
-      if (const std::uint64_t share = k[i++]; share != 0) emit(outer, share);
+    for (const auto& [path, c] : contexts)
+      if (const std::uint64_t share = k[i++]; share != 0) emit(c.outer, share);
   }
   // The entries [first, last) (n samples in all) over the contexts: each context's share is
   // filled with entries in order, an entry split where a share ends, so every entry keeps its
   // count and every context its share.
   template <class It, class Emit>
-  static void fill(It first, It last, std::uint64_t n, const std::map<Frames, std::uint64_t>& contexts, Emit emit) {
+  static void fill(It first, It last, std::uint64_t n, const Paths& contexts, Emit emit) {
     std::vector<std::uint64_t> weights;
-    for (const auto& [outer, w] : contexts) weights.push_back(w);
+    for (const auto& [path, c] : contexts) weights.push_back(c.weight);
     const std::vector<std::uint64_t> k = shares(n, weights);
     auto c = contexts.begin();
     std::size_t ci = 0;
@@ -251,7 +291,7 @@ class Builder {
       while (left != 0) {
         while (room == 0) room = k[++ci], ++c;
         const std::uint64_t take = std::min(left, room);
-        emit(e->first, c->first, take);
+        emit(e->first, c->second.outer, take);
         left -= take;
         room -= take;
       }

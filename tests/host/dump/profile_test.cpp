@@ -157,3 +157,48 @@ TEST(UnwindSummary, SaysHowManyWereCutShortAndByWhat) {
             "they missed: size the stack ring's Bytes so)");
   EXPECT_EQ(pmukit::summarize({}, {}).text(), "");
 }
+
+namespace {
+// Walks through two callers of f (6 by A, 4 by B), and ten walks cut just above f, each into a
+// different function h0..h9 below it.
+pmukit::Dump cut_walks_dump() {
+  dumptest::VectorSink out;
+  pd::Writer w(out.sink(), pd::ByteOrder::little);
+  w.begin({"t", "p", 0, 32, 4});
+  const std::uint32_t via_a[] = {0x4004, 0x2009, 0x1009}, via_b[] = {0x4004, 0x3009, 0x1009};
+  w.begin_frames(6 + 4 + 10, 6 * 3 + 4 * 3 + 10 * 2, 0);
+  for (int i = 0; i < 6; ++i) w.frame_sample(via_a, 3, true);
+  for (int i = 0; i < 4; ++i) w.frame_sample(via_b, 3, true);
+  for (std::uint32_t i = 0; i < 10; ++i) {
+    const std::uint32_t cut[] = {0x5004 + 0x100 * i, 0x4009};
+    w.frame_sample(cut, 2, false);
+  }
+  w.finish();
+  return pmukit::decode_dump(out.bytes.data(), out.bytes.size());
+}
+}  // namespace
+
+// Cut walks that reached f are shared among the callers complete walks saw f under, in their
+// proportions, however many distinct walks there are: a walk alone would always go to the heavier
+// caller (16 and 4 here, not 12 and 8), and with or without call-site addresses the split is the
+// same (the formats that keep them must agree with those that do not).
+TEST(Profile, CutWalksAreSharedAmongTheirFramesContextsInProportion) {
+  pmukit::SymbolTable t;
+  t.add_function(0x1000, 0x100, "main");
+  t.add_function(0x2000, 0x100, "A");
+  t.add_function(0x3000, 0x100, "B");
+  t.add_function(0x4000, 0x100, "f");
+  for (unsigned i = 0; i < 10; ++i) t.add_function(0x5000 + 0x100 * i, 0x100, "h" + std::to_string(i));
+  t.finalize();
+  const pmukit::Dump d = cut_walks_dump();
+  for (const auto& [lines, leaf_pcs] : {std::pair{false, false}, {true, false}, {true, true}}) {
+    const pmukit::Profile p = pmukit::build_profile(d, t, lines, nullptr, leaf_pcs);
+    const std::vector<std::uint64_t> inclusive = p.inclusive();
+    std::map<std::string, std::uint64_t> by_name;
+    for (std::uint32_t i = 0; i < p.functions.size(); ++i) by_name[p.functions[i].name] += inclusive[i];
+    EXPECT_EQ(by_name["A"], 12u) << "lines " << lines << ", leaf pcs " << leaf_pcs;
+    EXPECT_EQ(by_name["B"], 8u) << "lines " << lines << ", leaf pcs " << leaf_pcs;
+    EXPECT_EQ(by_name["main"], 20u);
+    EXPECT_EQ(p.inferred, 10u);
+  }
+}
