@@ -66,7 +66,14 @@ void write_gmon(std::ostream& os, const ReportInput& in) {
       bin /= 2;
     }
     const std::uint64_t lo = at.begin()->first & ~(bin - 1);
+    const std::uint64_t slot = bin;
     while (((at.rbegin()->first - lo) / bin + 1) > (1u << 22)) bin *= 2;
+    // Wider bins hold several functions' code, which gprof splits between them by size: said.
+    if (bin != slot && in.options.warnings != nullptr)
+      in.options.warnings->push_back("gmon: the sampled pcs span " + hex(at.rbegin()->first - lo, 8) +
+                                     " bytes, so each histogram bin covers " + std::to_string(bin) +
+                                     " bytes and gprof divides a bin's samples among the functions in it "
+                                     "(the other formats are exact)");
     const std::uint64_t bins = (at.rbegin()->first - lo) / bin + 1;
     std::vector<std::uint64_t> counts(bins, 0);
     for (const auto& [pc, n] : at) counts[(pc - lo) / bin] += n;

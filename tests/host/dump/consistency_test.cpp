@@ -245,3 +245,26 @@ TEST(GmonLastFunction, UncreditedSamplesAreSaid) {
 }
 
 }  // namespace
+
+namespace {
+// Samples in code at 0x1000 and one stray sample near the top of a 32-bit address space: the
+// histogram needs bins far wider than an instruction.
+TEST(GmonWideBins, SaysThatGprofDividesEachBin) {
+  dumptest::TempFolder dir("pmukit_gmon_wide");
+  dumptest::VectorSink out;
+  pd::Writer w(out.sink(), pd::ByteOrder::big);
+  w.begin({"test", "none", 0, 32, 4});
+  w.begin_samples(3);
+  w.sample(0x1000, 0);
+  w.sample(0x1004, 0);
+  w.sample(0xFFFFF000u, 0);
+  w.finish();
+  const std::string dump = dir / "wide.bin";
+  std::ofstream(dump, std::ios::binary).write(reinterpret_cast<const char*>(out.bytes.data()),
+                                              static_cast<std::streamsize>(out.bytes.size()));
+  const Shell r = shell(std::string(PMUKIT_CLI) + " report --format gmon -o " + (dir / "gmon.out") + " " + dump,
+                        dir / "err.txt");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("each histogram bin covers 1024 bytes and gprof divides"), std::string::npos) << r.out;
+}
+}  // namespace
