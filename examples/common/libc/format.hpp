@@ -340,7 +340,8 @@ inline int vformat(PutFn put, void* ctx, const char* fmt, va_list ap) {
       }
       case 's': {
         const char* s = va_arg(ap, const char*);
-        if (s == nullptr) s = "(null)";
+        // As glibc: "(null)", or nothing where a precision would cut it short (never "(nu").
+        if (s == nullptr) s = sp.prec >= 0 && sp.prec < 6 ? "" : "(null)";
         sp.zero = false;
         detail::field(o, sp, "", 0, s, detail::len_of(s, sp.prec));
         break;

@@ -81,6 +81,8 @@ TEST(LibcFormat, StringsCharsPointersAndPercentAsIsoC7_21_6_1p8) {
   SAME("%20p|", static_cast<void*>(&x));
   SAME("%p", static_cast<void*>(nullptr));  // glibc's "(nil)"
   SAME("%s", static_cast<const char*>(nullptr));  // glibc's "(null)"
+  SAME("[%.3s]", static_cast<const char*>(nullptr));  // glibc: nothing, not "(nu"
+  SAME("[%.6s]", static_cast<const char*>(nullptr));
 }
 
 TEST(LibcFormat, FixedPointPrintsTheExactValueRoundedToNearestEvenAsIsoC7_21_6_1p8) {
