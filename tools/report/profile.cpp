@@ -244,7 +244,16 @@ class Builder {
     std::uint64_t weight = 0;
     Frames outer;  // the representative's frames
   };
-  using Contexts = std::map<std::uint32_t, std::map<std::vector<std::uint32_t>, Context>>;
+  // Element by element: Debian 12's libstdc++ (GCC 12) compares vectors of 32-bit integers with
+  // memcmp on big-endian targets and, under qemu-mips, found [13, 1] equal to [13, 2] (too few
+  // bytes compared); a comparison of our own keeps it off that path.
+  struct PathLess {
+    bool operator()(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) const {
+      return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(),
+                                          [](std::uint32_t x, std::uint32_t y) { return x < y; });
+    }
+  };
+  using Contexts = std::map<std::uint32_t, std::map<std::vector<std::uint32_t>, Context, PathLess>>;
   Contexts contexts(const std::vector<bool>& wanted) const {
     Contexts c;
     std::vector<bool> seen;
@@ -263,7 +272,7 @@ class Builder {
     }
     return c;
   }
-  using Paths = std::map<std::vector<std::uint32_t>, Context>;
+  using Paths = std::map<std::vector<std::uint32_t>, Context, PathLess>;
 
   // n samples over the contexts in proportion to their weights.
   template <class Emit>

@@ -196,7 +196,12 @@ TEST(Profile, CutWalksAreSharedAmongTheirFramesContextsInProportion) {
     const std::vector<std::uint64_t> inclusive = p.inclusive();
     std::map<std::string, std::uint64_t> by_name;
     for (std::uint32_t i = 0; i < p.functions.size(); ++i) by_name[p.functions[i].name] += inclusive[i];
-    EXPECT_EQ(by_name["A"], 12u) << "lines " << lines << ", leaf pcs " << leaf_pcs;
+    std::string folded;
+    for (const auto& st : p.folded()) {
+      for (const std::string& f : st.frames) folded += f + ";";
+      folded += " " + std::to_string(st.count) + "\n";
+    }
+    EXPECT_EQ(by_name["A"], 12u) << "lines " << lines << ", leaf pcs " << leaf_pcs << "\n" << folded;
     EXPECT_EQ(by_name["B"], 8u) << "lines " << lines << ", leaf pcs " << leaf_pcs;
     EXPECT_EQ(by_name["main"], 20u);
     EXPECT_EQ(p.inferred, 10u);
