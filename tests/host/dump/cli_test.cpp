@@ -23,6 +23,7 @@
 #include <random>
 #include <sstream>
 
+#include "cli_runner.hpp"
 #include "elf/nm_listing.hpp"
 #include "fixtures.hpp"
 #include "temp_folder.hpp"
@@ -36,15 +37,9 @@ namespace {
 
 namespace pd = pmu::dump;
 
-struct Result {
-  int status;
-  std::string out, err;
-};
+using Result = dumptest::CliResult;
 
-// Per process: ctest -j runs the cases of this file in parallel processes.
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "pmukit_cli_" + std::to_string(getpid()) + "_" + name;
-}
+std::string temp_path(const std::string& name) { return dumptest::cli_temp_path("pmukit_cli_", name); }
 
 void write(const std::string& path, const std::string& data) {
   std::ofstream(path, std::ios::binary) << data;
@@ -52,30 +47,13 @@ void write(const std::string& path, const std::string& data) {
 void write(const std::string& path, const dumptest::Bytes& data) {
   write(path, std::string(data.begin(), data.end()));
 }
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read(const std::string& path) { return dumptest::read_file(path); }
 
-Result pmukit(const std::string& args) {
-  const std::string out = temp_path("stdout"), err = temp_path("stderr");
-  const int raw = std::system((std::string(PMUKIT_CLI) + " " + args + " >" + out + " 2>" + err).c_str());
-  Result r{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read(out), read(err)};
-  std::remove(out.c_str());
-  std::remove(err.c_str());
-  return r;
-}
+Result pmukit(const std::string& args) { return dumptest::run_cli(PMUKIT_CLI, args, "pmukit_cli_"); }
 
 // pmukit ARGS run by the shell after PREFIX (environment assignments, a `timeout` wrapper).
 Result pmukit_env(const std::string& prefix, const std::string& args) {
-  const std::string out = temp_path("stdout"), err = temp_path("stderr");
-  const int raw = std::system((prefix + std::string(PMUKIT_CLI) + " " + args + " >" + out + " 2>" + err).c_str());
-  Result r{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read(out), read(err)};
-  std::remove(out.c_str());
-  std::remove(err.c_str());
-  return r;
+  return dumptest::run_cli(PMUKIT_CLI, args, "pmukit_cli_", prefix);
 }
 
 // A failed run: the status, and exactly one stderr line that is `message`.

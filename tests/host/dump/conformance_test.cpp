@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli_runner.hpp"
 #include "tools/conformance/conformance.hpp"
 
 namespace {
@@ -113,28 +114,10 @@ TEST(ConformanceLog, PrintsOneTablePerRunWithTheTotals) {
 
 // ---- the command ----------------------------------------------------------------------------------
 
-struct Result {
-  int status;
-  std::string out, err;
-};
+using Result = dumptest::CliResult;
 
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "pmukit_conformance_" + std::to_string(getpid()) + "_" + name;
-}
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-Result pmukit(const std::string& args) {
-  const std::string out = temp_path("stdout"), err = temp_path("stderr");
-  const int raw = std::system((std::string(PMUKIT_CLI) + " " + args + " >" + out + " 2>" + err).c_str());
-  Result r{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
-  std::remove(out.c_str());
-  std::remove(err.c_str());
-  return r;
-}
+std::string temp_path(const std::string& name) { return dumptest::cli_temp_path("pmukit_conformance_", name); }
+Result pmukit(const std::string& args) { return dumptest::run_cli(PMUKIT_CLI, args, "pmukit_conformance_"); }
 std::string log_file(const std::string& name, const std::string& text) {
   const std::string path = temp_path(name);
   std::ofstream(path, std::ios::binary) << text;

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli_runner.hpp"
 #include "elf/nm_listing.hpp"
 #include "fixtures.hpp"
 #include "temp_folder.hpp"
@@ -22,20 +23,13 @@ namespace {
 
 namespace pd = pmu::dump;
 
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 struct Shell {
   int status;
   std::string out;
 };
 Shell shell(const std::string& cmd, const std::string& out) {
   const int raw = std::system((cmd + " >" + out + " 2>&1").c_str());
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read(out)};
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, dumptest::read_file(out)};
 }
 
 // The test ELF's functions, sampled in every way the profile distinguishes: walked stacks (FRAMES)
