@@ -6,7 +6,8 @@
 // error sticks and stops all further output, so a firmware may check only the result of finish()
 // (a sink failure shows at the latest there).
 //
-// Call order: begin() once; then counters() before any region(); then image(), region(), sample_source(),
+// Call order: begin() once; then counters() before any region(); mux_events() at most once, after
+// counters() and before any mux_region(); then image(), region(), mux_region(), sample_source(),
 // begin_samples() + sample() x n, begin_histogram() + bin() x n in any order and any number;
 // finish() last.
 #include <cstddef>
@@ -33,12 +34,14 @@ enum class Status : std::uint8_t {
   sink_failed,        // the sink's write returned false
   out_of_order,       // a call the call order does not allow here (see above)
   string_too_long,    // a name longer than kMaxString bytes
-  too_many_counters,  // more than 255 counters
-  stats_mismatch,     // region.num_stats differs from the number of counters
+  too_many_counters,  // more than 255 counters (or multiplexed events)
+  stats_mismatch,     // region.num_stats differs from the number of counters (mux_region: num_values
+                      // from mux_events()' num_events)
   address_too_wide,   // an address that does not fit TargetInfo::address_bytes
   count_mismatch,     // more or fewer sample()/bin() calls than announced
   too_large,          // a chunk longer than 4 GiB
-  bad_argument,       // address_bytes not 4 or 8, or a null array with a non-zero size
+  bad_argument,       // address_bytes not 4 or 8, a null array with a non-zero size, a multiplexed
+                      // value running longer than it was enabled
 };
 
 constexpr const char* status_name(Status s) {
@@ -107,6 +110,40 @@ struct ImageInfo {
   std::uint8_t build_id_len;        // at most kMaxBuildId
   std::uint64_t code_lo, code_hi;   // [lo, hi): code and read-only data as loaded; lo == hi: none
   std::uint32_t code_crc;           // CRC-32 of those bytes as they are in memory
+};
+
+// Event multiplexing (1.4): more events than counters, rotated onto the counters on a timer tick.
+// Each event keeps its count while on a counter (raw), the clock ticks its region ran with the
+// multiplexing enabled (enabled) and with this event on a counter (running); the host scales
+// raw * enabled / running, as perf stat does.
+struct MuxEventInfo {
+  std::uint32_t event_code;  // the catalog code programmed into the event selector
+  std::uint32_t qualifier;   // what the event's EventConfig qualifies it with (e500 threshold, ...); 0: none
+  std::uint32_t options;     // the EventConfig's options (edge, privilege filters, ...); 0: none
+  const char* name;          // display name
+  const char* preset;        // portable preset name, or nullptr / "" for a raw event
+  std::uint8_t flags;        // kMuxPinned: never rotated out
+};
+
+struct MuxInfo {
+  std::uint64_t clock_hz;    // the clock enabled and running are counted in; 0: unknown
+  std::uint64_t rotations;   // group rotations done
+  const MuxEventInfo* events;
+  std::size_t num_events;
+};
+
+struct MuxValue {
+  std::uint64_t raw;      // events counted while the event was on a counter
+  std::uint64_t enabled;  // ticks the region ran with the multiplexing enabled
+  std::uint64_t running;  // ticks of those with this event on a counter: never more than enabled
+};
+
+struct MuxRegionInfo {
+  const char* name;
+  std::uint8_t flags;       // kMuxWholeRun: the whole run, not a region of it
+  std::uint64_t calls;
+  const MuxValue* values;   // one per event, in mux_events() order
+  std::size_t num_values;
 };
 
 class Writer {
@@ -183,6 +220,59 @@ class Writer {
     u64(r.voided);
     u64(r.interrupts);
     if (regions_written_ < 0xFFFF) ++regions_written_;
+    return status_;
+  }
+
+  // MUX_EVENTS chunk (1.4): the multiplexed events, once, after counters().
+  Status mux_events(const MuxInfo& m) {
+    if (!usable(State::open)) return status_;
+    if (!have_counters_ || have_mux_) return fail(Status::out_of_order);
+    if (m.num_events > 255) return fail(Status::too_many_counters);
+    if (m.num_events != 0 && m.events == nullptr) return fail(Status::bad_argument);
+    std::uint64_t len = 8 + 8 + 1;
+    for (std::size_t i = 0; i < m.num_events; ++i) {
+      const std::size_t name_len = str_size(m.events[i].name), preset_len = str_size(m.events[i].preset);
+      if (name_len > kMaxString || preset_len > kMaxString) return fail(Status::string_too_long);
+      len += 4 + 4 + 4 + 1 + name_len + 1 + preset_len + 1;
+    }
+    chunk(ChunkType::mux_events, len);
+    u64(m.clock_hz);
+    u64(m.rotations);
+    u8(static_cast<std::uint8_t>(m.num_events));
+    for (std::size_t i = 0; i < m.num_events; ++i) {
+      const MuxEventInfo& e = m.events[i];
+      u32(e.event_code);
+      u32(e.qualifier);
+      u32(e.options);
+      str(e.name, str_size(e.name));
+      str(e.preset, str_size(e.preset));
+      u8(e.flags);
+    }
+    num_mux_events_ = static_cast<std::uint8_t>(m.num_events);
+    have_mux_ = true;
+    return status_;
+  }
+
+  // MUX_REGION chunk (1.4): one region's multiplexed counts, after mux_events().
+  Status mux_region(const MuxRegionInfo& r) {
+    if (!usable(State::open)) return status_;
+    if (!have_mux_) return fail(Status::out_of_order);
+    if (r.num_values != num_mux_events_) return fail(Status::stats_mismatch);
+    if (r.num_values != 0 && r.values == nullptr) return fail(Status::bad_argument);
+    for (std::size_t i = 0; i < r.num_values; ++i)
+      if (r.values[i].running > r.values[i].enabled) return fail(Status::bad_argument);
+    const std::size_t name_len = str_size(r.name);
+    if (name_len > kMaxString) return fail(Status::string_too_long);
+    chunk(ChunkType::mux_region, 1 + name_len + 1 + 8 + 1 + 24u * r.num_values);
+    str(r.name, name_len);
+    u8(r.flags);
+    u64(r.calls);
+    u8(static_cast<std::uint8_t>(r.num_values));
+    for (std::size_t i = 0; i < r.num_values; ++i) {
+      u64(r.values[i].raw);
+      u64(r.values[i].enabled);
+      u64(r.values[i].running);
+    }
     return status_;
   }
 
@@ -452,6 +542,8 @@ class Writer {
   std::uint8_t address_bytes_ = 4;
   std::uint8_t num_counters_ = 0;
   bool have_counters_ = false;
+  std::uint8_t num_mux_events_ = 0;
+  bool have_mux_ = false;
   std::uint32_t items_left_ = 0;
   std::uint64_t written_ = 0;
 };

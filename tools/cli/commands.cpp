@@ -30,6 +30,7 @@
 #include "tools/report/describe.hpp"
 #include "tools/report/diff.hpp"
 #include "tools/report/run_program.hpp"
+#include "tools/report/stat.hpp"
 #include "tools/report/text_util.hpp"
 #include "tools/report/formats.hpp"
 
@@ -262,6 +263,34 @@ int run_diff(const std::vector<std::string>& argv) {
   const DiffResult r = diff_dumps(base.dump, pb ? &*pb : nullptr, next.dump, pn ? &*pn : nullptr, threshold);
   emit(a, {a.positionals[0], a.positionals[1], eb, en}, [&](std::ostream& os) { write_diff(os, r, a.positionals[0], a.positionals[1]); });
   return r.past() != 0 ? 3 : 0;
+}
+
+// perf stat's report from one dump, or the mean of several (repeated runs, perf stat -r).
+int run_stat(const std::vector<std::string>& argv) {
+  const Args a = parse_args(argv, {{"--frame", true}, {"--format", true}, {"-o", true}, {"--region", true}});
+  if (a.positionals.empty()) throw UsageError("stat needs an input (a dump or a UART log; several: repeated runs)");
+  if (std::count(a.positionals.begin(), a.positionals.end(), std::string("-")) > 1)
+    throw UsageError("'-' (standard input) given more than once");
+  const std::string format = a.get("--format", "table");
+  const std::vector<std::string>& formats = stat_formats();
+  if (std::find(formats.begin(), formats.end(), format) == formats.end())
+    throw UsageError("stat --format is table, csv or json, not '" + format + "'");
+  StatOptions options;
+  if (a.has("--region")) {
+    if (a.get("--region").empty()) throw UsageError("--region needs a region name");
+    options.region = a.get("--region");
+  }
+  std::vector<LoadedDump> loaded;
+  loaded.reserve(a.positionals.size());
+  for (const std::string& path : a.positionals) loaded.push_back(load_path(path, a, false));
+  std::vector<StatRun> runs;
+  for (std::size_t i = 0; i < loaded.size(); ++i)
+    runs.push_back({a.positionals[i] == "-" ? "<stdin>" : a.positionals[i], &loaded[i].dump});
+  const StatReport report = build_stat(runs, options);
+  if (format != "table")
+    for (const std::string& w : stat_warnings(report)) warn(w);
+  emit(a, a.positionals, [&](std::ostream& os) { write_stat(os, report, format); });
+  return 0;
 }
 
 int run_annotate(const std::vector<std::string>& argv) {
@@ -568,8 +597,24 @@ std::vector<CommandHelp> command_help() {
        "grew by more than PCT percent (from 0 counts as past) or a function's share by more than\n"
        "PCT percentage points (a CI regression gate; default threshold: none, report only).\n"
        "Regions are matched by name (the second of a name as 'NAME #2'); a region or function in\n"
-       "one dump only is listed as added or removed. Dumps of two PMUs, or whose counters share\n"
-       "no event, are refused (exit 1); what was not compared is listed under Notes."},
+       "one dump only is listed as added or removed. Multiplexed regions (MUX_REGION) compare the\n"
+       "same way, each event's scaled estimate per call (events matched by code and qualifier),\n"
+       "with the share of the time the event was on a counter where it is below 100% in either\n"
+       "dump. Dumps of two PMUs, or whose counters (or multiplexed events) share no event, are\n"
+       "refused (exit 1); what was not compared is listed under Notes."},
+      {"stat", "stat INPUT... [--format table|csv|json] [-o FILE] [--frame N] [--region NAME]",
+       "perf stat's report of a dump's regions: per region (the whole run first), each event's count,\n"
+       "a rate per second where the time is known, then the PMU's metrics (value, unit, # name).\n"
+       "Multiplexed events (MUX_EVENTS, more events than counters, rotated on a timer tick) show\n"
+       "the scaled estimate raw * enabled / running with the raw count and, like perf, \"(62.50%)\":\n"
+       "the share of the region's time the event was on a counter; an event that was never on one\n"
+       "is \"<not counted>\", with a warning. REGION counters are exact (100%); their rate needs\n"
+       "the counter clock and a cycles counter. Several INPUTs are repeated runs (perf stat -r):\n"
+       "each value is the mean, with perf's \"( +- x% )\": the standard deviation of the mean\n"
+       "(sample standard deviation / sqrt(runs)) in percent of the mean; runs of another PMU, other\n"
+       "events or other regions are refused (exit 1). --region NAME: that region only. csv: one\n"
+       "row per region and event, and per metric; json also lists the metrics that could not be\n"
+       "computed, with why_not (csv and json say the warnings on standard error)."},
       {"annotate", "annotate INPUT --elf FIRMWARE.elf [--function NAME] [--objdump PROGRAM] [--force-elf] [--frame N] [-o FILE]",
        "Where inside functions the samples are, like `perf annotate --stdio`: each source line's\n"
        "samples and text, then its instructions (the ELF's machine's objdump, found on PATH:\n"

@@ -18,6 +18,7 @@ int run_decode(const std::vector<std::string>& args);
 int run_events(const std::vector<std::string>& args);
 int run_encode(const std::vector<std::string>& args);
 int run_diff(const std::vector<std::string>& args);
+int run_stat(const std::vector<std::string>& args);
 int run_annotate(const std::vector<std::string>& args);
 int run_conformance(const std::vector<std::string>& args);
 int run_help(const std::vector<std::string>& args);

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   try {
     if (args[0] == "help") return pmukit::run_help(rest);
     if (args[0] == "diff") return pmukit::run_diff(rest);
+    if (args[0] == "stat") return pmukit::run_stat(rest);
     if (args[0] == "annotate") return pmukit::run_annotate(rest);
     if (args[0] == "report") return pmukit::run_report(rest);
     if (args[0] == "decode") return pmukit::run_decode(rest);

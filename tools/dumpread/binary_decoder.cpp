@@ -35,6 +35,8 @@ const char* chunk_name(unsigned type) {
     case fmt::ChunkType::stacks: return "STACKS";
     case fmt::ChunkType::frames: return "FRAMES";
     case fmt::ChunkType::image: return "IMAGE";
+    case fmt::ChunkType::mux_events: return "MUX_EVENTS";
+    case fmt::ChunkType::mux_region: return "MUX_REGION";
     case fmt::ChunkType::end: return "END";
   }
   return "unknown";
@@ -218,6 +220,8 @@ class Decoder {
       case fmt::ChunkType::stacks: return stacks(r);
       case fmt::ChunkType::frames: return frames(r, where);
       case fmt::ChunkType::image: return image(r, where);
+      case fmt::ChunkType::mux_events: return mux_events(r, where);
+      case fmt::ChunkType::mux_region: return mux_region(r, where);
       case fmt::ChunkType::end: break;  // walk() stops at END
     }
     if (c.flags & fmt::kChunkRequired) {
@@ -284,6 +288,52 @@ class Decoder {
       g.interrupts = r.u64("sampling interrupts inside");
     }
     dump_.regions.push_back(std::move(g));
+  }
+
+  void mux_events(Reader& r, const std::string& where) {
+    if (!have_counters_) throw DecodeError(where + ": MUX_EVENTS before the COUNTERS chunk");
+    if (dump_.mux) throw DecodeError(where + ": second MUX_EVENTS chunk");
+    MuxEvents m;
+    m.clock_hz = r.u64("multiplexing clock");
+    m.rotations = r.u64("rotations");
+    const unsigned n = r.u8("multiplexed event count");
+    for (unsigned i = 0; i < n; ++i) {
+      MuxEvent e;
+      e.event_code = r.u32("event code");
+      e.qualifier = r.u32("event qualifier");
+      e.options = r.u32("event options");
+      e.name = r.str("event name");
+      e.preset = r.str("preset name");
+      e.flags = r.u8("event flags");
+      m.events.push_back(std::move(e));
+    }
+    dump_.mux = std::move(m);
+  }
+
+  void mux_region(Reader& r, const std::string& where) {
+    if (!dump_.mux) throw DecodeError(where + ": MUX_REGION before the MUX_EVENTS chunk");
+    MuxRegion g;
+    g.name = r.str("region name");
+    g.flags = r.u8("region flags");
+    g.calls = r.u64("call count");
+    const unsigned n = r.u8("value count");
+    if (n != dump_.mux->events.size())
+      throw DecodeError(where + ": region '" + g.name + "' has " + std::to_string(n) +
+                        " multiplexed values, the MUX_EVENTS chunk has " +
+                        std::to_string(dump_.mux->events.size()) + " events");
+    for (unsigned i = 0; i < n; ++i) {
+      MuxValue v;
+      v.raw = r.u64("raw count");
+      v.enabled = r.u64("time enabled");
+      v.running = r.u64("time running");
+      // No event runs longer than its region had the multiplexing enabled.
+      if (v.running > v.enabled)
+        throw DecodeError(where + ": region '" + g.name + "', event '" + dump_.mux->events[i].name + "': running " +
+                          std::to_string(v.running) + " ticks, more than its " + std::to_string(v.enabled) +
+                          " enabled (the dump is inconsistent)");
+      g.values.push_back(v);
+    }
+    dump_.mux_regions.push_back(std::move(g));
   }
 
   void source(Reader& r, const std::string& where) {

@@ -41,6 +41,38 @@ struct Region {
   std::optional<std::uint64_t> interrupts;
 };
 
+// One multiplexed event (MUX_EVENTS chunk, format 1.4): rotated onto the counters with the others.
+struct MuxEvent {
+  std::uint32_t event_code = 0;
+  std::uint32_t qualifier = 0;  // the EventConfig's qualifier (e500 threshold, ...); 0: none
+  std::uint32_t options = 0;
+  std::string name;
+  std::string preset;           // empty: a raw event
+  unsigned flags = 0;           // bit 0: pinned (never rotated out); the others reserved
+  bool pinned() const { return (flags & 1u) != 0; }
+};
+
+struct MuxEvents {
+  std::uint64_t clock_hz = 0;   // the clock enabled and running count in; 0: unknown
+  std::uint64_t rotations = 0;  // group rotations the firmware did
+  std::vector<MuxEvent> events;
+};
+
+// One event's counts in a multiplexed region: what it counted while on a counter (raw), the
+// clock ticks the region ran with the multiplexing enabled, and those with this event on a
+// counter (running <= enabled; the decoder checks). The estimate is raw * enabled / running.
+struct MuxValue {
+  std::uint64_t raw = 0, enabled = 0, running = 0;
+};
+
+struct MuxRegion {
+  std::string name;
+  unsigned flags = 0;           // bit 0: the whole run; the others reserved
+  std::uint64_t calls = 0;
+  std::vector<MuxValue> values;  // one per MuxEvents::events entry, same order
+  bool whole_run() const { return (flags & 1u) != 0; }
+};
+
 struct SampleSource {
   unsigned kind = 0;          // pmu::dump::SampleSourceKind value (unknown values kept)
   unsigned counter_slot = 0;  // 0xFF for a timer
@@ -111,6 +143,8 @@ struct Dump {
   Target target;
   std::vector<Counter> counters;
   std::vector<Region> regions;
+  std::optional<MuxEvents> mux;          // multiplexed events (1.4), where the firmware rotated them
+  std::vector<MuxRegion> mux_regions;    // their counts per region, in the dump's order
   std::optional<Image> image;
   std::optional<SampleSource> source;
   // The SAMPLES records counted per distinct (pc, lr), sorted by pc then lr: memory grows with

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "tools/report/describe.hpp"
+#include "tools/report/stat.hpp"
 #include "tools/report/text_util.hpp"
 
 namespace pmukit {
@@ -21,7 +22,7 @@ std::vector<DiffRow> merge(const std::vector<std::string>& order, const Map& bas
                            const std::string& counter = {}) {
   std::vector<DiffRow> rows;
   auto row = [&](const std::string& name) {
-    DiffRow r{name, counter, {}, {}, false};
+    DiffRow r{name, counter, {}, {}, false, {}, {}, false, false};
     if (auto it = base.find(name); it != base.end()) r.base = it->second;
     if (auto it = next.find(name); it != next.end()) r.next = it->second;
     rows.push_back(r);
@@ -59,6 +60,93 @@ bool same_counter(const Counter& a, const Counter& b) {
 
 std::string target_text(const Target& t) { return "'" + t.id + "' (PMU " + t.pmu + ")"; }
 
+// One event in one multiplexed region: its scaled estimate per call (absent: never on a counter)
+// and the share of the region's time it was on one.
+struct MuxMean {
+  std::optional<double> per_call;
+  std::optional<double> running;
+};
+
+std::map<std::string, MuxMean> mux_means(const Dump& d, std::size_t k, std::vector<std::string>* order,
+                                         std::vector<std::string>* notes, const char* which) {
+  std::map<std::string, MuxMean> m;
+  std::map<std::string, unsigned> seen;
+  for (const MuxRegion& r : d.mux_regions) {
+    const unsigned n = ++seen[r.name];
+    const std::string name = n == 1 ? r.name : r.name + " #" + std::to_string(n);
+    if (notes && n == 2) notes->push_back(std::string(which) + " has more than one multiplexed region named '" +
+                                          r.name + "': they are compared in the order they appear");
+    if (notes && r.calls == 0)
+      notes->push_back("multiplexed region '" + name + "' has no calls in " + which + ": its mean is 0");
+    const MuxValue& v = r.values[k];
+    MuxMean x;
+    if (const std::optional<ScaledCount> s = scale_count(v.raw, v.enabled, v.running))
+      x.per_call = r.calls == 0 ? 0.0 : s->value / static_cast<double>(r.calls);
+    if (v.enabled != 0) x.running = 100.0 * static_cast<double>(v.running) / static_cast<double>(v.enabled);
+    m[name] = x;
+    if (order) order->push_back(name);
+  }
+  return m;
+}
+
+std::string mux_label(const MuxEvent& e) {
+  if (e.preset.empty() || e.preset == e.name) return e.name;
+  return e.name + " (" + e.preset + ")";
+}
+
+// Each base multiplexed event against the new dump's event of the same code and qualifier.
+void diff_mux(const Dump& base, const Dump& next, std::optional<double> threshold, DiffResult& out) {
+  if (!base.mux && !next.mux) return;
+  if (!base.mux || !next.mux) {
+    out.notes.push_back(std::string(base.mux ? "BASE" : "NEW") + " multiplexes events, " + (base.mux ? "NEW" : "BASE") +
+                        " does not: its multiplexed regions are not compared");
+    return;
+  }
+  const std::vector<MuxEvent>&eb = base.mux->events, &en = next.mux->events;
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  std::vector<bool> matched(en.size(), false);
+  for (std::size_t i = 0; i < eb.size(); ++i) {
+    std::size_t j = 0;
+    while (j < en.size() && (matched[j] || en[j].event_code != eb[i].event_code || en[j].qualifier != eb[i].qualifier))
+      ++j;
+    if (j < en.size()) {
+      matched[j] = true;
+      pairs.emplace_back(i, j);
+    } else {
+      out.notes.push_back("multiplexed event " + mux_label(eb[i]) + " is in BASE only: not compared");
+    }
+  }
+  for (std::size_t j = 0; j < en.size(); ++j)
+    if (!matched[j]) out.notes.push_back("multiplexed event " + mux_label(en[j]) + " is in NEW only: not compared");
+  if (pairs.empty() && (!base.mux_regions.empty() || !next.mux_regions.empty()))
+    throw DiffRefused("BASE's and NEW's multiplexed regions count different events: no event (code and qualifier) "
+                      "in common to compare");
+  for (const auto& [i, j] : pairs) {
+    std::vector<std::string> order;
+    std::vector<std::string>* notes = i == pairs.front().first ? &out.notes : nullptr;  // said once
+    const auto mb = mux_means(base, i, &order, notes, "BASE");
+    const auto mn = mux_means(next, j, nullptr, notes, "NEW");
+    for (const auto& [name, v] : mn)
+      if (!mb.count(name)) order.push_back(name);
+    for (const std::string& name : order) {
+      DiffRow r{name, mux_label(eb[i]), {}, {}, false, {}, {}, false, false};
+      if (auto it = mb.find(name); it != mb.end()) {
+        r.base = it->second.per_call;
+        r.base_running = it->second.running;
+        r.base_not_counted = !it->second.per_call;
+      }
+      if (auto it = mn.find(name); it != mn.end()) {
+        r.next = it->second.per_call;
+        r.next_running = it->second.running;
+        r.next_not_counted = !it->second.per_call;
+      }
+      if (threshold && r.base && r.next)
+        r.past = *r.base > 0 ? (*r.next - *r.base) * 100.0 / *r.base > *threshold : *r.next > 0;
+      out.mux_regions.push_back(std::move(r));
+    }
+  }
+}
+
 std::map<std::string, double> shares(const Profile& p, std::vector<std::string>* order) {
   std::map<std::string, double> m;
   if (p.total == 0) return m;
@@ -75,6 +163,7 @@ std::map<std::string, double> shares(const Profile& p, std::vector<std::string>*
 unsigned DiffResult::past() const {
   unsigned n = 0;
   for (const DiffRow& r : regions) n += r.past;
+  for (const DiffRow& r : mux_regions) n += r.past;
   for (const DiffRow& r : functions) n += r.past;
   return n;
 }
@@ -119,6 +208,7 @@ DiffResult diff_dumps(const Dump& base, const Profile* base_profile, const Dump&
       out.regions.push_back(std::move(r));
     }
   }
+  diff_mux(base, next, threshold, out);
   if (base_profile && next_profile) {
     if (base.source && next.source &&
         (base.source->kind != next.source->kind || base.source->counter_slot != next.source->counter_slot))
@@ -139,7 +229,7 @@ void write_diff(std::ostream& os, const DiffResult& r, const std::string& base_n
                                         : std::string("none (report only)"))
      << '\n';
   if (r.regions.empty()) {
-    os << "\nRegions: none in either dump\n";
+    if (r.mux_regions.empty()) os << "\nRegions: none in either dump\n";
   } else {
     os << "\nRegions (mean per call)\n";
     TextTable t({TextTable::left, TextTable::left, TextTable::right, TextTable::right, TextTable::right, TextTable::left});
@@ -151,6 +241,29 @@ void write_diff(std::ostream& os, const DiffResult& r, const std::string& base_n
                              : (*d.next > 0 ? "from 0" : "0");
       t.row({d.name, d.counter, d.base ? fixed(*d.base, 1) : "(none)", d.next ? fixed(*d.next, 1) : "(none)", change,
              d.past ? "<-- past the threshold" : (!d.base ? "added" : !d.next ? "removed" : "")});
+    }
+    t.print(os, "  ");
+  }
+  if (!r.mux_regions.empty()) {
+    // Estimates scaled from part of the time: the share is said where it is below 100% in either dump.
+    os << "\nMultiplexed regions (scaled estimate per call)\n";
+    TextTable t({TextTable::left, TextTable::left, TextTable::right, TextTable::right, TextTable::right,
+                 TextTable::left, TextTable::left});
+    t.row({"region", "event", "base", "new", "change", "on a counter", ""});
+    auto value = [](const std::optional<double>& v, bool not_counted) {
+      return v ? fixed(*v, 1) : not_counted ? std::string("<not counted>") : std::string("(none)");
+    };
+    auto share = [](const std::optional<double>& v) { return v ? fixed(*v, 2) + "%" : std::string("-"); };
+    for (const DiffRow& d : r.mux_regions) {
+      std::string change = "-";
+      if (d.base && d.next)
+        change = *d.base > 0 ? fixed((*d.next - *d.base) * 100.0 / *d.base, 1, true) + "%"
+                             : (*d.next > 0 ? "from 0" : "0");
+      const bool partial = (d.base_running && *d.base_running < 100.0) || (d.next_running && *d.next_running < 100.0);
+      const bool in_base = d.base || d.base_not_counted, in_next = d.next || d.next_not_counted;
+      t.row({d.name, d.counter, value(d.base, d.base_not_counted), value(d.next, d.next_not_counted), change,
+             partial ? "base " + share(d.base_running) + ", new " + share(d.next_running) : "",
+             d.past ? "<-- past the threshold" : (!in_base ? "added" : !in_next ? "removed" : "")});
     }
     t.print(os, "  ");
   }

@@ -1,7 +1,8 @@
 #pragma once
 // `pmukit diff`: two dumps compared for a regression gate. Regions by name (mean per call of every
-// counter the two dumps share), sampled functions by name (share of the samples, in percentage
-// points). Only like is compared with like: dumps of two PMUs, or with no counter in common, are
+// counter the two dumps share), multiplexed regions by name (each event's scaled estimate per call,
+// events matched by code and qualifier), sampled functions by name (share of the samples, in
+// percentage points). Only like is compared with like: dumps of two PMUs, or with no counter in common, are
 // refused (DiffRefused); what cannot be compared is said in the notes, never dropped silently.
 #include <optional>
 #include <stdexcept>
@@ -22,12 +23,16 @@ class DiffRefused : public std::runtime_error {
 struct DiffRow {
   std::string name;
   std::string counter;               // regions: what the values count
-  std::optional<double> base, next;  // absent: the name is in one dump only
+  std::optional<double> base, next;  // absent: the name is in one dump only (or, multiplexed: not counted)
   bool past = false;                 // grew past the threshold
+  // Multiplexed regions: the share of the region's time the event was on a counter, in percent, and
+  // whether it never was (no estimate).
+  std::optional<double> base_running, next_running;
+  bool base_not_counted = false, next_not_counted = false;
 };
 
 struct DiffResult {
-  std::vector<DiffRow> regions, functions;
+  std::vector<DiffRow> regions, mux_regions, functions;
   std::vector<std::string> notes;       // what was not compared, and why
   std::optional<double> threshold;      // percent (regions) and percentage points (functions)
   unsigned past() const;

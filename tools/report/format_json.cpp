@@ -52,6 +52,35 @@ void dump_fields(JsonWriter& j, const Dump& d, const std::string& carrier) {
   }
   j.end_array();
 
+  // Multiplexed events (1.4): null and [] where the firmware did not rotate events.
+  j.key("mux");
+  if (d.mux) {
+    j.begin_object().field("clock_hz", d.mux->clock_hz).field("rotations", d.mux->rotations);
+    j.key("events").begin_array();
+    for (const MuxEvent& e : d.mux->events) {
+      j.begin_object().field("name", e.name).field("event_code", e.event_code);
+      j.field("qualifier", e.qualifier).field("options", e.options);
+      j.key("preset");
+      if (e.preset.empty()) j.null(); else j.value(e.preset);
+      j.field("pinned", e.pinned()).field("flags", e.flags).end_object();
+    }
+    j.end_array().end_object();
+  } else {
+    j.null();
+  }
+  j.key("mux_regions").begin_array();
+  for (const MuxRegion& r : d.mux_regions) {
+    j.begin_object().field("name", r.name).field("whole_run", r.whole_run()).field("flags", r.flags);
+    j.field("calls", r.calls).key("events").begin_array();
+    for (std::size_t i = 0; i < r.values.size(); ++i) {
+      const MuxValue& v = r.values[i];
+      j.begin_object().field("event", d.mux->events[i].name).field("raw", v.raw);
+      j.field("enabled", v.enabled).field("running", v.running).end_object();
+    }
+    j.end_array().end_object();
+  }
+  j.end_array();
+
   j.key("sample_source");
   if (d.source) {
     j.begin_object().field("kind", source_kind_name(d.source->kind));

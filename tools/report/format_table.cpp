@@ -41,6 +41,9 @@ void write_table(std::ostream& os, const ReportInput& in) {
   for (std::size_t i = 0; i < d.counters.size(); ++i)
     os << (i == 0 ? "  counters  " : "            ") << printable(describe_counter(d.counters[i])) << '\n';
   regions(os, d, in.options.max_name_width);
+  if (d.mux)  // their scaled counts are pmukit stat's (tools/report/stat.hpp)
+    os << "\nMultiplexed: " << d.mux->events.size() << " events in " << d.mux_regions.size()
+       << (d.mux_regions.size() == 1 ? " region" : " regions") << " (pmukit stat reports them)\n";
 
   const Profile& p = in.profile;
   os << "\nSamples: " << p.total << " (" << describe_source(d) << ")\n";

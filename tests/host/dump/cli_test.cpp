@@ -26,6 +26,7 @@
 #include "cli_runner.hpp"
 #include "elf/nm_listing.hpp"
 #include "fixtures.hpp"
+#include "mini_json.hpp"
 #include "temp_folder.hpp"
 #include "profile.pb.h"
 #include "tools/dumpread/binary_decoder.hpp"
@@ -121,6 +122,7 @@ TEST_F(Cli, TruncatedDump) {
 TEST_F(Cli, WrongVersionAndUnknownByteOrder) {
   dumptest::Bytes b = dumptest::profile_dump(pd::ByteOrder::big);
   dumptest::put_u16(b, 8, 3, pd::ByteOrder::big);
+  dumptest::put_u16(b, 10, 3, pd::ByteOrder::big);  // the minor too: the message names both
   write(dump, b);
   expect_error(pmukit("report " + dump), 1,
                dump + ": unsupported dump version 3.3 at offset 8 (this pmukit reads 1.x)");
@@ -270,6 +272,7 @@ TEST_F(Cli, NoCommandOverwritesAnyOfItsInputs) {
   EXPECT_EQ(pmukit("diff " + dump + " " + b + " -o " + b).status, 1);
   EXPECT_EQ(pmukit("diff " + dump + " " + b + " -o " + hard).status, 1) << "a hard link is the input too";
   EXPECT_EQ(pmukit("report - -o " + b + " <" + b).status, 1) << "standard input's file";
+  EXPECT_EQ(pmukit("stat " + dump + " " + b + " -o " + hard).status, 1) << "any of stat's runs";
   EXPECT_EQ(read(b), before);
   const std::string elf_dir = PMUKIT_TEST_ELF_DIR;
   const std::string x = dir / "x.elf", y = dir / "y.elf";
@@ -366,7 +369,7 @@ TEST_F(Cli, Events) {
 // Issue 16's conventions: every command's --help/-h, -o -, events PATTERN, docs/pmukit.md is the
 // tool's own help text.
 TEST_F(Cli, EveryCommandHasItsHelp) {
-  for (const char* c : {"report", "diff", "annotate", "decode", "events", "encode", "sim", "conformance", "help"}) {
+  for (const char* c : {"report", "diff", "stat", "annotate", "decode", "events", "encode", "sim", "conformance", "help"}) {
     SCOPED_TRACE(c);
     const Result h = pmukit(std::string(c) + " --help"), s = pmukit(std::string(c) + " -h");
     EXPECT_EQ(h.status, 0) << h.err;
@@ -616,6 +619,72 @@ void expect_said_everywhere(const std::string& dump, const std::string& why, con
 }
 
 // No SAMPLE_SOURCE chunk: the firmware wrote the dump without a sampler.
+// pmukit stat end to end: the table, csv and json (several runs, --region), its warnings on
+// standard error for csv and json; runs that are not repeats refused with exit 1, usage errors
+// exit 2, -o never over one of the runs.
+TEST(CliStat, ReportsRunsAndRefusesWhatIsNoRepeat) {
+  const std::string a = temp_path("stat_a.bin"), b = temp_path("stat_b.bin"), e = temp_path("stat_e500.bin"),
+                    log = temp_path("stat.log"), out = temp_path("stat.json");
+  write(a, dumptest::mux_dump(pd::ByteOrder::big));
+  write(b, dumptest::mux_dump(pd::ByteOrder::little));
+  write(e, dumptest::histogram_dump(pd::ByteOrder::little));  // PMU e500
+  dumptest::TextLog text;
+  pd::Writer w(text.frames.sink());
+  dumptest::write_mux(w);
+  write(log, "boot\n" + text.text + "done\n");
+
+  Result r = pmukit("stat " + a);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "") << "the table says its warnings itself";
+  EXPECT_NE(r.out.find("region 'main' (the whole run), multiplexed: 1 call, 0.010000 s\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  warning: not counted (never on a counter while the region ran): PC_CHANGE\n"),
+            std::string::npos) << r.out;
+
+  r = pmukit("stat " + a + " " + b + " " + log + " --format csv");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("region,multiplexed,whole_run,calls,row,name,", 0), 0u) << r.out;
+  EXPECT_EQ(r.err, "pmukit: warning: region 'main': not counted (never on a counter while the region ran): PC_CHANGE\n");
+  for (const auto& row : dumptest::parse_csv(r.out)) EXPECT_EQ(row.size(), 18u);
+
+  r = pmukit("stat " + a + " --format json --region dma_copy -o " + out);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  const dumptest::Json j = dumptest::parse_json(read(out));
+  ASSERT_EQ(j["regions"].items.size(), 1u);
+  EXPECT_EQ(j["regions"][0]["name"].s, "dma_copy");
+  EXPECT_EQ(j["regions"][0]["events"][1]["count"].s, "600000");
+
+  r = pmukit("stat - <" + a);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("pmukit stat: <stdin>\n", 0), 0u) << r.out;
+
+  expect_error(pmukit("stat " + a + " " + e), 1,
+               "run 2 (" + e + ") ran on PMU e500, run 1 (" + a + ") on PMU xscale-xsc2: repeated runs are of one PMU");
+  expect_error(pmukit("stat " + a + " --region nope"), 1,
+               "no region named 'nope' in " + a + " (its regions: 'main', 'dma_copy', 'init')");
+  expect_error(pmukit("stat " + e), 1, e + " has no MUX_REGION or REGION chunk: no region was measured, nothing to report");
+  expect_error(pmukit("stat"), 2, "stat needs an input (a dump or a UART log; several: repeated runs) (see pmukit --help)");
+  expect_error(pmukit("stat " + a + " --format xml"), 2, "stat --format is table, csv or json, not 'xml' (see pmukit --help)");
+  expect_error(pmukit("stat - - <" + a), 2, "'-' (standard input) given more than once (see pmukit --help)");
+  expect_error(pmukit("stat " + a + " --region="), 2, "--region needs a region name (see pmukit --help)");
+  const std::string before = read(b);
+  expect_error(pmukit("stat " + a + " " + b + " -o " + b), 1, "-o '" + b + "' is the input '" + b + "': refusing to overwrite it");
+  EXPECT_EQ(read(b), before);
+  for (const std::string& f : {a, b, e, log, out}) std::remove(f.c_str());
+}
+
+// pmukit diff on multiplexed regions, end to end: the section, and the exit status of the gate.
+TEST(CliStat, DiffComparesMultiplexedRegions) {
+  const std::string a = temp_path("mux_diff_a.bin");
+  write(a, dumptest::mux_dump(pd::ByteOrder::big));
+  const Result r = pmukit("diff " + a + " " + a + " --threshold 1");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Multiplexed regions (scaled estimate per call)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("base 62.50%, new 62.50%"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("<not counted>"), std::string::npos) << r.out;
+  std::remove(a.c_str());
+}
+
 TEST(CliNoSamples, NoSampleSourceSaysNoSamplerWasArmed) {
   expect_said_everywhere(no_sample_dump("nosource.bin", 5000, 0, [](pd::Writer&) {}),
                          "the dump has no sample source: no sampler was armed for it",
@@ -1118,7 +1187,7 @@ TEST(CliElfIdentity, WarnsWhatItCannotCheckAndWhatDoesNotSymbolize) {
   if (!std::ifstream(t.elf)) GTEST_SKIP() << "no mips cross compiler";
   const Result old = t.run(nullptr, "", "some-board");
   EXPECT_EQ(old.status, 0) << old.err;
-  EXPECT_NE(old.err.find("pmukit: warning: the dump carries no build-id or code CRC (format 1.3): cannot check"),
+  EXPECT_NE(old.err.find("pmukit: warning: the dump carries no build-id or code CRC (format 1.4): cannot check"),
             std::string::npos) << old.err;
   const pd::ImageInfo machine_only{8, nullptr, 0, 0, 0, 0};
   const Result lost = t.run(&machine_only, "", "mips", "", 0x40000000);

@@ -26,7 +26,7 @@ class RoundTrip : public ::testing::TestWithParam<pd::ByteOrder> {};
 
 void expect_profile_fixture(const Dump& d) {
   EXPECT_EQ(d.version_major, 1u);
-  EXPECT_EQ(d.version_minor, 3u);
+  EXPECT_EQ(d.version_minor, 4u);
   EXPECT_EQ(d.target.id, "xscale");
   EXPECT_EQ(d.target.pmu, "xscale-xsc2");
   EXPECT_EQ(d.target.counter_clock_hz, 400000000u);
@@ -188,6 +188,46 @@ TEST_P(RoundTrip, ManySamplesAcrossSeveralChunks) {
   for (std::uint32_t i = 0; i < 100000; ++i) ASSERT_EQ(d.samples[i].pc, i);
 }
 
+// MUX_EVENTS and MUX_REGION (1.4): every field back as written, in both byte orders and through
+// text frames.
+TEST_P(RoundTrip, Multiplexing) {
+  const Bytes b = dumptest::mux_dump(GetParam());
+  const Dump d = pmukit::decode_dump(b.data(), b.size());
+  EXPECT_EQ(d.version_minor, 4u);
+  ASSERT_TRUE(d.mux.has_value());
+  EXPECT_EQ(d.mux->clock_hz, 400000000u);
+  EXPECT_EQ(d.mux->rotations, 40u);
+  ASSERT_EQ(d.mux->events.size(), 4u);
+  EXPECT_EQ(d.mux->events[0].event_code, 0x100u);
+  EXPECT_EQ(d.mux->events[0].name, "CCNT");
+  EXPECT_EQ(d.mux->events[0].preset, "cycles");
+  EXPECT_TRUE(d.mux->events[0].pinned());
+  EXPECT_EQ(d.mux->events[3].event_code, 0x0Du);
+  EXPECT_EQ(d.mux->events[3].preset, "");
+  EXPECT_FALSE(d.mux->events[3].pinned());
+  ASSERT_EQ(d.mux_regions.size(), 2u);
+  EXPECT_EQ(d.mux_regions[0].name, "dma_copy");
+  EXPECT_FALSE(d.mux_regions[0].whole_run());
+  EXPECT_EQ(d.mux_regions[0].calls, 100u);
+  ASSERT_EQ(d.mux_regions[0].values.size(), 4u);
+  EXPECT_EQ(d.mux_regions[0].values[1].raw, 300000u);
+  EXPECT_EQ(d.mux_regions[0].values[1].enabled, 1000000u);
+  EXPECT_EQ(d.mux_regions[0].values[1].running, 500000u);
+  EXPECT_EQ(d.mux_regions[1].name, "main");
+  EXPECT_TRUE(d.mux_regions[1].whole_run());
+  EXPECT_EQ(d.mux_regions[1].values[3].running, 0u);
+  EXPECT_EQ(d.mux_regions[1].values[3].enabled, 4000000u);
+  ASSERT_EQ(d.regions.size(), 1u);  // the exact counters' REGION beside them
+  EXPECT_EQ(d.regions[0].stats[1].total, 200000u);
+  EXPECT_TRUE(d.skipped.empty());
+  dumptest::TextLog log;
+  pd::Writer w(log.frames.sink(), GetParam());
+  dumptest::write_mux(w);
+  const pmukit::LoadedDump l = pmukit::load_dump(Bytes(log.text.begin(), log.text.end()));
+  EXPECT_EQ(l.dump.mux_regions.size(), 2u);
+  EXPECT_EQ(l.dump.mux_regions[1].values[1].raw, 1000000u);
+}
+
 INSTANTIATE_TEST_SUITE_P(ByteOrders, RoundTrip,
                          ::testing::Values(pd::ByteOrder::little, pd::ByteOrder::big),
                          [](const auto& info) {
@@ -268,6 +308,22 @@ TEST(BinaryDump, Format10HasNoImage) {
   EXPECT_EQ(d.version_minor, 0u);
   EXPECT_FALSE(d.image);
   EXPECT_EQ(d.regions.size(), 3u);
+}
+
+// A dump written before multiplexing existed (format 1.3, kept byte for byte) still decodes, with
+// none of it.
+TEST(BinaryDump, Format13HasNoMultiplexing) {
+  std::ifstream in(std::string(PMUKIT_DUMP_TEST_DIR) + "/corpus/v1_3_profile_be.bin", std::ios::binary);
+  const Bytes b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(b.empty());
+  const Dump d = pmukit::decode_dump(b.data(), b.size());
+  EXPECT_EQ(d.version_minor, 3u);
+  EXPECT_FALSE(d.mux.has_value());
+  EXPECT_TRUE(d.mux_regions.empty());
+  ASSERT_EQ(d.regions.size(), 3u);
+  EXPECT_EQ(d.regions[1].clamped, std::optional<std::uint64_t>(1));
+  EXPECT_EQ(d.samples.size(), 16u);
+  EXPECT_TRUE(d.image.has_value());
 }
 
 TEST(BinaryDump, ImageWithoutBuildIdOrCode) {

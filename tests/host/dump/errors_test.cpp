@@ -87,13 +87,14 @@ TEST(DumpErrors, TruncatedBeforeEnd) {
 
 TEST(DumpErrors, EveryTruncationIsAnErrorNotACrash) {
   for (pd::ByteOrder order : {pd::ByteOrder::little, pd::ByteOrder::big}) {
-    const Bytes full = dumptest::profile_dump(order);
-    for (std::size_t n = 0; n < full.size(); ++n) {
-      const std::string e = decode_error(Bytes(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n)));
-      if (n < 4)
-        EXPECT_EQ(e.rfind("not a pmukit dump", 0), 0u) << n;
-      else
-        EXPECT_EQ(e.rfind("truncated dump: ", 0), 0u) << n << ": " << e;
+    for (const Bytes& full : {dumptest::profile_dump(order), dumptest::mux_dump(order)}) {
+      for (std::size_t n = 0; n < full.size(); ++n) {
+        const std::string e = decode_error(Bytes(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n)));
+        if (n < 4)
+          EXPECT_EQ(e.rfind("not a pmukit dump", 0), 0u) << n;
+        else
+          EXPECT_EQ(e.rfind("truncated dump: ", 0), 0u) << n << ": " << e;
+      }
     }
   }
 }
@@ -174,6 +175,78 @@ TEST(DumpErrors, SecondTargetChunk) {
   const std::size_t at = dumptest::chunks(b).back().offset;
   dumptest::insert_chunk(b, pd::ByteOrder::big, 1, 0, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 4});
   EXPECT_EQ(decode_error(b), "TARGET chunk at offset " + std::to_string(at) + ": second TARGET chunk");
+}
+
+// Multiplexing (1.4): the decoder's rules for MUX_EVENTS and MUX_REGION, each with its message.
+namespace {
+// The offset of the first chunk of `type`.
+std::size_t chunk_of(const Bytes& b, unsigned type) {
+  for (const dumptest::ChunkAt& c : dumptest::chunks(b))
+    if (c.type == type) return c.offset;
+  ADD_FAILURE() << "no chunk of type " << type;
+  return 0;
+}
+void put_u64(Bytes& b, std::size_t at, std::uint64_t v, pd::ByteOrder order) {
+  const bool big = order == pd::ByteOrder::big;
+  dumptest::put_u32(b, at + (big ? 0 : 4), static_cast<std::uint32_t>(v >> 32), order);
+  dumptest::put_u32(b, at + (big ? 4 : 0), static_cast<std::uint32_t>(v), order);
+}
+}  // namespace
+
+TEST(DumpErrors, MuxRunningLongerThanEnabled) {
+  for (pd::ByteOrder order : {pd::ByteOrder::little, pd::ByteOrder::big}) {
+    Bytes b = dumptest::mux_dump(order);
+    const std::size_t at = chunk_of(b, 0x000C);  // 'dma_copy': name 9 bytes, flags, calls, count
+    put_u64(b, at + 8 + 19 + 16, 1000001, order);  // the first value's running
+    dumptest::fix_crc(b, order);
+    EXPECT_EQ(decode_error(b), "MUX_REGION chunk at offset " + std::to_string(at) +
+                                   ": region 'dma_copy', event 'CCNT': running 1000001 ticks, more than its "
+                                   "1000000 enabled (the dump is inconsistent)");
+  }
+}
+
+TEST(DumpErrors, MuxValueCountDiffersFromTheEvents) {
+  Bytes b = dumptest::mux_dump(pd::ByteOrder::big);
+  const std::size_t at = chunk_of(b, 0x000C);
+  b.at(at + 8 + 18) = 3;
+  dumptest::fix_crc(b, pd::ByteOrder::big);
+  EXPECT_EQ(decode_error(b), "MUX_REGION chunk at offset " + std::to_string(at) +
+                                 ": region 'dma_copy' has 3 multiplexed values, the MUX_EVENTS chunk has 4 events");
+}
+
+TEST(DumpErrors, MuxRegionBeforeMuxEvents) {
+  Bytes b = dumptest::profile_dump(pd::ByteOrder::little);
+  const std::size_t at = dumptest::chunks(b).back().offset;
+  dumptest::insert_chunk(b, pd::ByteOrder::little, 0x000C, 0, {1, 'x', 0, 1, 0, 0, 0, 0, 0, 0, 0, 0});
+  EXPECT_EQ(decode_error(b), "MUX_REGION chunk at offset " + std::to_string(at) +
+                                 ": MUX_REGION before the MUX_EVENTS chunk");
+}
+
+TEST(DumpErrors, MuxEventsBeforeCountersAndTwice) {
+  Bytes b = dumptest::stacks_dump(pd::ByteOrder::big);  // no COUNTERS chunk
+  std::size_t at = dumptest::chunks(b).back().offset;
+  const Bytes none(17, 0);  // clock, rotations, no event
+  dumptest::insert_chunk(b, pd::ByteOrder::big, 0x000B, 0, none);
+  EXPECT_EQ(decode_error(b), "MUX_EVENTS chunk at offset " + std::to_string(at) + ": MUX_EVENTS before the COUNTERS chunk");
+  b = dumptest::mux_dump(pd::ByteOrder::big);
+  at = dumptest::chunks(b).back().offset;
+  dumptest::insert_chunk(b, pd::ByteOrder::big, 0x000B, 0, none);
+  EXPECT_EQ(decode_error(b), "MUX_EVENTS chunk at offset " + std::to_string(at) + ": second MUX_EVENTS chunk");
+}
+
+TEST(DumpErrors, MuxChunksTooShortForTheirFields) {
+  Bytes b = dumptest::profile_dump(pd::ByteOrder::little);
+  std::size_t at = dumptest::chunks(b).back().offset;
+  dumptest::insert_chunk(b, pd::ByteOrder::little, 0x000B, 0, Bytes(8, 0));  // the clock only
+  EXPECT_EQ(decode_error(b), "MUX_EVENTS chunk at offset " + std::to_string(at) +
+                                 ": too short for rotations at offset " + std::to_string(at + 16) +
+                                 " (needs 8 bytes, 0 left)");
+  b = dumptest::mux_dump(pd::ByteOrder::little);
+  at = dumptest::chunks(b).back().offset;
+  dumptest::insert_chunk(b, pd::ByteOrder::little, 0x000C, 0, {1, 'x', 0, 1, 0, 0});  // calls cut short
+  EXPECT_EQ(decode_error(b), "MUX_REGION chunk at offset " + std::to_string(at) +
+                                 ": too short for call count at offset " + std::to_string(at + 11) +
+                                 " (needs 8 bytes, 3 left)");
 }
 
 TEST(DumpErrors, BinaryDumpHasOneFrame) {

@@ -64,6 +64,35 @@ void write_histogram(pd::Writer& w) {
   w.finish();
 }
 
+void write_mux(pd::Writer& w) {
+  w.begin({"xscale", "xscale-xsc2", 400000000u, 32, 4});
+  const pd::CounterInfo counters[] = {{0, 32, 0x100, "CCNT", "cycles"}, {1, 32, 0x07, "INSTR", "instructions"}};
+  w.counters(counters, 2);
+  const pd::CounterStats init[] = {{400000, 400000, 400000, 10}, {200000, 200000, 200000, 0}};
+  w.region({"init", 1, init, 2});
+  const pd::MuxEventInfo events[] = {
+      {0x100, 0, 0, "CCNT", "cycles", pd::kMuxPinned},
+      {0x07, 0, 0, "INSTR", "instructions", 0},
+      {0x0B, 0, 0, "DC_MISS", "dcache_misses", 0},
+      {0x0D, 0, 0, "PC_CHANGE", nullptr, 0},
+  };
+  w.mux_events({400000000u, 40, events, 4});
+  const pd::MuxValue dma[] = {
+      {1000000, 1000000, 1000000}, {300000, 1000000, 500000}, {1000, 1000000, 500000}, {7, 1000000, 250000}};
+  const pd::MuxValue main[] = {
+      {4000000, 4000000, 4000000}, {1000000, 4000000, 2500000}, {3000, 4000000, 1500000}, {0, 4000000, 0}};
+  w.mux_region({"dma_copy", 0, 100, dma, 4});  // written first: the whole run still comes first in stat
+  w.mux_region({"main", pd::kMuxWholeRun, 1, main, 4});
+  w.finish();
+}
+
+Bytes mux_dump(pd::ByteOrder order) {
+  VectorSink out;
+  pd::Writer w(out.sink(), order);
+  write_mux(w);
+  return out.bytes;
+}
+
 Bytes trace_dump(pd::ByteOrder order) {
   VectorSink out;
   pd::Writer w(out.sink(), order);

@@ -44,6 +44,13 @@ Bytes wide_stacks_dump(pmu::dump::ByteOrder order);
 Bytes frames_dump(pmu::dump::ByteOrder order);
 // Two samples with 12 and 4 bytes of stack (STACKS, format 1.2).
 Bytes stacks_dump(pmu::dump::ByteOrder order);
+// Event multiplexing (MUX_EVENTS, MUX_REGION, format 1.4) on xscale-xsc2: four events rotated on
+// the counters at 400 MHz (CCNT pinned, INSTR, DC_MISS, and PC_CHANGE as a raw event), a whole-run
+// region 'main' where PC_CHANGE never ran and the others scale exactly (INSTR 1,000,000 raw over
+// 62.50% of the time: 1,600,000), a region 'dma_copy' of 100 calls; and beside them two exact
+// counters (CCNT, INSTR) and a REGION 'init'.
+void write_mux(pmu::dump::Writer& w);
+Bytes mux_dump(pmu::dump::ByteOrder order);
 // The profile dump as text frames with console output around and between the frame lines.
 std::string profile_log(pmu::dump::ByteOrder order);
 

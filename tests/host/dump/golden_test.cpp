@@ -170,6 +170,14 @@ TEST(GoldenDecode, Json) {
   check_golden("decode.json", os.str());
 }
 
+// Multiplexing (1.4): MUX_EVENTS and MUX_REGION as decode shows them.
+TEST(GoldenDecode, MultiplexedJson) {
+  const dumptest::Bytes b = dumptest::mux_dump(pd::ByteOrder::little);
+  std::ostringstream os;
+  pmukit::write_dump_json(os, pmukit::decode_dump(b.data(), b.size()), "binary");
+  check_golden("decode_mux.json", os.str());
+}
+
 // The fuzzer's seed corpus is the fixtures, so it follows format changes the same way.
 TEST(GoldenCorpus, FuzzSeeds) {
   const std::string dir = std::string(PMUKIT_DUMP_TEST_DIR) + "/corpus/";
@@ -181,6 +189,7 @@ TEST(GoldenCorpus, FuzzSeeds) {
   check_file(dir + "stacks_le.bin", text(dumptest::stacks_dump(pd::ByteOrder::little)));
   check_file(dir + "frames_be.bin", text(dumptest::frames_dump(pd::ByteOrder::big)));
   check_file(dir + "wide_stacks_be.bin", text(dumptest::wide_stacks_dump(pd::ByteOrder::big)));
+  check_file(dir + "mux_be.bin", text(dumptest::mux_dump(pd::ByteOrder::big)));
   check_file(dir + "console_log.txt", dumptest::profile_log(pd::ByteOrder::big));
   dumptest::VectorSink wide;
   pd::Writer w(wide.sink(), pd::ByteOrder::little);

@@ -14,6 +14,7 @@
 #include "tools/report/annotate.hpp"
 #include "tools/report/diff.hpp"
 #include "tools/report/formats.hpp"
+#include "tools/report/stat.hpp"
 #include "tools/report/text_util.hpp"
 
 namespace {
@@ -42,6 +43,10 @@ pmukit::Dump hostile_dump() {
   w.counters(counters, 1);
   const pd::CounterStats st[] = {{10, 1, 2, 0}};
   w.region({kHostile, 1, st, 1, 1, 0});  // a clamped call: the table names the region again
+  const pd::MuxEventInfo mux[] = {{0x07, 0, 0, kHostile, kHostile, 0}, {0x0B, 0, 0, kHostile, nullptr, 0}};
+  w.mux_events({1000000u, 3, mux, 2});
+  const pd::MuxValue values[] = {{10, 100, 50}, {0, 100, 0}};  // scaled, and never counted: a warning
+  w.mux_region({kHostile, pd::kMuxWholeRun, 1, values, 2});
   w.sample_source({pd::SampleSourceKind::pmu_overflow, 0, 1000, 0});
   w.begin_samples(3);
   w.sample(0x2010, 0x1024);  // leaf called from caller: a two-frame stack
@@ -145,6 +150,25 @@ TEST(HostileOutput, DiffEscapesNamesAndCounter) {
   std::ostringstream os;
   pmukit::write_diff(os, pmukit::diff_dumps(d, &p, d, &p, 1.0), std::string("base") + kHostile, "new");
   expect_clean_text(os.str());
+}
+
+// stat: region and event names, in its table, csv and json, and in the warnings it says.
+TEST(HostileOutput, StatEscapesEveryName) {
+  const pmukit::Dump d = hostile_dump();
+  const pmukit::StatReport r = pmukit::build_stat({{std::string("run") + kHostile + ".bin", &d}});
+  ASSERT_EQ(r.regions.size(), 2u);
+  for (const std::string& format : pmukit::stat_formats()) {
+    SCOPED_TRACE(format);
+    std::ostringstream os;
+    ASSERT_TRUE(pmukit::write_stat(os, r, format));
+    expect_clean_text(os.str());
+    if (format == "json") {
+      EXPECT_NE(os.str().find("\\u001b[2J\\u001b]0;title\\u0007red\\nline\\r;x\\u009b31m"), std::string::npos) << os.str();
+    }
+  }
+  std::string warnings;
+  for (const std::string& w : pmukit::stat_warnings(r)) warnings += pmukit::printable(w) + "\n";
+  expect_clean_text(warnings);
 }
 
 // annotate: the function's name, the source file's name and text, objdump's lines.

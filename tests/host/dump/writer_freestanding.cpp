@@ -19,6 +19,11 @@ pmu::dump::Status write_all(pmu::dump::Sink sink) {
   w.counters(counters, 2);
   const pmu::dump::CounterStats stats[] = {{1000, 9, 11, 2}, {5, 0, 1, 0}};
   w.region({"loop", 100, stats, 2});
+  const pmu::dump::MuxEventInfo events[] = {{0xFF, 0, 0, "cycles", "cycles", pmu::dump::kMuxPinned},
+                                            {0x0B, 0, 0, "DCACHE_MISS", nullptr, 0}};
+  w.mux_events({400000000u, 12, events, 2});
+  const pmu::dump::MuxValue values[] = {{1000, 1000, 1000}, {5, 1000, 250}};
+  w.mux_region({"run", pmu::dump::kMuxWholeRun, 1, values, 2});
   w.sample_source({pmu::dump::SampleSourceKind::pmu_overflow, 0, 10000, 0});
   w.begin_samples(1);
   w.sample(0x8000, 0x8100);

@@ -47,7 +47,7 @@ Bytes small_dump(pd::ByteOrder order) {
 
 TEST(DumpWriter, BigEndianBytesAreExactlyTheSpec) {
   const Bytes b = small_dump(pd::ByteOrder::big);
-  Bytes expect = {'P', 'M', 'U', 'D', 1, 2, 3, 4, 0, 1, 0, 3, 0, 16, 0, 0,  // header, version 1.3
+  Bytes expect = {'P', 'M', 'U', 'D', 1, 2, 3, 4, 0, 1, 0, 4, 0, 16, 0, 0,  // header, version 1.4
                   0, 1, 0, 0, 0, 0, 0, 15,                                 // TARGET, 15 bytes
                   2, 'a', 'b', 1, 'c', 1, 2, 3, 4, 5, 6, 7, 8, 32, 4,
                   0, 0xFF, 0, 0, 0, 0, 0, 4};  // END, 4 bytes
@@ -58,7 +58,7 @@ TEST(DumpWriter, BigEndianBytesAreExactlyTheSpec) {
 
 TEST(DumpWriter, LittleEndianBytesAreExactlyTheSpec) {
   const Bytes b = small_dump(pd::ByteOrder::little);
-  Bytes expect = {'P', 'M', 'U', 'D', 4, 3, 2, 1, 1, 0, 3, 0, 16, 0, 0, 0,
+  Bytes expect = {'P', 'M', 'U', 'D', 4, 3, 2, 1, 1, 0, 4, 0, 16, 0, 0, 0,
                   1, 0, 0, 0, 15, 0, 0, 0,
                   2, 'a', 'b', 1, 'c', 8, 7, 6, 5, 4, 3, 2, 1, 32, 4,
                   0xFF, 0, 0, 0, 4, 0, 0, 0};
@@ -320,8 +320,8 @@ TEST(TextFrameSink, WritesBeginDataAndEndLines) {
   // The example of docs/dump-format.md, computed independently (Python's zlib.crc32).
   EXPECT_EQ(log.text,
             "@PMUD BEGIN 1\n"
-            "@PMUD 0000 504d5544040302010100030010000000010000000f0000000261620163080706 e7c3\n"
-            "@PMUD 0001 05040302012004ff000000040000004cbb002e 9714\n"
+            "@PMUD 0000 504d5544040302010100040010000000010000000f0000000261620163080706 d983\n"
+            "@PMUD 0001 05040302012004ff0000000400000093d2321a 6eb0\n"
             "@PMUD END 2 51\n");
 }
 
@@ -371,6 +371,74 @@ TEST(DumpWriter, ImageChunkBytes) {
   ASSERT_EQ(w.finish(), pd::Status::ok);
   ASSERT_GE(out.bytes.size(), 38u + expect.size());
   EXPECT_EQ(Bytes(out.bytes.begin() + 38, out.bytes.begin() + 38 + static_cast<std::ptrdiff_t>(expect.size())), expect);
+}
+
+// MUX_EVENTS and MUX_REGION (1.4), byte for byte as docs/dump-format.md lays them out.
+TEST(DumpWriter, MuxChunkBytes) {
+  VectorSink out;
+  pd::Writer w(out.sink(), pd::ByteOrder::big);
+  w.begin({"a", "b", 1, 32, 4});
+  ASSERT_EQ(w.counters(nullptr, 0), pd::Status::ok);  // a firmware whose counters all rotate
+  const pd::MuxEventInfo ev[] = {{0x07, 0x10, 0x2, "in", "", pd::kMuxPinned}};
+  ASSERT_EQ(w.mux_events({1000, 3, ev, 1}), pd::Status::ok);
+  const pd::MuxValue v[] = {{5, 8, 4}};
+  ASSERT_EQ(w.mux_region({"r", pd::kMuxWholeRun, 2, v, 1}), pd::Status::ok);
+  ASSERT_EQ(w.finish(), pd::Status::ok);
+  // After the 16-byte header, TARGET (22 bytes) and COUNTERS (8 + 1).
+  const Bytes expect = {
+      0, 0x0B, 0, 0, 0, 0, 0, 34,                   // MUX_EVENTS, 34 bytes
+      0, 0, 0, 0, 0, 0, 0x03, 0xe8,                 // clock 1000 Hz
+      0, 0, 0, 0, 0, 0, 0, 3,                       // 3 rotations
+      1,                                            // one event
+      0, 0, 0, 7, 0, 0, 0, 0x10, 0, 0, 0, 2,        // code, qualifier, options
+      2, 'i', 'n', 0, 1,                            // name, no preset, pinned
+      0, 0x0C, 0, 0, 0, 0, 0, 36,                   // MUX_REGION, 36 bytes
+      1, 'r', 1, 0, 0, 0, 0, 0, 0, 0, 2, 1,         // name, whole run, 2 calls, one value
+      0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 4};  // raw, enabled, running
+  ASSERT_GE(out.bytes.size(), 47u + expect.size());
+  EXPECT_EQ(Bytes(out.bytes.begin() + 47, out.bytes.begin() + 47 + static_cast<std::ptrdiff_t>(expect.size())), expect);
+}
+
+// MUX_EVENTS once and after COUNTERS, MUX_REGION after it with one value per event, never running
+// longer than enabled: what the decoder requires, the writer refuses to break.
+TEST(DumpWriter, MuxCallOrderAndArguments) {
+  const pd::CounterInfo c[] = {{0, 32, 1, "cycles", "cycles"}};
+  const pd::MuxEventInfo ev[] = {{1, 0, 0, "cycles", "cycles", pd::kMuxPinned}, {2, 0, 0, "instr", nullptr, 0}};
+  const pd::MuxValue good[] = {{1, 10, 10}, {1, 10, 5}}, longer[] = {{1, 10, 10}, {1, 10, 11}};
+  const std::string long_name(256, 'x');
+  const pd::MuxEventInfo long_ev[] = {{1, 0, 0, long_name.c_str(), nullptr, 0}};
+  struct Case {
+    const char* what;
+    bool counters;
+    int mux_events;  // calls before the region
+    const pd::MuxEventInfo* events;
+    std::size_t num_events;
+    const pd::MuxValue* values;
+    std::size_t num_values;
+    pd::Status events_status, region_status;
+  } const cases[] = {
+      {"all in order", true, 1, ev, 2, good, 2, pd::Status::ok, pd::Status::ok},
+      {"MUX_EVENTS before COUNTERS", false, 1, ev, 2, good, 2, pd::Status::out_of_order, pd::Status::out_of_order},
+      {"MUX_EVENTS twice", true, 2, ev, 2, good, 2, pd::Status::out_of_order, pd::Status::out_of_order},
+      {"MUX_REGION before MUX_EVENTS", true, 0, ev, 2, good, 2, pd::Status::ok, pd::Status::out_of_order},
+      {"one value short", true, 1, ev, 2, good, 1, pd::Status::ok, pd::Status::stats_mismatch},
+      {"running longer than enabled", true, 1, ev, 2, longer, 2, pd::Status::ok, pd::Status::bad_argument},
+      {"values missing", true, 1, ev, 2, nullptr, 2, pd::Status::ok, pd::Status::bad_argument},
+      {"events missing", true, 1, nullptr, 2, good, 2, pd::Status::bad_argument, pd::Status::bad_argument},
+      {"256 events", true, 1, ev, 256, good, 2, pd::Status::too_many_counters, pd::Status::too_many_counters},
+      {"a 256-byte name", true, 1, long_ev, 1, good, 1, pd::Status::string_too_long, pd::Status::string_too_long},
+  };
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.what);
+    VectorSink out;
+    pd::Writer w(out.sink(), pd::ByteOrder::little);
+    w.begin({"t", "p", 1, 32, 4});
+    if (k.counters) w.counters(c, 1);
+    pd::Status events = pd::Status::ok;
+    for (int i = 0; i < k.mux_events; ++i) events = w.mux_events({1000, 0, k.events, k.num_events});
+    EXPECT_EQ(events, k.events_status);
+    EXPECT_EQ(w.mux_region({"r", 0, 1, k.values, k.num_values}), k.region_status);
+  }
 }
 
 TEST(DumpWriter, ImageArgumentsAreChecked) {

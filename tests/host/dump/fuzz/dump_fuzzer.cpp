@@ -9,7 +9,9 @@
 #include "fixtures.hpp"
 #include "tools/dumpread/decode_error.hpp"
 #include "tools/dumpread/load.hpp"
+#include "tools/report/diff.hpp"
 #include "tools/report/formats.hpp"
+#include "tools/report/stat.hpp"
 
 namespace {
 
@@ -31,6 +33,27 @@ void reports(const pmukit::LoadedDump& loaded, const pmukit::SymbolTable& symbol
   pmukit::write_dump_json(os, loaded.dump, loaded.carrier);
 }
 
+// pmukit stat (alone and as three runs of one program) and pmukit diff against itself: refusals
+// are said, never guessed.
+void stat_and_diff(const pmukit::Dump& d) {
+  try {
+    const pmukit::StatReport one = pmukit::build_stat({{"fuzz", &d}});
+    const pmukit::StatReport three = pmukit::build_stat({{"a", &d}, {"b", &d}, {"c", &d}});
+    for (const std::string& format : pmukit::stat_formats()) {
+      std::ostringstream os;
+      pmukit::write_stat(os, one, format);
+      pmukit::write_stat(os, three, format);
+    }
+    pmukit::stat_warnings(one);
+  } catch (const pmukit::StatRefused&) {
+  }
+  try {
+    std::ostringstream os;
+    pmukit::write_diff(os, pmukit::diff_dumps(d, nullptr, d, nullptr, 1.0), "base", "new");
+  } catch (const pmukit::DiffRefused&) {
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -44,6 +67,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (loaded.dump.samples.size() + loaded.dump.histogram.size() > 100000) return 0;
       reports(loaded, symbols);
       reports(loaded, none);
+      stat_and_diff(loaded.dump);
     } catch (const pmukit::DecodeError&) {
     }
   }
