@@ -38,6 +38,25 @@ inline constexpr std::uint32_t kPmc01 = kThresholdCounters;
 inline constexpr std::uint32_t kThr = kEventNeedsThreshold;
 inline constexpr std::uint32_t kChain = kEventChainSource;
 
+// Table 7-10's numbers of the events hal/e500/metrics.hpp names, by this catalog's mnemonics.
+namespace event {
+inline constexpr std::uint32_t CYCLES = 1;
+inline constexpr std::uint32_t INSTR_COMPLETED = 2;
+inline constexpr std::uint32_t LOAD_UOPS_COMPLETED = 9;
+inline constexpr std::uint32_t STORE_UOPS_COMPLETED = 10;
+inline constexpr std::uint32_t BRANCHES_FINISHED = 12;
+inline constexpr std::uint32_t BRANCHES_MISPREDICTED = 15;
+inline constexpr std::uint32_t DECODE_STALL_CYCLES = 18;
+inline constexpr std::uint32_t ISSUE_STALL_CYCLES = 19;
+inline constexpr std::uint32_t DL1_RELOADS = 41;
+inline constexpr std::uint32_t IL1_RELOADS = 60;
+inline constexpr std::uint32_t IMMU_TLB4K_RELOADS = 62;
+inline constexpr std::uint32_t IMMU_VSP_RELOADS = 63;
+inline constexpr std::uint32_t DMMU_TLB4K_RELOADS = 64;
+inline constexpr std::uint32_t DMMU_VSP_RELOADS = 65;
+inline constexpr std::uint32_t L2MMU_MISSES = 66;
+}  // namespace event
+
 // CRM Table 7-10, grouped as the manual groups them. Sorted by code; codes are unique.
 inline constexpr EventInfo kEvents[] = {
     // General events

@@ -32,6 +32,15 @@ inline constexpr std::uint32_t ICACHE_MISS = 0x0B;
 inline constexpr std::uint32_t DCACHE_MISS = 0x0C;
 inline constexpr std::uint32_t DTLB_MISS = 0x0D;
 inline constexpr std::uint32_t STALL_CYCLES = 0x09;
+// The others hal/rm7000/metrics.hpp names.
+inline constexpr std::uint32_t LOADS_ISSUED = 0x04;
+inline constexpr std::uint32_t STORES_ISSUED = 0x05;
+inline constexpr std::uint32_t SCACHE_MISSES = 0x0A;
+inline constexpr std::uint32_t ITLB_MISSES = 0x0E;
+inline constexpr std::uint32_t JTLB_INSTR_MISSES = 0x0F;
+inline constexpr std::uint32_t JTLB_DATA_MISSES = 0x10;
+inline constexpr std::uint32_t BRANCHES_TAKEN = 0x11;
+inline constexpr std::uint32_t DCACHE_MISS_STALL_CYCLES = 0x15;
 }  // namespace event
 
 inline constexpr EventInfo kEvents[] = {

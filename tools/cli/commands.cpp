@@ -33,6 +33,7 @@
 #include "tools/report/stat.hpp"
 #include "tools/report/text_util.hpp"
 #include "tools/report/formats.hpp"
+#include "tools/report/metrics.hpp"
 
 namespace pmukit {
 namespace {
@@ -385,13 +386,45 @@ pmu::PmuCatalog narrow(const pmu::PmuCatalog& c, const std::string& pattern, Nar
   return n;
 }
 
+// `events --metrics`: each catalog's metric table (tools/report/metrics.hpp), narrowed to the
+// metrics whose name, group or description PATTERN matches.
+int run_metrics(const Args& a, const std::string& pattern, std::span<const pmu::PmuCatalog> all) {
+  std::vector<MetricListing> chosen;
+  bool pmu_known = !a.has("--pmu");
+  for (const pmu::PmuCatalog& c : all) {
+    if (a.has("--pmu") && a.get("--pmu") != c.id) continue;
+    pmu_known = true;
+    MetricListing l;
+    l.catalog = &c;
+    for (const pmu::Metric& m : metrics_for(c.id))
+      if (pattern.empty() || matches(pattern, m.name, m.group) || matches(pattern, m.name, m.description))
+        l.metrics.push_back(&m);
+    if (pattern.empty() || !l.metrics.empty()) chosen.push_back(std::move(l));
+  }
+  if (!pmu_known) {
+    std::string ids;
+    for (const pmu::PmuCatalog& c : all) ids += std::string(ids.empty() ? "" : ", ") + c.id;
+    throw UsageError("unknown --pmu '" + a.get("--pmu") + "' (known: " + ids + ")");
+  }
+  if (chosen.empty()) throw std::runtime_error("no metric matches '" + pattern + "'");
+  emit(a, {}, [&](std::ostream& os) {
+    if (a.has("--json"))
+      write_metrics_json(os, chosen);
+    else
+      write_metrics_text(os, chosen);
+  });
+  return 0;
+}
+
 }  // namespace
 
 int run_events(const std::vector<std::string>& argv) {
-  const Args a = parse_args(argv, {{"--json", false}, {"--pmu", true}, {"-o", true}});
+  const Args a = parse_args(argv, {{"--json", false}, {"--metrics", false}, {"--pmu", true}, {"-o", true}});
   if (a.positionals.size() > 1) throw UsageError("events takes one PATTERN at most");
   const std::string pattern = a.positionals.empty() ? "" : a.positionals[0];
   const std::span<const pmu::PmuCatalog> all = builtin_catalogs();
+  if (all.empty()) throw OutputError("this pmukit was built without PMU catalogs (hal/pmus.cmake registers none)");
+  if (a.has("--metrics")) return run_metrics(a, pattern, all);
   std::vector<pmu::PmuCatalog> chosen;
   std::vector<Narrowed> storage(all.size());
   for (std::size_t k = 0; k < all.size(); ++k) {
@@ -404,7 +437,6 @@ int run_events(const std::vector<std::string>& argv) {
     const pmu::PmuCatalog n = narrow(c, pattern, storage[k]);
     if (n.num_events != 0 || n.num_presets != 0) chosen.push_back(n);
   }
-  if (all.empty()) throw OutputError("this pmukit was built without PMU catalogs (hal/pmus.cmake registers none)");
   if (chosen.empty() && !pattern.empty() && (!a.has("--pmu") || std::any_of(all.begin(), all.end(), [&](const pmu::PmuCatalog& c) { return a.get("--pmu") == c.id; })))
     throw std::runtime_error("no event or preset matches '" + pattern + "'");
   if (chosen.empty()) {
@@ -623,10 +655,14 @@ std::vector<CommandHelp> command_help() {
        "samples); default: every function with samples, most first. --objdump: a path, or a\n"
        "name found on PATH."},
       {"decode", "decode INPUT [-o FILE] [--frame N]", "The dump's content as JSON; no ELF needed."},
-      {"events", "events [PATTERN] [--pmu ID] [--json] [-o FILE]",
+      {"events", "events [PATTERN] [--pmu ID] [--metrics] [--json] [-o FILE]",
        "The events and presets of each PMU, like `perf list`. PATTERN keeps the events whose name\n"
        "or description contains it (case-insensitive), or whose name matches it as a glob when it\n"
-       "has * ? or [."},
+       "has * ? or [. --metrics: the PMU's derived metrics instead (hal/<pmu>/metrics.hpp): each\n"
+       "metric's name, group (basic, branch, cache, tlb, stall, bus), formula in the PMU's event\n"
+       "names (q= a qualifier, o= options), unit and the manual section that defines it; PATTERN\n"
+       "keeps the metrics whose name, group or description it matches. A metric is\n"
+       "scale * (sum of its numerator's events) / (sum of its denominator's)."},
       {"encode", "encode [--pmu ID] EVENT-STRING [-o FILE]",
        "The register values an event string programs (libpfm4 syntax; default PMU netburst:\n"
        "EVENT[:MASK...][:TAGn...][:u][:k][:e][:cmpl][:thr=N], prints escr=, cccr=, the ESCR and\n"

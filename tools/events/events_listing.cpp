@@ -1,8 +1,10 @@
 #include "tools/events/events_listing.hpp"
 
+#include <cstdio>
 #include <string>
 
 #include "tools/report/json_writer.hpp"
+#include "tools/report/metrics.hpp"
 #include "tools/report/text_util.hpp"
 
 namespace pmukit {
@@ -88,6 +90,54 @@ void write_events_json(std::ostream& os, std::span<const pmu::PmuCatalog> catalo
       if (e.flags & pmu::kEventQualified) j.value("qualified");
       if (e.flags & pmu::kEventChainSource) j.value("chain-source");
       j.end_array().end_object();
+    }
+    j.end_array().end_object();
+  }
+  j.end_array().finish();
+}
+
+void write_metrics_text(std::ostream& os, std::span<const MetricListing> listings) {
+  for (std::size_t k = 0; k < listings.size(); ++k) {
+    const pmu::PmuCatalog& c = *listings[k].catalog;
+    const std::vector<const pmu::Metric*>& ms = listings[k].metrics;
+    if (k != 0) os << '\n';
+    os << c.id << ": " << ms.size() << (ms.size() == 1 ? " metric" : " metrics") << '\n';
+    if (ms.empty()) continue;
+    os << "\n  Metrics:\n";
+    TextTable t({TextTable::left, TextTable::left, TextTable::left, TextTable::left});
+    for (const pmu::Metric* m : ms) t.row({m->name, m->group, metric_formula(c, *m), m->unit});
+    t.print(os, "    ");
+    os << "\n  Sources:\n";
+    TextTable s({TextTable::left, TextTable::left});
+    for (const pmu::Metric* m : ms) s.row({m->name, m->source});
+    s.print(os, "    ");
+  }
+}
+
+void write_metrics_json(std::ostream& os, std::span<const MetricListing> listings) {
+  JsonWriter j(os);
+  j.begin_array();
+  for (const MetricListing& l : listings) {
+    const pmu::PmuCatalog& c = *l.catalog;
+    j.begin_object().field("id", c.id).key("metrics").begin_array();
+    for (const pmu::Metric* m : l.metrics) {
+      j.begin_object().field("name", m->name).field("group", m->group);
+      j.field("description", m->description).field("unit", m->unit).field("source", m->source);
+      j.field("formula", metric_formula(c, *m));
+      char scale[32];
+      std::snprintf(scale, sizeof scale, "%.17g", m->scale);
+      j.key("scale").number(scale);
+      auto terms = [&](const char* name, const pmu::MetricEvent* t, std::size_t n) {
+        j.key(name).begin_array();
+        for (std::size_t i = 0; i < n; ++i) {
+          j.begin_object().field("event", pmu::event_name(c, t[i].code)).field("code", t[i].code);
+          j.field("qualifier", t[i].qualifier).field("options", t[i].options).end_object();
+        }
+        j.end_array();
+      };
+      terms("numerator", m->num, m->num_count);
+      terms("denominator", m->den, m->den_count);
+      j.end_object();
     }
     j.end_array().end_object();
   }

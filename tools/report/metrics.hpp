@@ -32,4 +32,18 @@ std::span<const pmu::Metric> metrics_for(const std::string& pmu_id);
 // denominator is 0, come back unavailable with the reason.
 std::vector<MetricValue> evaluate_metrics(const std::string& pmu_id, const std::vector<EventValue>& values);
 
+// The registered catalog of a PMU id; nullptr for an id no PMU registers.
+const pmu::PmuCatalog* catalog_for(const std::string& pmu_id);
+
+// The distinct events (code, qualifier, options) the metrics of `group` read, in table order:
+// what a run must count for the group ("" : every metric's). Empty for an unknown id or group.
+std::vector<pmu::MetricEvent> metric_group_events(const std::string& pmu_id, const std::string& group);
+
+// A term in the catalog's words: the PMU's own spelling where it registers one (NetBurst:
+// "branch_retired:MMNM:MMTM"), else the event's name ("DC_MISS"), then "[q=0x3]" for a qualifier
+// and "[o=0x1]" for options that are not 0; a code the catalog lacks prints as its hex value.
+std::string metric_term_text(const pmu::PmuCatalog& catalog, const pmu::MetricEvent& term);
+// The formula in event names: "100 * DC_MISS / DC_ACCESS", "DL1_RELOADS / (A + B)".
+std::string metric_formula(const pmu::PmuCatalog& catalog, const pmu::Metric& metric);
+
 }  // namespace pmukit

@@ -420,6 +420,48 @@ TEST_F(Cli, EventsFilterLikePerfList) {
   expect_error(pmukit("events no_such_event_anywhere"), 1, "no event or preset matches 'no_such_event_anywhere'");
 }
 
+// Issue 38: `events --metrics` lists each PMU's derived metrics (hal/<pmu>/metrics.hpp, registered
+// through its pmu.cmake): name, group, formula in the PMU's event names, unit, source.
+TEST_F(Cli, EventsMetricsListsEachPmusMetrics) {
+  const Result all = pmukit("events --metrics");
+  EXPECT_EQ(all.status, 0) << all.err;
+  for (const char* id : {"xscale-xsc1: ", "xscale-80200: ", "xscale-xsc2: ", "xscale-xsc3: ", "e500: ", "rm7000: ",
+                         "mips-cm: ", "netburst: "})
+    EXPECT_NE(all.out.find(id), std::string::npos) << id;
+  const Result e500 = pmukit("events --metrics --pmu e500");
+  EXPECT_EQ(e500.status, 0) << e500.err;
+  EXPECT_EQ(e500.out.rfind("e500: 11 metrics\n", 0), 0u) << e500.out;
+  for (const char* row : {"ipc                       basic   INSTR_COMPLETED / CYCLES",
+                          "dcache_miss_ratio         cache   100 * DL1_RELOADS / (LOAD_UOPS_COMPLETED + STORE_UOPS_COMPLETED)  %",
+                          "ipc                       AN3636 Rev. 2, Table 1"})
+    EXPECT_NE(e500.out.find(row), std::string::npos) << row << "\n" << e500.out;
+  EXPECT_EQ(e500.out.find("xscale"), std::string::npos);
+  // NetBurst's terms spelled as event strings, masks by name.
+  const Result nb = pmukit("events --metrics --pmu netburst");
+  EXPECT_NE(nb.out.find("100 * branch_retired:MMNM:MMTM / branch_retired:MMNP:MMNM:MMTP:MMTM"), std::string::npos)
+      << nb.out;
+  // PATTERN narrows to the metrics whose name, group or description matches.
+  const Result tlb = pmukit("events --metrics --pmu xscale-xsc2 dtlb");
+  EXPECT_EQ(tlb.status, 0) << tlb.err;
+  EXPECT_EQ(tlb.out.rfind("xscale-xsc2: 1 metric\n", 0), 0u) << tlb.out;
+  EXPECT_NE(tlb.out.find("dtlb_miss_ratio"), std::string::npos);
+  expect_error(pmukit("events --metrics no_such_metric"), 1, "no metric matches 'no_such_metric'");
+  expect_error(pmukit("events --metrics --pmu nope"), 2,
+               "unknown --pmu 'nope' (known: xscale-xsc1, xscale-80200, xscale-xsc2, xscale-xsc3, e500, rm7000, "
+               "mips-cm, netburst) (see pmukit --help)");
+}
+
+TEST_F(Cli, EventsMetricsJsonHasTheTermsAndTheSource) {
+  const Result r = pmukit("events --metrics --pmu xscale-xsc2 --json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("[", 0), 0u);
+  for (const char* text : {"\"id\": \"xscale-xsc2\"", "\"name\": \"ipc\"", "\"group\": \"basic\"",
+                           "\"formula\": \"INSTR / CCNT\"", "\"unit\": \"instructions/cycle\"",
+                           "\"source\": \"Intel XScale Core Developer's Manual, 8.4.1", "\"scale\": 100",
+                           "\"event\": \"CCNT\"", "\"code\": 256", "\"denominator\": ["})
+    EXPECT_NE(r.out.find(text), std::string::npos) << text;
+}
+
 // perf report's habits on the command line (tools/report/view.hpp). docs/capture.md runs
 // `--format flat --top 5`: before, flat ignored --top and none of the other options existed.
 TEST_F(Cli, FlatHonoursTopAndSaysWhatItLeftOut) {

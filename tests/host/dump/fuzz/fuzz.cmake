@@ -7,7 +7,8 @@
 # i386 test ELF with its CIE's CFA at esp+0, whose return address rule the unwinder once read
 # below its stack copy for a dump with 8-byte addresses).
 # Built only when clang++ is found; the project itself is built with GCC, so these compile with
-# clang directly. New inputs go to the build tree, never into the source corpus.
+# clang directly. New inputs go to the build tree, never into the source corpus. The report
+# sources include the registered PMUs' generated catalogs (tools/report/CMakeLists.txt).
 set(PMU_FUZZ_RUNS 50000 CACHE STRING "Executions per fuzz test")
 find_program(PMU_CLANGXX NAMES clang++ clang++-14)
 if(NOT PMU_CLANGXX)
@@ -32,10 +33,11 @@ function(pmu_add_fuzz name)
     OUTPUT ${exe}
     COMMAND ${PMU_CLANGXX} -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined
             -fno-sanitize-recover=undefined -Wall -Wextra -Werror -I${PROJECT_SOURCE_DIR}
-            -I${CMAKE_CURRENT_SOURCE_DIR} ${main} ${fixtures} ${F_SOURCES} ${_fuzz_sources} ${F_LIBS}
+            -I${CMAKE_CURRENT_SOURCE_DIR} -I${CMAKE_BINARY_DIR}/generated ${main} ${fixtures} ${F_SOURCES}
+            ${_fuzz_sources} ${F_LIBS}
             -o ${exe}
     DEPENDS ${main} ${fixtures} ${CMAKE_CURRENT_SOURCE_DIR}/fixtures.hpp ${F_SOURCES} ${F_HEADERS}
-            ${_fuzz_sources} ${_fuzz_headers}
+            ${_fuzz_sources} ${_fuzz_headers} ${CMAKE_BINARY_DIR}/generated/pmukit_catalogs.hpp
     COMMENT "Building the ${name} fuzzer with clang"
     VERBATIM)
   add_custom_target(${name}_fuzzer_build ALL DEPENDS ${exe})
