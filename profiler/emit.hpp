@@ -28,11 +28,20 @@ struct DumpSamples {
   std::uint64_t period;             // events per sample, or nanoseconds for a timer
 };
 
+// Multiplexed events (profiler/multiplex.hpp) and their regions' values, as MUX_EVENTS and
+// MUX_REGION chunks (format 1.4).
+struct MuxView {
+  pmu::dump::MuxInfo info;
+  const pmu::dump::MuxRegionInfo* regions = nullptr;
+  std::size_t num_regions = 0;
+};
+
 // What a dump may carry besides the regions and the ring's samples.
 struct DumpExtras {
   const TraceView* trace = nullptr;    // region timings (profiler/trace.hpp)
   const StackView* stacks = nullptr;   // samples with a stack copy (profiler/stack.hpp)
   const FrameView* frames = nullptr;   // samples with a walked call chain (profiler/frame_walk.hpp)
+  const MuxView* mux = nullptr;        // multiplexed events (profiler/multiplex.hpp)
 };
 
 namespace detail {
@@ -79,6 +88,10 @@ pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Pr
       cs[i] = CounterStats{stats[r]->total[i], stats[r]->min[i], stats[r]->max[i],
                            regions.overhead(i)};
     w.region({stats[r]->name, stats[r]->calls, cs, n, stats[r]->clamped, stats[r]->voided, stats[r]->interrupts});
+  }
+  if (extras.mux != nullptr) {
+    w.mux_events(extras.mux->info);
+    for (std::size_t r = 0; r < extras.mux->num_regions; ++r) w.mux_region(extras.mux->regions[r]);
   }
   if (trace != nullptr) {  // the events of the regions in this dump, each named by its index
     auto index = [&](const void* r) {

@@ -23,9 +23,11 @@
 // RM7000's one counter makes one group per event.
 //
 // Time: the Clock's ticks (a board's free-running timer: XScale OSCR0, e500 time base, MIPS Count,
-// the TSC). enabled: ticks since start() while the multiplexer ran; running: ticks this event spent
-// on a counter. The slice boundaries are the rotations' own Clock::now() reads: the events on the
-// counters when a rotation's read happens get the ticks up to it.
+// the TSC). enabled: ticks the multiplexer's counters counted, from start() to stop(); running:
+// ticks this event spent on a counter. A slice runs from the Clock::now() read just before a
+// start of the counters to the one just after their stop: a rotation's own work, with the counters
+// stopped, is in no slice, so a group that takes longer to program is not credited with time it
+// could not count in.
 //
 // A rotation (rotate()): stop the multiplexer's counters, read and accumulate them (an overflow
 // condition adds its 2^width, so a slice may be up to one wrap long), acknowledge, program the
@@ -236,6 +238,7 @@ class Multiplexer {
     }
     rotations_ = rotations_ + 1;
     generation_ = generation_ + 1;
+    slice_start_ = Clock::now();  // the rotation's own work is in no slice
     B::start(mask_of(current_));
   }
 

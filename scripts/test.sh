@@ -63,6 +63,21 @@ if [ -x build/host/tools/pmukit ]; then
       echo "=== report of $log against its ELF: FAILED"
       sed 's/^/    /' "$logdir/report.err"
     fi
+    # A pmusim run also multiplexed a steady workload: pmukit stat's estimates and metrics must be
+    # within 2% of the exact counts (examples/common/multiplex_check.hpp, scripts/check_mux_stat.py).
+    case "$log" in
+      *_profile.elf.*_profile_pmusim.log)
+        if python3 scripts/check_mux_stat.py build/host/tools/pmukit "$log" >"$logdir/mux.out" 2>&1; then
+          passed=$((passed + 1))
+          echo "=== multiplexed estimates of $log: within 2%"
+          sed 's/^/    /' "$logdir/mux.out"
+        else
+          failed=$((failed + 1))
+          bad+=("mux:$log")
+          echo "=== multiplexed estimates of $log: FAILED"
+          sed 's/^/    /' "$logdir/mux.out"
+        fi ;;
+    esac
     # And every format of it tells the same story (tests/host/dump/format_consistency.cpp), with
     # inlined code as its own functions too (--inline).
     check=build/host/tests/host/dump/pmukit_format_consistency

@@ -51,6 +51,7 @@
 
 #include "examples/common/checks.hpp"
 #include "examples/common/console.hpp"
+#include "examples/common/multiplex_check.hpp"
 #include "examples/common/summary.hpp"
 #include "examples/common/workloads.hpp"
 #include "profiler/board.hpp"
@@ -135,6 +136,9 @@ struct Setup {
   bool pmu_interrupt;          // sample from the cycles counter's overflow interrupt, else the timer
   std::uint32_t pmu_period;    // events between PMU samples
   std::uint64_t tick_period_ns;  // timer sampling period, for the dump
+  // Events to multiplex over a steady workload and check against exact counts (under pmusim,
+  // examples/common/multiplex_check.hpp); nullptr: not here.
+  const MuxSetup* mux = nullptr;
 };
 
 // The same set-up under pmusim (tools/sim/), whose stated cost model is one clock per instruction:
@@ -458,6 +462,10 @@ template <class Board, prof::Backend B, class Ring>
 int report_and_dump(const Setup& s, const Report<B>& r, Ring& ring, const prof::DumpSamples& source,
                     Checks& checks) {
   const Console& out = checks.out;
+  // The profiler is stopped: the multiplexer may program every counter.
+  if constexpr (BoardClock<Board> && !requires { B::kSoftwareRead; }) {
+    if (s.mux != nullptr) multiplexing<Board, B>(*s.mux, checks);
+  }
   print_regions(out, s.unit, r.all, r.count);
   std::uint32_t in_crc = 0, in_sort = 0, in_fib = 0;
   prof::Sample smp;
@@ -483,9 +491,11 @@ int report_and_dump(const Setup& s, const Report<B>& r, Ring& ring, const prof::
   if constexpr (requires { Board::capture_sink(); }) tee.secondary = Board::capture_sink();
   pmu::dump::Writer writer{tee.sink()};
   const prof::TraceView trace = timeline.view();
+  const prof::MuxView mux{mux_results.info, mux_results.regions, 2};
   const auto ds = prof::write_dump(writer, {s.target, s.counter_hz}, r.p, r.regions, r.all, r.count, &source, &ring,
                                    {&trace, captured_stacks.ring != nullptr ? &captured_stacks : nullptr,
-                                    walked_frames.ring != nullptr ? &walked_frames : nullptr});
+                                    walked_frames.ring != nullptr ? &walked_frames : nullptr,
+                                    mux_results.valid ? &mux : nullptr});
   checks.check(ds == pmu::dump::Status::ok, "dump written");
   if constexpr (requires { Board::capture_done(true); }) Board::capture_done(tee.secondary.write != nullptr && !tee.secondary_failed());
   return checks.failures;

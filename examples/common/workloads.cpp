@@ -43,4 +43,14 @@ WORKLOAD("work_fib") std::uint32_t fib(std::uint32_t n) {
   return a;
 }
 
+__attribute__((EXAMPLES_NOIPA)) void steady(std::uint32_t n) {
+  std::uint32_t acc = 1;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    acc = acc * 31u + buffer[i & 63u];
+    if (acc & 4u) acc ^= 0x5Au;
+    table[i & 15u] = acc;
+  }
+  sink = acc;
+}
+
 }  // namespace examples::work

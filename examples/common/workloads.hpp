@@ -26,6 +26,9 @@ void fill();                                                   // pseudo-random 
 std::uint32_t crc32(const std::uint8_t* p, std::uint32_t n);   // longest-running, by design
 void insertion_sort(std::uint32_t* a, std::uint32_t n);
 std::uint32_t fib(std::uint32_t n);
+// A short loop body (a load, a data-dependent branch, a store) repeated n times: the same event
+// rates at every scale above a few iterations, the workload multiplexing is checked on.
+void steady(std::uint32_t n);
 
 }  // namespace examples::work
 

@@ -38,6 +38,10 @@ inline constexpr std::uint64_t kTickPeriodNs =
 // The adaptor examples::profile() takes. `pmu_interrupt` routes the PMU's own overflow interrupt
 // where the board has one for the PMU in use (set_perf_handler says).
 struct Board {
+  // The multiplexer's clock (examples/common/multiplex_check.hpp): CP0 Count, whose rate pmusim
+  // and QEMU state differently (board.hpp).
+  using Clock = CountClock;
+  static std::uint64_t clock_hz() { return board::under_pmusim() ? 500'000'000u : board::kCountHz; }
   static const examples::Console& console() { return board::console; }
   static void putc(char c) { board::putc(c); }
   static void spin_exact(std::uint32_t n) { malta::spin_exact(n); }

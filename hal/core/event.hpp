@@ -76,6 +76,9 @@ struct PmuCatalog {
 // static_assert under -fsanitize=undefined). A miss returns the table's size.
 
 constexpr std::size_t event_index(const PmuCatalog& c, std::uint32_t code) {
+  // Most tables list their codes in order from 0 (e500, RM7000, NetBurst's rows, XScale's core
+  // events): the code is then its own index, and a configure() needs no scan.
+  if (code < c.num_events && c.events[code].code == code) return code;
   for (std::size_t i = 0; i < c.num_events; ++i)
     if (c.events[i].code == code) return i;
   return c.num_events;
