@@ -55,6 +55,22 @@ for log in "$root"/*/examples/*/*_profile.elf.*.log; do
 done
 echo
 
+echo "## Multiplexing (pmusim: a steady workload multiplexed against each group alone; examples/common/multiplex_check.hpp)"
+echo
+echo "| run | events | counters | groups | rotate() (thread) | rotating timer interrupt, vector to return | worst error | goal <= 2% |"
+echo "|---|---|---|---|---|---|---|---|"
+for log in "$root"/*/examples/*/*_profile.elf.*_pmusim.log; do
+  [ -f "$log" ] || continue
+  run=$(basename "$log" .log); run=${run#*.elf.}
+  shape=$(sed -n 's/^multiplexing: \([0-9]*\) events on \([0-9]*\) counters in \([0-9]*\) groups.*/\1|\2|\3/p' "$log" | head -n1)
+  [ -n "$shape" ] || continue
+  cost=$(sed -n 's/^multiplexing: rotate() costs \([0-9.]*\) instructions.*vector to return: \([0-9.]*\) instructions.*/\1|\2/p' "$log" | head -n1)
+  worst=$(sed -n 's/^multiplexing: worst error \([0-9.]*\)%.*/\1/p' "$log" | head -n1)
+  ok=$(awk -v w="${worst:-100}" 'BEGIN { print (w + 0 <= 2) ? "yes" : "no" }')
+  echo "| $run | ${shape//|/ | } | ${cost%%|*} | ${cost#*|} | ${worst:--}% | $ok |"
+done
+echo
+
 echo "## PMU overflow sampling (pmusim; vector to return through the board's IRQ glue)"
 echo
 echo "| run | compile-time slot (on_pmu_interrupt<0>, nothing frozen) | general entry, at least (frozen part unseen) |"

@@ -36,7 +36,11 @@
 // a stop is global: the Profiler's counters pause for the rotation too.
 //
 // Beside a Profiler: reserve() its slots (a sampled cycles counter, say) before start(); the
-// multiplexer never touches them. Start the Profiler first.
+// multiplexer never reprograms, zeroes or acknowledges them. On a PMU whose start and stop are
+// global (kGlobalEnable: XScale's PMNC.E) the two share the switch: start the Profiler first and
+// stop the multiplexer first (its stop() then leaves the counters on); a Profiler::stop() while
+// the multiplexer runs stops its counters too, and its estimates would come out low. A rotation
+// pauses the Profiler's counters there. The RM7000's one counter cannot be shared at all.
 //
 // Interrupts (one core):
 //   may be called from an interrupt handler:  rotate (the timer tick), value, running, rotations,
@@ -45,9 +49,14 @@
 // rotate() runs with interrupts masked (pmu::IrqGuard); value() retries when a rotation fell
 // between its reads (a generation count), so a handler's or the thread's value is never half
 // one slice and half the next.
+//
+// Regions: prof::MuxRegion (below) takes every event's value() at its begin and end, so a region's
+// estimate per event is its calls' raw scaled by their own enabled / running, whatever rotations
+// fell inside. Rotating at region boundaries instead of on a timer: call rotate() after a region.
 #include <cstddef>
 #include <cstdint>
 
+#include "hal/core/bus/barrier.hpp"
 #include "hal/core/bus/irq.hpp"
 #include "hal/core/metric.hpp"
 #include "profiler/profiler.hpp"
@@ -198,21 +207,25 @@ class Multiplexer {
     current_ = 0;
     B::stop(pinned_mask_ | mask_of(0));  // XScale, RM7000: configure() wants the PMU stopped
     const Status s = program(current_, true);
-    if (s != Status::ok) {
-      B::stop(mask_of(current_));
+    if (s != Status::ok) {  // nothing left configured: NetBurst's ESCRs free again
+      if constexpr (requires { B::deconfigure(0u); }) B::deconfigure(mask_of(0));
+      live_ = 0;
       return s;
     }
     slice_start_ = Clock::now();
     generation_ = generation_ + 1;
     running_ = true;
-    B::start(mask_of(current_));
+    B::start(live_);
     return Status::ok;
   }
   // Ends the current slice and stops the multiplexer's counters; value() keeps the totals.
+  // On a PMU whose stop is global (kGlobalEnable: XScale's PMNC.E) with reserved slots in use, the
+  // counters are left counting: stopping them would stop the Profiler's too. Their counts are read
+  // here and never again.
   void stop() {
     if (!running_) return;
     pmu::IrqGuard guard;
-    B::stop(mask_of(current_));
+    if (!global_with_others()) B::stop(mask_of(current_));
     close_slice(Clock::now());
     if constexpr (requires { B::deconfigure(0u); }) B::deconfigure(mask_of(current_));
     running_ = false;
@@ -230,8 +243,9 @@ class Multiplexer {
     if (next != current_) {
       if constexpr (requires { B::deconfigure(0u); }) B::deconfigure(old_mask & ~pinned_mask_);
       current_ = next;
-      // Programmed at start() in trial: it fits. A failure here (a configure refused) would leave
-      // the group's counters off: counted, and those events simply do not run this slice.
+      // Programmed at start() in trial: it fits. A configure() refused here (another user took a
+      // shared resource since) leaves that event off the counters for this slice: it is counted
+      // in failed_rotations() and gets neither counts nor running time.
       if (program(current_, false) != Status::ok) failed_ = failed_ + 1;
     } else {
       zero(old_mask);
@@ -239,7 +253,7 @@ class Multiplexer {
     rotations_ = rotations_ + 1;
     generation_ = generation_ + 1;
     slice_start_ = Clock::now();  // the rotation's own work is in no slice
-    B::start(mask_of(current_));
+    B::start(live_);
   }
 
   // --- reading (any context) ---
@@ -248,17 +262,23 @@ class Multiplexer {
     const Entry& en = events_[e.index];
     for (unsigned tries = 0;; ++tries) {
       const std::uint32_t g = generation_;
+      pmu::compiler_barrier();  // the 64-bit fields below are read after g, and before its re-check
       MuxValue v{en.raw, enabled_, en.running};
       if (running_) {
         const std::uint64_t now = Clock::now();
         const std::uint64_t dt = ticks(slice_start_, now);
         v.enabled += dt;
-        if (on_counter(e.index, current_)) {
+        if (counting(e.index)) {
           v.running += dt;
           v.raw += live(en.slot[current_]);
         }
       }
-      if (g == generation_ || tries + 1 >= Profiler<B>::kReadTries) return v;
+      pmu::compiler_barrier();
+      if (g == generation_) return v;
+      if (tries + 1 >= Profiler<B>::kReadTries) {
+        giveups_ = giveups_ + 1;
+        return v;
+      }
     }
   }
   bool valid(MuxEvent e) const { return e.index < count_; }
@@ -266,8 +286,10 @@ class Multiplexer {
   unsigned events() const { return count_; }
   unsigned groups() const { return groups_; }
   std::uint32_t rotations() const { return rotations_; }
-  // Rotations whose next group could not be programmed (a configure refused at run time): 0.
+  // Rotations whose next group could not be programmed whole (a configure refused at run time).
   std::uint32_t failed_rotations() const { return failed_; }
+  // value() calls that found a rotation on every pass (an interrupt storm): their last pass.
+  std::uint32_t read_giveups() const { return giveups_; }
   // The group an event counts in (pinned: every group; kInvalid before start()).
   unsigned group_of(MuxEvent e) const { return valid(e) && scheduled_ ? events_[e.index].group : MuxEvent::kInvalid; }
   bool pinned(MuxEvent e) const { return valid(e) && scheduled_ && events_[e.index].group == kPinned; }
@@ -317,7 +339,16 @@ class Multiplexer {
     }
     return m;
   }
-  bool on_counter(unsigned i, unsigned group) const { return events_[i].slot[group] != MuxEvent::kInvalid; }
+  // On a counter that was programmed for this slice.
+  bool counting(unsigned i) const {
+    const unsigned s = events_[i].slot[current_];
+    return s != MuxEvent::kInvalid && (live_ & bit(s)) != 0;
+  }
+  // A global stop would stop someone else's counters too.
+  bool global_with_others() const {
+    if constexpr (requires { B::kGlobalEnable; }) return B::kGlobalEnable && reserved_ != 0;
+    return false;
+  }
   std::uint32_t mask_of(unsigned group) const { return group_mask_[group]; }
 
   // Places the events: pinned ones first (slots no other event can use), then each of the others
@@ -399,16 +430,22 @@ class Multiplexer {
 
   // Programs group g's events (its counters stopped; the pinned ones only at start) and zeroes
   // its counters.
+  // live_: the slots that took their event (every one of the group's unless a configure()
+  // was refused; the first refusal is returned). The group's counters are zeroed either way.
   Status program(unsigned g, bool with_pinned) {
+    Status first = Status::ok;
+    live_ = mask_of(g);
     for (unsigned i = 0; i < count_; ++i) {
       const unsigned s = events_[i].slot[g];
       if (s == MuxEvent::kInvalid) continue;
       if (events_[i].group == kPinned && !with_pinned) continue;
       const Status st = B::configure(s, events_[i].event);
-      if (st != Status::ok) return st;
+      if (st == Status::ok) continue;
+      live_ &= ~bit(s);
+      if (first == Status::ok) first = st;
     }
     zero(mask_of(g));
-    return Status::ok;
+    return first;
   }
   void zero(std::uint32_t mask) {
     for (unsigned s = 0; s < B::kSlots; ++s)
@@ -421,8 +458,8 @@ class Multiplexer {
     enabled_ += dt;
     const std::uint32_t status = B::overflow_status();
     for (unsigned i = 0; i < count_; ++i) {
+      if (!counting(i)) continue;
       const unsigned s = events_[i].slot[current_];
-      if (s == MuxEvent::kInvalid) continue;
       events_[i].running += dt;
       events_[i].raw += extend(s, B::read(s), status);
     }
@@ -457,6 +494,56 @@ class Multiplexer {
   volatile std::uint32_t rotations_ = 0;
   volatile std::uint32_t failed_ = 0;
   volatile std::uint32_t generation_ = 0;  // bumped by every start, stop and rotation
+  mutable volatile std::uint32_t giveups_ = 0;
+  std::uint32_t live_ = 0;  // the current slice's programmed slots
+};
+
+// A region's multiplexed counts: per event, the raw events, enabled and running ticks its calls
+// added; total[i].scaled() is the region's estimate (its calls' raw, scaled by their own time on a
+// counter). A call across a start() of the multiplexer means nothing, adds 0 and is counted in
+// `voided`.
+template <class Mux>
+struct MuxRegionStats {
+  const char* name = "";
+  std::uint64_t calls = 0;
+  std::uint64_t voided = 0;
+  MuxValue total[Mux::kMaxEvents]{};
+  constexpr explicit MuxRegionStats(const char* n = "") : name(n) {}
+};
+
+// RAII: every event's value() at construction and at destruction. Any context the multiplexer's
+// value() may be called from (a rotation between the two is what it measures across).
+template <class Mux>
+class MuxRegion {
+ public:
+  MuxRegion(const Mux& m, MuxRegionStats<Mux>& s) : m_(m), s_(s) {
+    for (unsigned i = 0; i < m_.events(); ++i) begin_[i] = m_.value(MuxEvent{static_cast<std::uint8_t>(i)});
+  }
+  ~MuxRegion() {
+    MuxValue end[Mux::kMaxEvents];
+    bool void_ = false;
+    for (unsigned i = 0; i < m_.events(); ++i) {
+      end[i] = m_.value(MuxEvent{static_cast<std::uint8_t>(i)});
+      void_ |= end[i].raw < begin_[i].raw || end[i].enabled < begin_[i].enabled || end[i].running < begin_[i].running;
+    }
+    s_.calls++;
+    if (void_) {
+      s_.voided++;
+      return;
+    }
+    for (unsigned i = 0; i < m_.events(); ++i) {
+      s_.total[i].raw += end[i].raw - begin_[i].raw;
+      s_.total[i].enabled += end[i].enabled - begin_[i].enabled;
+      s_.total[i].running += end[i].running - begin_[i].running;
+    }
+  }
+  MuxRegion(const MuxRegion&) = delete;
+  MuxRegion& operator=(const MuxRegion&) = delete;
+
+ private:
+  const Mux& m_;
+  MuxRegionStats<Mux>& s_;
+  MuxValue begin_[Mux::kMaxEvents];
 };
 
 }  // namespace prof

@@ -120,6 +120,9 @@ concept Driver = requires(unsigned slot, std::uint64_t value, std::uint32_t mask
 // profiler's fold then takes `raw` into its software part and writes the register to 0 before it
 // acknowledges, so the counter goes on from 0 (prof::Profiler, fold).
 
+// Optional, for a PMU whose start and stop switch every counter at once (XScale's PMNC.E):
+// static constexpr bool kGlobalEnable = true. A second user of the PMU (prof::Multiplexer beside a
+// Profiler) then knows its stop would stop the other's counters too.
 // Which core a driver runs on: what probe() reads from the core's ID register (e500 PVR, RM7000
 // PRId), unless the firmware forced a core for a part the driver's table does not list. Core{} (the
 // enum's first value) means unknown; forcing it returns to detection.

@@ -276,6 +276,8 @@ struct Pmu : CounterDriver<Bus, typename V::Counters, 32> {
     return Status::ok;
   }
   // PMNC.E is one switch for all counters: any slot in the mask starts (stops) them all.
+  // Declared for users that share the PMU (prof::Multiplexer beside a Profiler).
+  static constexpr bool kGlobalEnable = true;
   static void start(std::uint32_t mask) {
     if (mask & kAllSlots) enable();
   }

@@ -107,7 +107,8 @@ void diff_mux(const Dump& base, const Dump& next, std::optional<double> threshol
   std::vector<bool> matched(en.size(), false);
   for (std::size_t i = 0; i < eb.size(); ++i) {
     std::size_t j = 0;
-    while (j < en.size() && (matched[j] || en[j].event_code != eb[i].event_code || en[j].qualifier != eb[i].qualifier))
+    while (j < en.size() && (matched[j] || en[j].event_code != eb[i].event_code || en[j].qualifier != eb[i].qualifier ||
+                             en[j].options != eb[i].options))
       ++j;
     if (j < en.size()) {
       matched[j] = true;

@@ -22,10 +22,10 @@ bool same_event(const pmu::MetricEvent& a, const pmu::MetricEvent& b) {
   return a.code == b.code && a.qualifier == b.qualifier && a.options == b.options;
 }
 
-// The count of one term: matched by code and qualifier (the first such value).
+// The count of one term: matched by code, qualifier and options (the first such value).
 const EventValue* find_value(const std::vector<EventValue>& values, const pmu::MetricEvent& term) {
   for (const EventValue& v : values)
-    if (v.code == term.code && v.qualifier == term.qualifier) return &v;
+    if (v.code == term.code && v.qualifier == term.qualifier && v.options == term.options) return &v;
   return nullptr;
 }
 

@@ -16,6 +16,7 @@ struct EventValue {
   std::uint32_t code = 0;
   std::uint32_t qualifier = 0;
   double value = 0;
+  std::uint32_t options = 0;  // a count of user mode only (e500 FCS, NetBurst's USR) is another event
 };
 
 struct MetricValue {

@@ -209,6 +209,7 @@ StatRegion build_region(const std::vector<StatRun>& runs, const std::vector<cons
       row.preset = m.preset;
       row.code = m.event_code;
       row.qualifier = m.qualifier;
+      row.options = m.options;
       row.multiplexed = true;
       row.pinned = m.pinned();
     } else {
@@ -228,7 +229,7 @@ StatRegion build_region(const std::vector<StatRun>& runs, const std::vector<cons
         counts.push_back(static_cast<double>(total));
         raws.push_back(static_cast<double>(total));
         exact = total;
-        values[i].push_back({row.code, row.qualifier, static_cast<double>(total)});
+        values[i].push_back({row.code, row.qualifier, static_cast<double>(total), row.options});
         continue;
       }
       const MuxValue& v = s.mux->values[e];
@@ -246,7 +247,7 @@ StatRegion build_region(const std::vector<StatRun>& runs, const std::vector<cons
       }
       counts.push_back(scaled->value);
       exact = scaled->exact;
-      values[i].push_back({row.code, row.qualifier, scaled->value});
+      values[i].push_back({row.code, row.qualifier, scaled->value, row.options});
     }
     row.counted = row.not_counted_runs.empty();
     if (row.counted) row.count = summarize(counts, exact);

@@ -42,7 +42,7 @@ struct StatNumber {
 
 struct StatEventRow {
   std::string name, preset;  // preset empty: a raw event
-  std::uint32_t code = 0, qualifier = 0;
+  std::uint32_t code = 0, qualifier = 0, options = 0;
   bool multiplexed = false;  // a MUX_REGION's event; else a REGION's counter, counted exactly
   bool pinned = false;
   // False when it never ran (running 0) in some run: no estimate. not_counted_runs: which (0-based).

@@ -250,6 +250,103 @@ TEST_F(profilerMultiplex, AReservedSampledCounterIsLeftAlone) {
   p.clear();
 }
 
+// A region's estimate per event: its calls' raw, enabled and running, rotations inside or not.
+TEST_F(profilerMultiplex, RegionsScaleTheirOwnCounts) {
+  XsRig::setup();
+  static prof::MuxRegionStats<XsMux> st{"steady"};
+  st = prof::MuxRegionStats<XsMux>{"steady"};
+  XsRig::run(13);  // outside any region
+  for (int call = 0; call < 6; ++call) {
+    prof::MuxRegion<XsMux> r{XsRig::mux, st};
+    XsRig::run(25);
+    XsRig::mux.rotate();  // at the region's boundary, or inside: the same accounting
+    XsRig::run(25);
+  }
+  EXPECT_EQ(st.calls, 6u);
+  EXPECT_EQ(st.voided, 0u);
+  for (unsigned i = 0; i < 6; ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(st.total[i + 1].enabled, 300u) << "the regions' ticks only";
+    EXPECT_EQ(st.total[i + 1].running, 150u);
+    EXPECT_EQ(st.total[i + 1].scaled(), 300u * kXsRates[i].per_tick);
+  }
+  EXPECT_EQ(st.total[0].raw, 300u * kCyclesPerTick) << "pinned CCNT: counted, not estimated";
+  // A call across a start() is void, not a wrapped difference.
+  {
+    prof::MuxRegion<XsMux> r{XsRig::mux, st};
+    XsRig::run(5);
+    XsRig::mux.stop();
+    ASSERT_EQ(XsRig::mux.start(), Status::ok);
+    XsRig::run(1);
+  }
+  EXPECT_EQ(st.calls, 7u);
+  EXPECT_EQ(st.voided, 1u);
+  EXPECT_EQ(st.total[1].enabled, 300u);
+}
+
+// A rotation from thread context (at a region boundary) with the Profiler's sampling interrupt
+// raised at every register access of it: the interrupt waits for the rotation's mask, one sample
+// is taken, the sampled counter keeps its event, and the rotation's totals stay one set.
+TEST_F(profilerMultiplex, ThreadRotationWithTheSamplingInterruptAtAnyAccess) {
+  static prof::Profiler<Xs> p;
+  static prof::SampleRing<64> ring;
+  static prof::Sampler<Xs, prof::SampleRing<64>> sampler{p, ring};
+  static unsigned sampled_slot = 0;
+  struct Hook {
+    static void take(void*) { sampler.on_pmu_interrupt(0x10, 0x20); }
+    static void raise(void*) { XsRig::model.event(xs::event::INSTR, 1); }  // overflows if counting
+  };
+  const std::uint32_t codes[4] = {xs::event::BRANCH, xs::event::DC_ACCESS, xs::event::DC_MISS, xs::event::DTLB_MISS};
+  prof::Counter ins;
+  prof::MuxEvent ev[4];
+  auto arm = [&] {
+    XsRig::fresh();
+    p.clear();
+    ring = {};
+    ASSERT_EQ(p.add(pmu::Preset::instructions, ins), Status::ok);
+    ASSERT_EQ(sampler.arm(ins, 1000), Status::ok);
+    sampled_slot = p.slot_of(ins);
+    XsRig::model.on_interrupt(&Hook::take, nullptr);
+    p.start();
+    ASSERT_EQ(XsRig::mux.reserve(p.used_slots()), Status::ok);
+    for (unsigned i = 0; i < 4; ++i) ASSERT_EQ(XsRig::mux.add(EventConfig{codes[i], 0, 0}, ev[i]), Status::ok);
+    ASSERT_EQ(XsRig::mux.start(), Status::ok);
+    for (int k = 0; k < 10; ++k) {
+      XsRig::model.event(xs::event::INSTR, 10);
+      for (unsigned i = 0; i < 4; ++i) XsRig::model.event(codes[i], 1);
+      TestClock::t += 1;
+    }
+    XsRig::model.set_counter(sampled_slot, 0xFFFFFFFFu);  // one instruction from its overflow
+  };
+  arm();
+  XsRig::model.reset_access_count();
+  XsRig::mux.rotate();
+  const unsigned n = static_cast<unsigned>(XsRig::model.accesses());
+  ASSERT_GE(n, 5u);
+  unsigned inside = 0;
+  for (unsigned k = 1; k <= n; ++k) {
+    SCOPED_TRACE(::testing::Message() << "sampling interrupt raised at access " << k << " of " << n);
+    arm();
+    XsRig::model.after_access(k, &Hook::raise, nullptr);
+    XsRig::mux.rotate();
+    XsRig::model.after_access(1, nullptr, nullptr);
+    // XScale's stop is global (PMNC.E): between the rotation's stop and start the instruction is
+    // not counted and no overflow comes; elsewhere it does, and is taken once, after the mask.
+    EXPECT_LE(ring.size(), 1u) << "a sample taken twice";
+    inside += ring.size() == 1;
+    EXPECT_EQ(XsRig::mux.failed_rotations(), 0u) << "the handler restarted the PMU inside the rotation";
+    XsRig::mux.stop();
+    for (unsigned i = 0; i < 4; ++i) {
+      const prof::MuxValue v = XsRig::mux.value(ev[i]);
+      EXPECT_EQ(v.raw, v.running) << i << ": one event per tick, counted for exactly its ticks";
+    }
+    EXPECT_EQ(XsRig::model.selected_event(sampled_slot - 1), xs::event::INSTR) << "the sampled counter reprogrammed";
+    sampler.disarm();
+    p.clear();
+  }
+  EXPECT_GT(inside, 0u) << "no overflow came inside a rotation: nothing was checked";
+}
+
 TEST_F(profilerMultiplex, AddRefusesWhatNoCounterTakesAndDeduplicates) {
   XsRig::fresh();
   prof::MuxEvent a, b;
@@ -406,6 +503,85 @@ TEST_F(profilerMultiplex, NetburstEventsSharingAnEscrGoToSeparateGroups) {
   EXPECT_GT(mux.value(b).running, 0u);
   EXPECT_GT(mux.value(c).running, 0u);
   NbBus::device = nullptr;
+}
+
+// A configure() refused at a rotation (a shared ESCR taken by someone else since start()): the
+// event gets neither counts nor running time for that slice, the pinned counter and the events
+// that did program start from 0, and the rotation is counted as failed (review of issue 38).
+TEST_F(profilerMultiplex, AFailedRotationCreditsOnlyWhatWasProgrammed) {
+  NbBus::reset();
+  pmu::netburst::Model model;
+  NbBus::device = &model;
+  model.set_cycles_per_access(1);
+  ASSERT_EQ(Nb::probe().status, Status::ok);
+  model.set_cycles_per_access(0);
+  namespace nb = pmu::netburst;
+  auto ev = [](const char* s) { return nb::config_of(nb::parse(s)); };
+  static prof::Multiplexer<Nb, TestClock> mux;
+  mux.clear();
+  prof::MuxEvent ins, a, b, c, d;
+  ASSERT_EQ(mux.add(ev("instr_retired:NBOGUSNTAG"), ins), Status::ok);
+  ASSERT_EQ(mux.add(ev("IOQ_allocation:ALL_READ"), a), Status::ok);
+  ASSERT_EQ(mux.add(ev("IOQ_allocation:ALL_WRITE"), b), Status::ok);
+  ASSERT_EQ(mux.add(ev("FSB_data_activity:DRDY_DRV"), c), Status::ok);
+  ASSERT_EQ(mux.add(ev("FSB_data_activity:DRDY_OWN"), d), Status::ok);
+  ASSERT_EQ(mux.start(), Status::ok);
+  ASSERT_TRUE(mux.pinned(ins));
+  ASSERT_EQ(mux.group_of(d), 1u);
+  ASSERT_EQ(mux.slot_in(d, 1), 2u);
+  // Another user takes counter 3 with group 0's FSB_ESCR1 set-up: d cannot program in group 1.
+  ASSERT_EQ(Nb::configure(3, mux.event_of(b)), Status::ok);
+  model.instructions_retired(100);
+  model.event(nb::event_row("IOQ_allocation"), nb::parse("IOQ_allocation:ALL_READ").mask, 50);
+  TestClock::t += 10;
+  mux.rotate();
+  EXPECT_EQ(mux.failed_rotations(), 1u);
+  model.instructions_retired(100);
+  TestClock::t += 10;
+  mux.rotate();
+  model.instructions_retired(100);
+  TestClock::t += 10;
+  mux.stop();
+  EXPECT_EQ(mux.value(ins).raw, 300u) << "the pinned counter counted twice";
+  EXPECT_EQ(mux.value(c).raw, 0u) << "an event inherited the previous group's count";
+  EXPECT_EQ(mux.value(d).running, 0u) << "an event never programmed was credited running time";
+  EXPECT_EQ(mux.value(a).raw, 50u);
+  Nb::deconfigure(1u << 3);
+  // A start() that fails frees what it configured: the ESCRs are free again after it.
+  ASSERT_EQ(Nb::configure(3, ev("FSB_data_activity:DRDY_OWN")), Status::ok);
+  EXPECT_NE(mux.start(), Status::ok) << "group 0 needs FSB_ESCR1, held by counter 3";
+  EXPECT_FALSE(mux.running());
+  mux.clear();
+  Nb::deconfigure(1u << 3);
+  EXPECT_EQ(Nb::configure(13, ev("instr_retired:NBOGUSTAG")), Status::ok) << "CRU_ESCR0 still held by the failed start";
+  Nb::deconfigure(1u << 13);
+  NbBus::device = nullptr;
+}
+
+// XScale's PMNC.E is one switch (kGlobalEnable): the multiplexer's stop() beside a running
+// Profiler leaves it on, so the Profiler goes on counting (review of issue 38).
+TEST_F(profilerMultiplex, XscaleMuxStopLeavesARunningProfilerCounting) {
+  XsRig::fresh();
+  static prof::Profiler<Xs> p;
+  p.clear();
+  prof::Counter ins;
+  ASSERT_EQ(p.add(pmu::Preset::instructions, ins), Status::ok);
+  p.start();
+  ASSERT_EQ(XsRig::mux.reserve(p.used_slots()), Status::ok);
+  prof::MuxEvent e[5];
+  const std::uint32_t codes[5] = {xs::event::BRANCH, xs::event::DC_ACCESS, xs::event::DC_MISS,
+                                  xs::event::BRANCH_MISPRED, xs::event::DTLB_MISS};
+  for (unsigned i = 0; i < 5; ++i) ASSERT_EQ(XsRig::mux.add(EventConfig{codes[i], 0, 0}, e[i]), Status::ok);
+  ASSERT_EQ(XsRig::mux.start(), Status::ok);
+  for (unsigned i = 0; i < 5; ++i) XsRig::model.event(codes[i], 10);
+  TestClock::t += 10;
+  XsRig::mux.stop();
+  EXPECT_TRUE(XsRig::model.enabled()) << "the multiplexer's stop stopped the Profiler (PMNC.E)";
+  const std::uint64_t before = p.read(ins);
+  XsRig::model.event(xs::event::INSTR, 100);
+  EXPECT_EQ(p.read(ins) - before, 100u);
+  for (unsigned i = 0; i < 3; ++i) EXPECT_EQ(XsRig::mux.value(e[i]).raw, 10u) << i;
+  p.clear();
 }
 
 }  // namespace
