@@ -88,6 +88,12 @@ std::uint64_t run_steady(typename MuxBench<Board, B>::Mux* m, const MuxSetup& ms
   return (t1 - t0) & prof::low_mask(Board::Clock::kWidth);
 }
 
+inline void put_tenths(const Console& out, std::uint64_t x10) {
+  out.dec(static_cast<std::uint32_t>(x10 / 10));
+  out.put('.');
+  out.dec(static_cast<std::uint32_t>(x10 % 10));
+}
+
 inline void put_permille(const Console& out, std::uint64_t x100) {  // x100: hundredths
   out.dec(static_cast<std::uint32_t>(x100 / 100));
   out.put('.');
@@ -179,15 +185,11 @@ void multiplexing(const MuxSetup& ms, Checks& checks) {
                                     ? 0
                                     : (with_rotation - without_timer) * 10'000'000'000ull / hz / rotations;
   out.put("multiplexing: rotate() costs ");
-  out.dec(static_cast<std::uint32_t>(rotate_x10 / 10));
-  out.put('.');
-  out.dec(static_cast<std::uint32_t>(rotate_x10 % 10));
+  put_tenths(out, rotate_x10);
   out.put(" instructions (thread context, ");
   out.dec(groups);
   out.put(" groups); the timer interrupt that rotates, vector to return: ");
-  out.dec(static_cast<std::uint32_t>(irq_x10 / 10));
-  out.put('.');
-  out.dec(static_cast<std::uint32_t>(irq_x10 % 10));
+  put_tenths(out, irq_x10);
   out.put(" instructions (");
   out.dec(rotations);
   out.line(" rotations; pmusim's 1 instruction per ns)");

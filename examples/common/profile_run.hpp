@@ -305,9 +305,7 @@ inline void print_cost(const Console& out, const char* what, std::uint64_t x10, 
     return;
   }
   out.put(": ");
-  out.dec(static_cast<std::uint32_t>(x10 / 10));
-  out.put('.');
-  out.dec(static_cast<std::uint32_t>(x10 % 10));
+  put_tenths(out, x10);
   out.put(" instructions per interrupt (");
   out.put(scope);
   out.line(")");

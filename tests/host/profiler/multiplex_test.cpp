@@ -476,15 +476,20 @@ struct NbTag;
 using NbBus = pmu::MockBus<NbTag>;
 using Nb = pmu::netburst::Driver<NbBus>;
 
-TEST_F(profilerMultiplex, NetburstEventsSharingAnEscrGoToSeparateGroups) {
+// A fresh model on the bus, probed (the probe checks that a counter advances).
+void probed_netburst(pmu::netburst::Model& model) {
   NbBus::reset();
-  pmu::netburst::Model model;
   NbBus::device = &model;
-  model.set_cycles_per_access(1);  // the probe checks that a counter advances
+  model.set_cycles_per_access(1);
   ASSERT_EQ(Nb::probe().status, Status::ok);
   model.set_cycles_per_access(0);
+}
+pmu::EventConfig ev(const char* s) { return pmu::netburst::config_of(pmu::netburst::parse(s)); }
+
+TEST_F(profilerMultiplex, NetburstEventsSharingAnEscrGoToSeparateGroups) {
+  pmu::netburst::Model model;
+  probed_netburst(model);
   namespace nb = pmu::netburst;
-  auto ev = [](const char* s) { return nb::config_of(nb::parse(s)); };
   static prof::Multiplexer<Nb, TestClock> mux;
   mux.clear();
   prof::MuxEvent a, b, c;
@@ -509,14 +514,9 @@ TEST_F(profilerMultiplex, NetburstEventsSharingAnEscrGoToSeparateGroups) {
 // event gets neither counts nor running time for that slice, the pinned counter and the events
 // that did program start from 0, and the rotation is counted as failed (review of issue 38).
 TEST_F(profilerMultiplex, AFailedRotationCreditsOnlyWhatWasProgrammed) {
-  NbBus::reset();
   pmu::netburst::Model model;
-  NbBus::device = &model;
-  model.set_cycles_per_access(1);
-  ASSERT_EQ(Nb::probe().status, Status::ok);
-  model.set_cycles_per_access(0);
+  probed_netburst(model);
   namespace nb = pmu::netburst;
-  auto ev = [](const char* s) { return nb::config_of(nb::parse(s)); };
   static prof::Multiplexer<Nb, TestClock> mux;
   mux.clear();
   prof::MuxEvent ins, a, b, c, d;
