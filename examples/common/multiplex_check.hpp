@@ -101,8 +101,9 @@ inline void put_permille(const Console& out, std::uint64_t x100) {  // x100: hun
   out.dec(static_cast<std::uint32_t>(x100 % 100));
 }
 
+// Out of line: its locals stay off profile()'s frame, which the stack captures copy from below.
 template <class Board, prof::Backend B>
-void multiplexing(const MuxSetup& ms, Checks& checks) {
+[[gnu::noinline]] void multiplexing(const MuxSetup& ms, Checks& checks) {
   const Console& out = checks.out;
   using MB = MuxBench<Board, B>;
   using Mux = typename MB::Mux;
