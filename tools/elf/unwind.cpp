@@ -220,8 +220,8 @@ struct Unwinder::Impl {
         Dwarf_Op* rops = nullptr;
         std::size_t rn = 0;
         if (dwarf_frame_register(frame, r, mem_ops, &rops, &rn) != 0) continue;
-        if (rn == 0) {  // no operations: undefined (ops null) or same value
-          st.settle(r, ra, depth, regs, rops == nullptr ? Step::Rule::undefined : Step::Rule::same);
+        if (rn == 0) {  // no operations: same value (ops null) or undefined (ops = mem_ops), libdw.h
+          st.settle(r, ra, depth, regs, rops == nullptr ? Step::Rule::same : Step::Rule::undefined);
           continue;
         }
         Eval e{regs, st.cfa, mem, mask};
