@@ -197,19 +197,21 @@ class Multiplexer {
       const Status s = schedule();
       if (s != Status::ok) return s;
     }
+    pmu::IrqGuard guard;  // a handler's value() sees the old totals or the new ones
     for (unsigned i = 0; i < count_; ++i) {
       events_[i].raw = 0;
       events_[i].running = 0;
     }
     enabled_ = 0;
     rotations_ = 0;
-    pmu::IrqGuard guard;
+    generation_ = generation_ + 1;
     current_ = 0;
     B::stop(pinned_mask_ | mask_of(0));  // XScale, RM7000: configure() wants the PMU stopped
     const Status s = program(current_, true);
     if (s != Status::ok) {  // nothing left configured: NetBurst's ESCRs free again
       if constexpr (requires { B::deconfigure(0u); }) B::deconfigure(mask_of(0));
       live_ = 0;
+      if (global_with_others()) B::start(reserved_);  // the Profiler's counters, stopped above
       return s;
     }
     slice_start_ = Clock::now();
