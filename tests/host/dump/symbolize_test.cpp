@@ -304,6 +304,24 @@ TEST_P(ElfTarget, UnwindsAfterTheSecondRestoreState) {
   EXPECT_EQ(w.stopped, "");
 }
 
+// Every board's start-up code marks the outermost frame: its return address's CFI rule is
+// "undefined" (DW_CFA_undefined; sample.cpp's `outermost`). A walk there ends complete, no marker.
+// libdw.h: dwarf_frame_register's *nops 0 with *ops set to ops_mem is "undefined", with *ops null
+// "same value"; read the other way round, the walk stopped ("no return address rule", or on a
+// board's _start "no progress" and 64 frames of _start).
+TEST_P(ElfTarget, AnUndefinedReturnAddressEndsTheWalkComplete) {
+  const auto nm = nm_functions(elf());
+  const bool big = GetParam() == "mips" || GetParam() == "ppc";
+  pmukit::StackSampleRecord s;
+  s.pc = nm.at("outermost") + (GetParam() == "i386" ? 1 : 4);  // its second instruction: after the rule
+  s.sp = 0x8000;
+  s.stack.assign(64, 0);
+  const pmukit::Unwinder u(elf());
+  const pmukit::UnwoundStack w = u.unwind(s, big ? pmukit::ByteOrder::big : pmukit::ByteOrder::little, 4);
+  EXPECT_EQ(w.pcs, (std::vector<std::uint64_t>{s.pc}));
+  EXPECT_EQ(w.stopped, "");
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, ElfTarget, ::testing::Values("arm", "mips", "ppc", "i386"),
                          [](const auto& info) { return info.param; });
 

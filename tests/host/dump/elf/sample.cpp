@@ -75,6 +75,24 @@ static __attribute__((noinline)) int local_helper(int x) {  // LINE:local_helper
   return x ^ counter;
 }
 
+// The outermost frame, as every board's start-up code marks it: the return address's CFI rule is
+// "undefined" (DW_CFA_undefined), so a walk that reaches it is complete.
+#if defined(__arm__) || defined(__powerpc__)
+#define PMUKIT_RA "lr"
+#elif defined(__mips__)
+#define PMUKIT_RA "$31"
+#else
+#define PMUKIT_RA "eip"
+#endif
+asm(".text\n"
+    ".globl outermost\n"
+    "outermost:\n"
+    ".cfi_startproc\n"
+    ".cfi_undefined " PMUKIT_RA "\n"
+    "nop\n"
+    "nop\n"
+    ".cfi_endproc\n");
+
 extern "C" void entry() {  // LINE:entry
   counter = fw::middle(10) + thumb_scale(2) + local_helper(5) + fw::two_exits(counter);
   counter = fw::scaled_sum(counter);
