@@ -1,21 +1,41 @@
 #!/usr/bin/env bash
-# Issue 18's figures in one run, each as a ratio against its hand-written or peer baseline, with
-# the goal and whether it is met. Reads the example firmware logs of a finished build (ctest of
-# the cross presets) and runs the zero-cost gate, the footprint and the symbolization benchmark.
+# The performance figures in one run, each as a ratio against its hand-written or peer baseline,
+# with the goal and whether it is met. Reads the example firmware logs of a finished build (ctest
+# of the cross presets), the zero-cost probes run_all.sh built, and runs the footprint, the
+# symbolization benchmark and pmusim's speed.
 #
-# usage: bench/summary.sh [BUILD_ROOT]     (default: <repo>/build, as scripts/test.sh leaves it)
+# usage: bench/summary.sh [BUILD_ROOT [SCRATCH]]
+#   BUILD_ROOT  a finished build (default: <repo>/build, as scripts/test.sh leaves it); only read,
+#               but for the zero-cost probes when run_all.sh has not built them there yet
+#   SCRATCH     where the footprint objects go (default: BUILD_ROOT)
 # Prints Markdown tables; exits 0 (a summary, not a gate: the gates are ctest and the zero-cost
 # check).
+#
+# docs/figures.md is generated from this output (bench/figures.py, bench/README.md): every table
+# is one block between `table NAME KIND` and `end_table`, and bench/figures.md.in places it with a
+# line @figures:NAME@. KIND says whether scripts/test.sh compares it with the committed page:
+#   compared  deterministic figures: instruction counts under QEMU -icount and pmusim (the same
+#             build's logs are byte-identical run to run), sizes, counts from the disassembly
+#   timing    host timings (noisy): regenerated, never compared
+# A table mixes no kinds: a timing column goes into a table of its own. A new table is one block
+# here and one marker line in bench/figures.md.in.
 set -uo pipefail
+export LC_ALL=C  # the same row order (glob) on every machine: docs/figures.md compares them
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 root=${1:-$repo/build}
+scratch=${2:-$root}
 
+table() { echo "<!-- figures:$1 $2 -->"; }
+end_table() { echo "<!-- end figures -->"; }
+# The first line of a log matching a sed -n expression, printed by it ("" if none).
+first() { sed -n "$1" "$2" | head -n1; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "-"; else printf "%.2f", a / b }'; }
 meets() { awk -v r="$1" -v g="$2" 'BEGIN { print (r != "-" && r + 0 <= g + 0) ? "yes" : "no" }'; }
 
 echo "## Region windows on the example firmware (instructions read between a counter's two reads, the read included; hand-written: 1)"
 echo
+table region-windows compared
 echo "| run | counter | fast region | Region (calibrated away) | fast / hand | goal <= 3 (2 between) |"
 echo "|---|---|---|---|---|---|"
 for log in "$root"/*/examples/*/*_profile.elf.*.log; do
@@ -30,6 +50,7 @@ for log in "$root"/*/examples/*/*_profile.elf.*.log; do
   case $unit in *ticks*) goal="n/a (a clock, not an instruction count)" ;; esac
   echo "| $run | $unit | $w | ${region:--} | $r | $goal |"
 done
+end_table
 echo
 echo "Under QEMU -icount shift=0,sleep=off (xscale_profile_qemu) and pmusim a count is an instruction; the"
 echo "time-base, Count and TSC runs are coarser clocks, where a window of a few ticks is the clock's."
@@ -37,6 +58,7 @@ echo
 
 echo "## Sampling interrupt, vector to return (instructions per interrupt, measured in the same firmware run)"
 echo
+table sampling-interrupt compared
 echo "| run | general path (callback, Sampler) | fast path (PC and LR into the ring) | hand-written PC-to-ring | fast / hand | goal <= 1.5 |"
 echo "|---|---|---|---|---|---|"
 for log in "$root"/*/examples/*/*_profile.elf.*.log; do
@@ -53,12 +75,14 @@ for log in "$root"/*/examples/*/*_profile.elf.*.log; do
     echo "| $run | $cost | - (no fast path on this board) | - | - | no |"
   fi
 done
+end_table
 echo
 
 echo "## Multiplexing (pmusim: a steady workload multiplexed against each group alone; examples/common/multiplex_check.hpp)"
 echo
-echo "| run | events | counters | groups | rotate() (thread) | rotating timer interrupt, vector to return | worst error | goal <= 2% |"
-echo "|---|---|---|---|---|---|---|---|"
+table multiplexing compared
+echo "| run | events | counters | groups | rotate() (thread) | rotating timer interrupt, vector to return | worst error, firmware | worst error, \`pmukit stat\` (events and metrics) | goal <= 2% |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for log in "$root"/*/examples/*/*_profile.elf.*_pmusim.log; do
   [ -f "$log" ] || continue
   run=$(basename "$log" .log); run=${run#*.elf.}
@@ -66,13 +90,21 @@ for log in "$root"/*/examples/*/*_profile.elf.*_pmusim.log; do
   [ -n "$shape" ] || continue
   cost=$(sed -n 's/^multiplexing: rotate() costs \([0-9.]*\) instructions.*vector to return: \([0-9.]*\) instructions.*/\1|\2/p' "$log" | head -n1)
   worst=$(sed -n 's/^multiplexing: worst error \([0-9.]*\)%.*/\1/p' "$log" | head -n1)
-  ok=$(awk -v w="${worst:-100}" 'BEGIN { print (w + 0 <= 2) ? "yes" : "no" }')
-  echo "| $run | ${shape//|/ | } | ${cost%%|*} | ${cost#*|} | ${worst:--}% | $ok |"
+  # pmukit stat's estimates and metrics from the dump in the log (scripts/check_mux_stat.py)
+  stat=-
+  if [ -x "$root/host/tools/pmukit" ]; then
+    stat=$(python3 "$repo/scripts/check_mux_stat.py" "$root/host/tools/pmukit" "$log" 2>/dev/null |
+           sed -n 's/.*: [0-9]* events, \([0-9]*\) metrics, worst error \([0-9.]*\)%.*/\2% (\1 metrics)/p' | tail -n1)
+  fi
+  ok=$(awk -v w="${worst:-100}" -v t="${stat%%%*}" 'BEGIN { print (w + 0 <= 2 && t != "" && t != "-" && t + 0 <= 2) ? "yes" : "no" }')
+  echo "| $run | ${shape//|/ | } | ${cost%%|*} | ${cost#*|} | ${worst:--}% | ${stat:--} | $ok |"
 done
+end_table
 echo
 
 echo "## PMU overflow sampling (pmusim; vector to return through the board's IRQ glue)"
 echo
+table pmu-sampling compared
 echo "| run | compile-time slot (on_pmu_interrupt<0>, nothing frozen) | general entry, at least (frozen part unseen) |"
 echo "|---|---|---|"
 for log in "$root"/*/examples/*/*_profile.elf.*.log; do
@@ -82,31 +114,70 @@ for log in "$root"/*/examples/*/*_profile.elf.*.log; do
   slow=$(sed -n 's/^PMU sampling interrupt cost, general entry, at least: \([0-9.]*\) .*/\1/p' "$log" | head -n1)
   [ -n "$quick" ] && echo "| $run | $quick | ${slow:--} |"
 done
+end_table
 echo
 echo "Its service is branch-free but for the common-case test: the branches_pmu_irq rows below."
 echo
 
+echo "## Call stacks per sample (instructions per timer interrupt, vector to return through the general timer IRQ)"
+echo
+table call-stacks compared
+echo "| run | no capture (general path) | 512-byte stack copy (profiler/stack.hpp) | frame walk, 16 frames (profiler/frame_walk.hpp) |"
+echo "|---|---|---|---|"
+for log in "$root"/*/examples/*/*_profile.elf.*.log; do
+  [ -f "$log" ] || continue
+  run=$(basename "$log" .log); run=${run#*.elf.}
+  copy=$(first 's/^sampling interrupt cost with a 512-byte stack capture: \([0-9.]*\) .*/\1/p' "$log")
+  [ -n "$copy" ] || continue
+  none=$(first 's/^sampling interrupt cost: \([0-9.]*\) .*/\1/p' "$log")
+  walk=$(first 's/^sampling interrupt cost with a frame walk on the target: \([0-9.]*\) .*/\1/p' "$log")
+  echo "| $run | ${none:--} | $copy | ${walk:--} |"
+done
+end_table
+echo
+
 echo "## Zero-cost gate and fast-region window from the disassembly (bench/zero_cost)"
 echo
-if out=$(bash "$repo/bench/zero_cost/run_all.sh" "$root" 2>&1); then status=passed; else status=FAILED; fi
+# The probes scripts/test.sh's run_all.sh built just before, where they are all there (only read:
+# check.py disassembles them); else run_all.sh builds them under BUILD_ROOT.
+. "$repo/scripts/targets.sh"
+probes=()
+for t in "${pmu_targets[@]}"; do
+  info=$root/zc-$t/zero_cost_probe.txt
+  [ -f "$info" ] || { probes=(); break; }
+  mapfile -t f <"$info"
+  probes+=(--probe "${f[0]}" "${f[1]}" "${f[2]}")
+done
+if [ ${#probes[@]} -gt 0 ]; then
+  if out=$(python3 "$repo/bench/zero_cost/check.py" "${probes[@]}" 2>&1); then status=passed; else status=FAILED; fi
+elif out=$(bash "$repo/bench/zero_cost/run_all.sh" "$root" 2>&1); then status=passed; else status=FAILED; fi
+table zero-cost-window compared
 echo "| target | window_1slot instructions between the reads | goal <= 2 |"
 echo "|---|---|---|"
 grep -E '^\| [a-z0-9-]+ +\| window_1slot ' <<<"$out" | awk -F'|' '{gsub(/ /, "", $2); gsub(/ /, "", $4); print "| " $2 " | " $4 " | " ($4 + 0 <= 2 ? "yes" : "no") " |"}'
+end_table
 echo
+table zero-cost-branches compared
 echo "| target | branches_pmu_irq: conditional branches in on_pmu_interrupt<0> | limit |"
 echo "|---|---|---|"
 grep -E '^\| [a-z0-9-]+ +\| branches_pmu_irq ' <<<"$out" | awk -F'|' '{gsub(/ /, "", $2); gsub(/ /, "", $4); gsub(/ /, "", $5); print "| " $2 " | " $4 " | " $5 " |"}'
+end_table
 echo
-tail -n 2 <<<"$out" | head -n 1
-echo "(gate $status)"
+echo "(zero-cost gate $status)"
 echo
 
-echo "## Footprint, minimal configuration (.text after --gc-sections; hand-written job: 228 B on XScale)"
+echo "## Footprint (bench/footprint: .text after --gc-sections; hand-written minimal job: 228 B on XScale)"
 echo
-echo "| target | .text | ratio to 228 B | goal <= 512 B |"
-echo "|---|---|---|---|"
-bash "$repo/bench/footprint/footprint.sh" "$root/footprint" 2>/dev/null |
-  awk -F'|' '$4 ~ /minimal/ {gsub(/ /, "", $2); gsub(/ /, "", $5); printf "| %s | %s | %.2f | %s |\n", $2, $5, $5 / 228, ($5 <= 512 ? "yes" : "no")}'
+fp=$(bash "$repo/bench/footprint/footprint.sh" "$scratch/footprint" 2>/dev/null)
+table footprint compared
+echo "| target | minimal .text | ratio to 228 B | goal <= 512 B | counting .text | largest symbols of minimal |"
+echo "|---|---|---|---|---|---|"
+awk -F'|' '{for (i = 2; i <= 6; i++) gsub(/^ +| +$/, "", $i); gsub(/^ +| +$/, "", $8)}
+  $4 == "counting" {counting[$2] = $5}
+  $4 == "minimal" {order[++n] = $2; text[$2] = $5; syms[$2] = $8}
+  END {for (i = 1; i <= n; i++) {t = order[i]; s = syms[t]; gsub(/; /, ", ", s)
+    printf "| %s | %s | %.2f | %s | %s | %s |\n", t, text[t], text[t] / 228, (text[t] <= 512 ? "yes" : "no"), counting[t], s}}' <<<"$fp"
+end_table
 echo
 
 echo "## Symbolization (bench/symbolize: 1,000,000 samples; ratio = addr2line -f -C time / pmukit's)"
@@ -115,14 +186,40 @@ bench=$root/host/bench/symbolize/bench_symbolize
 if [ ! -x "$bench" ]; then
   cmake --build "$root/host" --target bench_symbolize >/dev/null 2>&1 || true
 fi
+table symbolization timing
+echo '```'
 if [ -x "$bench" ]; then
   elfs=("$root/host/tools/pmukit")
   # and the first target's example (cmake/targets.cmake, scripts/targets.sh), where built
-  . "$repo/scripts/targets.sh"
   t=${pmu_targets[0]}
   fw=$root/$t/examples/${pmu_dir[$t]}/${pmu_profile[$t]}.elf
   [ -f "$fw" ] && elfs+=("$fw")
-  "$bench" "${elfs[@]}" | sed 's/^/    /'
+  "$bench" "${elfs[@]}"
 else
   echo "bench_symbolize not built (build the host preset first)"
 fi
+echo '```'
+end_table
+echo
+
+echo "## pmusim's speed (bench/pmusim/run.sh: emulated instructions per second, with the PMU model and without)"
+echo
+table pmusim-speed timing
+echo '```'
+bash "$here/pmusim/run.sh" "$root" 2>&1
+echo '```'
+end_table
+echo
+
+echo "## CI: seconds per preset (scripts/test.sh's last run in this build, $root/logs/times.txt)"
+echo
+table ci-seconds timing
+if [ -s "$root/logs/times.txt" ]; then
+  echo "| preset | seconds |"
+  echo "|---|---|"
+  awk '$1 == "preset" {print "| " $2 " | " $3 " |"}
+       $1 == "total" {print "| whole run (scripts/test.sh to this summary, " $3 " tests) | " $2 " |"}' "$root/logs/times.txt"
+else
+  echo "Not recorded in this build: scripts/test.sh (all presets) records it."
+fi
+end_table

@@ -9,11 +9,9 @@
 //   stacks.record({pc, lr, sp, fp});
 //
 // Cost per sample: the context (4 words) and a copy of min(Bytes, top - sp) bytes, four words a
-// step. Measured on the example boards under QEMU, from vector to return through the board's timer
-// IRQ path, with a 512-byte copy and without stack capture: XScale 512 and 75, e500 574 and 88,
-// PC (i386) 755 and 70, malta 802 and 140 (RM7000 image), 849 and 120 (CPS image). A ring of N
-// samples holds N * (Bytes + 20) bytes. A full ring
-// drops the sample and counts it (dropped()). One producer (the sampling interrupt of one core)
+// step; measured on every example board, with a 512-byte copy and without stack capture, in
+// docs/figures.md ("Call stacks per sample"). A ring of N samples holds N * (Bytes + 20) bytes.
+// A full ring drops the sample and counts it (dropped()). One producer (the sampling interrupt of one core)
 // and one consumer (thread context), as prof::SampleRing.
 #include "hal/core/bus/barrier.hpp"
 #include <cstddef>

@@ -19,6 +19,9 @@ failed=0
 bad=()
 logdir=build/logs
 mkdir -p "$logdir"
+# Seconds per preset and for the whole run, for bench/summary.sh's CI table (a timing: never compared).
+run_start=$(date +%s)
+: >"$logdir/times.txt"
 for p in "${presets[@]}"; do
   echo "=== preset $p"
   start=$(date +%s)
@@ -36,6 +39,7 @@ for p in "${presets[@]}"; do
   else
     echo "    no ctest summary ($(( $(date +%s) - start )) s)"
   fi
+  echo "preset $p $(( $(date +%s) - start ))" >>"$logdir/times.txt"
   # pmusim is a host program: the cross presets run the host preset's instead of each compiling one.
   if [ "$p" = host ] && [ -x build/host/pmusim ]; then export PMUKIT_PMUSIM="$PWD/build/host/pmusim"; fi
   if [[ " ${bad[*]-} " == *" $p "* ]]; then
@@ -125,9 +129,17 @@ if [ -x bench/footprint/footprint.sh ] && [ $# -eq 0 ]; then
   bash bench/footprint/footprint.sh build/footprint || bad+=("footprint")
 fi
 
-if [ -x bench/summary.sh ] && [ $# -eq 0 ]; then
-  echo "=== issue 18 figures: ratios to the hand-written baselines (bench/summary.sh)"
-  bash bench/summary.sh build || true
+# docs/figures.md is generated from bench/summary.sh's tables (bench/README.md): regenerated into
+# build/figures.md, its deterministic figures must be the committed page's.
+if [ -f bench/figures.py ] && [ $# -eq 0 ]; then
+  echo "total $(( $(date +%s) - run_start )) $((passed + failed))" >>"$logdir/times.txt"
+  echo "=== figures: bench/summary.sh's tables, docs/figures.md regenerated and compared (bench/figures.py)"
+  if python3 bench/figures.py --check build; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    bad+=("figures")
+  fi
 fi
 
 if [ ${#bad[@]} -gt 0 ]; then echo "failing: ${bad[*]}"; fi
