@@ -2,12 +2,16 @@
 """docs/figures.md from bench/figures.md.in (the prose) and bench/summary.sh's tables.
 
 usage: bench/figures.py [--check] [BUILD_ROOT [SCRATCH]]
+       bench/figures.py --lint
   BUILD_ROOT  a finished build (default: <repo>/build, as scripts/test.sh leaves it), read only
   SCRATCH     where summary.sh may write (default: BUILD_ROOT)
   without --check: writes docs/figures.md
   --check     writes SCRATCH/figures.md instead, then compares it with docs/figures.md: the page
               must be what the template and this build's figures give, but for the timing tables
               (scripts/test.sh runs this; exit 1 on a difference, with the diff)
+  --lint      no build: every `table` in summary.sh has its marker in the template and the other
+              way round, and docs/figures.md is the template's prose with those blocks in place
+              (the host preset's ctest runs this)
 
 summary.sh prints every table between "<!-- figures:NAME KIND -->" and "<!-- end figures -->"
 (its `table NAME KIND` and `end_table`); the template holds a line "@figures:NAME@" where it goes.
@@ -95,7 +99,52 @@ def compared_view(text, where):
     return out
 
 
+def lint():
+    """The template, summary.sh's blocks and the committed page agree, without running anything."""
+    with open(os.path.join(HERE, "summary.sh"), encoding="utf-8") as f:
+        declared = re.findall(r"^\s*table ([a-z0-9-]+) (compared|timing)\s*$", f.read(), re.M)
+    kinds = dict(declared)
+    if len(kinds) != len(declared):
+        sys.exit("figures: bench/summary.sh declares a table name twice")
+    with open(TEMPLATE, encoding="utf-8") as f:
+        template = f.read().splitlines()
+    markers = [m.group(1) for m in map(MARKER.match, template) if m]
+    problems = [f"bench/summary.sh's table {n} has no @figures:{n}@ in bench/figures.md.in" for n in kinds
+                if n not in markers]
+    problems += [f"bench/figures.md.in places {n}, which bench/summary.sh has no table for" for n in markers
+                 if n not in kinds]
+    problems += [f"bench/figures.md.in places {n} twice" for n in set(markers) if markers.count(n) > 1]
+    with open(PAGE, encoding="utf-8") as f:
+        page = f.read()
+    expect = [HEADER]
+    for line in template:
+        m = MARKER.match(line)
+        expect += [f"<!-- figures:{m.group(1)} {kinds.get(m.group(1))} -->", END] if m else [line]
+    shape, skip = [], False
+    for line in page.splitlines():
+        if BEGIN.match(line):
+            shape.append(line)
+            skip = True
+        elif line == END:
+            shape.append(line)
+            skip = False
+        elif not skip:
+            shape.append(line)
+    diff = list(difflib.unified_diff(shape, expect, "docs/figures.md (committed, tables left out)",
+                                     "bench/figures.md.in (tables left out)", lineterm=""))
+    if diff:
+        problems.append("docs/figures.md is not bench/figures.md.in's prose with its tables (edit the template"
+                        " and regenerate: python3 bench/figures.py, after scripts/test.sh):\n" + "\n".join(diff))
+    if problems:
+        print("\n".join("figures: " + p for p in problems))
+        return 1
+    print("figures: bench/summary.sh's tables, bench/figures.md.in and docs/figures.md agree")
+    return 0
+
+
 def main(argv):
+    if argv == ["--lint"]:
+        return lint()
     check = "--check" in argv
     args = [a for a in argv if a != "--check"]
     root = os.path.abspath(args[0]) if args else os.path.join(REPO, "build")
