@@ -4,4 +4,11 @@
 #ifndef MALTA_FAST_SAMPLING_H
 #define MALTA_FAST_SAMPLING_H
 #define MALTA_FAST_PERIOD 4998
+/* The PMU overflow sampling period of the fast vector and its hand-written baseline
+ * (board/handwritten_pmu.S, which subtracts it with one addiu: at most 32768), in counted events:
+ * under pmusim one per instruction. */
+#define MALTA_PMU_PERIOD 10000
+/* The GCR block's physical base on QEMU's and pmusim's Malta (CMGCRBase reads it): the hand-written
+ * CM handler's link-time constant, where the fast vector takes the discovered one. */
+#define MALTA_GCR_PHYS 0x1FBF8000
 #endif

@@ -19,6 +19,7 @@
 #include "hal/rm7000/driver.hpp"
 #include "hal/rm7000/metrics.hpp"
 #include "malta_profile.hpp"
+#include "pmu_fast_vector.hpp"
 
 namespace {
 
@@ -88,8 +89,10 @@ extern "C" int main() {
   if (sim) out.line("pmusim: the RM7000 counter is the project's model; one clock per instruction");
   examples::Setup pmu_setup = sim ? examples::under_pmusim(kPmuSetup) : kPmuSetup;
   if (sim) pmu_setup.mux = &kMux;
-  const int failed = checks.failures + (present ? examples::profile<malta::Board, Pmu>(pmu_setup)
-                                                : examples::profile<malta::Board, malta::CountBackend>(kCountSetup));
+  int failed = checks.failures + (present ? examples::profile<malta::Board, Pmu>(pmu_setup)
+                                          : examples::profile<malta::Board, malta::CountBackend>(kCountSetup));
+  // PMU overflow sampling through the board's fast vector (interrupt 13; PerfCount is CP0).
+  if (present) failed += malta::pmu_fast_sampling<malta::Board, Pmu>(0);
   out.line(failed == 0 ? "PROFILE PASS" : "PROFILE FAIL");
   board::exit(failed == 0 ? 0 : board::kExitFail);
 }

@@ -364,6 +364,10 @@ struct Machine : Cpu {
     m.last_pc = pc;
   }
 
+  // A word stored into the vector's window: decoded again (a store of whole aligned words; the
+  // firmware copies images word by word).
+  static void on_vector_write(uc_engine*, uc_mem_type, u64 address, int size, std::int64_t value, void* self);
+
   static u64 uart_read(uc_engine*, u64 offset, unsigned, void*) { return offset == kUart + 5 ? 0x60 : 0; }
   static void uart_write(uc_engine*, u64 offset, unsigned, u64 value, void* self) {
     if (offset == kUart) static_cast<Machine*>(self)->console.put(static_cast<char>(value));
@@ -399,6 +403,8 @@ struct Machine : Cpu {
 
 namespace {
 
+constexpr u32 kVectorPhys = 0x180, kVectorBytes = 0x80;
+
 // The CP0 accesses pmusim intercepts for each PMU (MF/MT rd with sel in bits 2:0, CF/CT rd), and
 // for both the timer's Count and Compare.
 bool intercepted_cop0(Pmu pmu, u32 w) {
@@ -410,6 +416,15 @@ bool intercepted_cop0(Pmu pmu, u32 w) {
     return ((mf || mt) && (rd == 13 || rd == 14) && sel == 0) || (mf && (rd == 15 || rd == 16) && sel == 3) ||
            (mf && rd == 15 && sel == 1);  // EBase: the model's (CPUNum 0; Unicorn numbers its CPU 1)
   return ((mf || mt) && (rd == 13 || rd == 14 || rd == 15 || rd == 22 || rd == 25)) || rs == 2 || rs == 6;
+}
+
+// A word's tag (Machine's enum): its event classes and what the decoder intercepts.
+std::uint8_t tag_of(Pmu pmu, u32 w) {
+  std::uint8_t k = mips4_class(w);  // branches for both cores: MIPS32 keeps MIPS IV's encodings
+  if (w == kEret) k |= kEretOp;
+  else if ((w & 0xFC00003Fu) == 0x7000003Fu) k |= kSdbbp;
+  else if (intercepted_cop0(pmu, w)) k |= kCop0;
+  return k;
 }
 
 Result run_mips(const ElfImage& image, const Options& options, Pmu pmu) {
@@ -428,13 +443,19 @@ Result run_mips(const ElfImage& image, const Options& options, Pmu pmu) {
   m.each_code_segment(image, [&](u32 at, const Segment& s) {
     for (std::size_t i = 0; i + 3 < s.bytes.size(); i += 4) {
       const u32 w = u32{s.bytes[i]} << 24 | u32{s.bytes[i + 1]} << 16 | u32{s.bytes[i + 2]} << 8 | s.bytes[i + 3];
-      std::uint8_t k = mips4_class(w);  // branches for both cores: MIPS32 keeps MIPS IV's encodings
-      if (w == kEret) k |= kEretOp;
-      else if ((w & 0xFC00003Fu) == 0x7000003Fu) k |= kSdbbp;
-      else if (intercepted_cop0(pmu, w)) k |= kCop0;
-      if (k != kNone) m.code.set(static_cast<u32>(at + i), k);
+      if (const std::uint8_t k = tag_of(pmu, w)) m.code.set(static_cast<u32>(at + i), k);
     }
   });
+  // The general exception vector's window (0x180 up to 0x200, where Cause.IV would vector): the
+  // firmware copies handler images there at run time (examples/malta/board, install_vector), so
+  // its words are decoded as they are written, through kseg0 or kseg1.
+  m.code.add(kVectorPhys, kVectorBytes, 4);
+  uc_hook vector_write[2];
+  for (unsigned i = 0; i < 2; ++i) {
+    const u64 seg = i == 0 ? 0x80000000u : 0xA0000000u;
+    uc_hook_add(m.uc, &vector_write[i], UC_HOOK_MEM_WRITE, reinterpret_cast<void*>(&Machine::on_vector_write), &m,
+                seg + kVectorPhys, seg + kVectorPhys + kVectorBytes - 1);
+  }
   m.model.set_ie(false);  // pmusim takes the level itself (Status.IE/EXL/ERL)
   uc_hook code, block, intr;
   uc_hook_add(m.uc, &block, UC_HOOK_BLOCK, reinterpret_cast<void*>(&Machine::on_block), &m, 1, 0);
@@ -445,6 +466,14 @@ Result run_mips(const ElfImage& image, const Options& options, Pmu pmu) {
   return result;
 }
 
+}  // namespace
+
+namespace {
+void Machine::on_vector_write(uc_engine*, uc_mem_type, u64 address, int size, std::int64_t value, void* self) {
+  auto& m = *static_cast<Machine*>(self);
+  if (size != 4 || (address & 3) != 0) return;
+  m.code.set(static_cast<u32>(address) & 0x1FFFFFFFu, tag_of(m.pmu, static_cast<u32>(value)));
+}
 }  // namespace
 
 Result run_rm7000(const ElfImage& image, const Options& options) { return run_mips(image, options, Pmu::rm7000); }

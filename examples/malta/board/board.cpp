@@ -176,6 +176,27 @@ bool timer_vector_start(u32 period_ticks, const u32* image, const u32* image_end
   return true;
 }
 
+bool pmu_vector_start(const u32* image, const u32* image_end) {
+  if (image_end <= image || image_end - image > static_cast<std::ptrdiff_t>(kVectorImageWords)) return false;
+  timer_stop();
+  CriticalSection cs;
+  install_vector(image, image_end);
+  g_vector_image = true;
+#if defined(__mips_isa_rev) && __mips_isa_rev >= 2
+  if (under_pmusim()) mtc0<kStatus>(mfc0<kStatus>() | ST_IM6);  // CM_PCInt's line there
+#endif
+  return true;
+}
+
+void pmu_vector_stop() {
+  CriticalSection cs;
+  if (!g_on_pcint) mtc0<kStatus>(mfc0<kStatus>() & ~ST_IM6);
+  if (g_vector_image) {
+    install_vector(malta_vector_stub, malta_vector_stub_end);
+    g_vector_image = false;
+  }
+}
+
 bool set_perf_handler(IrqHandler on_perf) {
   if (pmu::rm7000::core_of_prid(prid()) != pmu::rm7000::Core::rm7000) return false;
   CriticalSection cs;
@@ -280,4 +301,7 @@ extern "C" [[noreturn]] void malta_main_returned(int code) { board::exit(code); 
 extern "C" {
 void* volatile malta_fast_ring = nullptr;
 volatile std::uint32_t malta_fast_period = 0;
+// What malta_fast_pmu_vector_* read: the rewind's period and, on the CM, PC_CYCLE's address.
+volatile std::uint32_t malta_fast_pmu_period = 0;
+volatile std::uint32_t malta_fast_pmu_counter = 0;
 }

@@ -78,6 +78,11 @@ extern "C" {
 extern const std::uint32_t malta_fast_vector[], malta_fast_vector_end[];  // start.S
 extern void* volatile malta_fast_ring;
 extern volatile std::uint32_t malta_fast_period;
+// The fast PMU vectors (start.S), one per image's ISA, and what they read.
+extern const std::uint32_t malta_fast_pmu_vector_cm[], malta_fast_pmu_vector_cm_end[];
+extern const std::uint32_t malta_fast_pmu_vector_rm7000[], malta_fast_pmu_vector_rm7000_end[];
+extern volatile std::uint32_t malta_fast_pmu_period;
+extern volatile std::uint32_t malta_fast_pmu_counter;  // CM: PC_CYCLE's uncached address
 }
 
 namespace board {
@@ -94,6 +99,39 @@ bool fast_sampling_start(std::uint32_t period_ticks, Ring& ring) {
   malta_fast_ring = &ring;
   malta_fast_period = period_ticks;
   return timer_vector_start(period_ticks, malta_fast_vector, malta_fast_vector_end);
+}
+
+// The general exception vector rewritten with a PMU overflow handler image (as timer_vector_start:
+// position-independent words, at most kVectorImageWords, run in place; the image must jump to
+// malta_exception for anything but the PMU's interrupt) and the PMU's line unmasked where Status
+// masks it: CM_PCInt's Status.IM6 (pmusim's wiring, set_cm_pcint_handler). The RM7000's IP13 is
+// masked by Interrupt Control IM13 alone, which the driver's set_overflow_interrupt owns. The timer
+// is stopped first. false (nothing changed) for an image too long. pmu_vector_stop() puts the
+// board's vector and Status.IM6 back.
+bool pmu_vector_start(const std::uint32_t* image, const std::uint32_t* image_end);
+void pmu_vector_stop();
+
+// Fast PMU overflow sampling: the vector runs this ISA's malta_fast_pmu_vector_* (start.S) in
+// place: the Cause check for the PMU's interrupt alone, the acknowledge and the rewind of the
+// sampled counter by `period` (slot 0: PC_CYCLE on the CM, whose uncached address is
+// `counter_address`; PerfCount on the RM7000, counter_address unused), EPC and $ra into `ring`,
+// k0 and k1 only (24 instructions on the RM7000, 28 on the CM, vector to eret). The counter must
+// already be armed (preset, interrupt enabled: Sampler::arm); the vector leaves its 64-bit software
+// part alone (each run is one rewind and one ring entry: the caller adds head delta x period at the
+// stop, examples/malta/pmu_fast_vector.hpp). period in 64..2^31 (its rewind's bit 31 says ahead).
+template <class Ring>
+bool fast_pmu_sampling_start(std::uint32_t period, std::uintptr_t counter_address, Ring& ring) {
+  static_assert(prof::kAssemblyFastRing<Ring>,
+                "malta_fast_pmu_vector_* write a prof::SampleRing<256, prof::RingFull::keep_newest>");
+  if (period < 64 || period > 0x80000000u) return false;
+  malta_fast_ring = &ring;
+  malta_fast_pmu_period = period;
+  malta_fast_pmu_counter = static_cast<std::uint32_t>(counter_address);
+#if defined(__mips_isa_rev) && __mips_isa_rev >= 2
+  return pmu_vector_start(malta_fast_pmu_vector_cm, malta_fast_pmu_vector_cm_end);
+#else
+  return pmu_vector_start(malta_fast_pmu_vector_rm7000, malta_fast_pmu_vector_rm7000_end);
+#endif
 }
 
 // The RM7000's performance counter interrupt (IP13, Cause bit 21 in the RM7000's Cause layout).

@@ -9,6 +9,7 @@
 #define CP0_CAUSE $13
 #define CP0_EPC $14
 #define CP0_PRID $15
+#define CP0_PERFCOUNT $25 /* RM7000 PerfCount (hal/rm7000/regs.hpp) */
 
 #define ST_CU0 0x10000000 /* coprocessor 0 usable */
 

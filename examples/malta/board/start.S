@@ -128,6 +128,102 @@ malta_fast_vector:
         nop
 malta_fast_vector_end:
 
+/* Fast PMU overflow sampling (board.hpp, fast_pmu_sampling_start): the same job as the fast timer
+ * path for the PMU's own overflow interrupt, copied to 0x80000180 and run in place after the same
+ * kind of Cause check: acknowledge the overflow by the PMU's own rule, re-arm by rewind (counter
+ * -= malta_fast_pmu_period: what it counted since the overflow stays, and the next interrupt comes
+ * a period after the last one), EPC and $ra into the keep-newest SampleRing<256> at
+ * malta_fast_ring, eret. k0 and k1 only. The 64-bit software part of the sampled counter is not
+ * touched here: every run of the vector rewinds by exactly one period and adds exactly one to the
+ * ring's head, so fast_pmu_sampling_stop's caller adds (head delta) x period to it at the stop
+ * (examples/malta/pmu_fast_vector.hpp). The events the counter takes between the rewind's read
+ * and its write (the vector's own, 4 of them) are not counted, as with Driver::rearm<0>. */
+        .set    PC_OV_FROM_PC_CYCLE, 0x120 - 0x180
+#if defined(__mips_isa_rev) && __mips_isa_rev >= 2
+/* The MIPS CPS Coherence Manager (MIPS32r2 images): CM_PCInt, which pmusim's Malta wires to
+ * hardware interrupt 4 (Cause.IP6, bit 14; board.hpp). The counter is PC_CYCLE (slot 0), reached
+ * uncached at malta_fast_pmu_counter (GCR base + 0x6180, discovered at run time). Acknowledge
+ * (MIPS CPS training, "Performance Registers (GCR)", GCR_DB_PC_OV: write 1 to clear; CM_PCInt is
+ * a level while an overflow bit is set): Cycl_Cnt_Overflow cleared only when the rewound count is
+ * ahead of its next overflow, i.e. went back past 0 (bit 31 set, for a period of at most 2^31),
+ * else the bit stays and the interrupt comes again for the next period (Driver::rearm<0>'s rule).
+ * The counter is written before the acknowledge: the rewound count is a period from overflowing
+ * again, so no new overflow bit can be cleared by it. */
+        .globl  malta_fast_pmu_vector_cm, malta_fast_pmu_vector_cm_end
+malta_fast_pmu_vector_cm:
+        mfc0    $k0, CP0_CAUSE
+        lui     $k1, %hi(malta_fast_pmu_period)
+        andi    $k0, $k0, 0x407C        /* IP6 (bit 14) and ExcCode (bits 6:2) */
+        xori    $k0, $k0, 0x4000
+        bnez    $k0, 9f
+        lw      $k1, %lo(malta_fast_pmu_period)($k1)   /* (delay slot; k1 is scratch there too) */
+        lui     $k0, %hi(malta_fast_pmu_counter)
+        lw      $k0, %lo(malta_fast_pmu_counter)($k0)  /* &PC_CYCLE */
+        lw      $k0, 0($k0)             /* the count, just past its roll-over to 0 */
+        subu    $k0, $k0, $k1           /* rewound by the period */
+        lui     $k1, %hi(malta_fast_pmu_counter)
+        lw      $k1, %lo(malta_fast_pmu_counter)($k1)
+        sw      $k0, 0($k1)
+        srl     $k0, $k0, 31            /* 1: ahead of the next overflow, acknowledge */
+        sw      $k0, PC_OV_FROM_PC_CYCLE($k1)  /* PC_OV, W1C: bit 0 is Cycl_Cnt_Overflow */
+        lui     $k1, %hi(malta_fast_ring)
+        lw      $k1, %lo(malta_fast_ring)($k1)
+        lw      $k0, RING_HEAD($k1)
+        addiu   $k0, $k0, 1
+        sw      $k0, RING_HEAD($k1)
+        addiu   $k0, $k0, -1
+        andi    $k0, $k0, 0xFF
+        sll     $k0, $k0, 3
+        addu    $k1, $k1, $k0
+        mfc0    $k0, CP0_EPC
+        sw      $ra, 4($k1)
+        sw      $k0, 0($k1)
+        eret
+9:      la      $k0, malta_exception
+        jr      $k0
+        nop
+malta_fast_pmu_vector_cm_end:
+#else
+/* The RM7000 (MIPS IV images): interrupt 13, pending in Cause.IP13 (bit 21 of the RM7000's Cause),
+ * requested while PerfCount (CP0 $25) bit 31 is set and enabled by Interrupt Control IM13 (RM7000
+ * datasheet, "Performance Counters" and the interrupt section). There is no separate acknowledge:
+ * bit 31 is the request (datasheet: "causes an interrupt when bit 31 is set"), so the rewind is
+ * the acknowledge: PerfCount - period clears bit 31 when fewer than a period came since it set,
+ * and otherwise leaves it for the next period's interrupt (Driver::rearm<0>). andi reaches only
+ * bits 15:0, so the test is Cause & (IP13 | ExcCode) == IP13 with the mask built in k1. mtc0
+ * PerfCount is 13 instructions from eret (MIPS IV CP0 hazards). */
+        .globl  malta_fast_pmu_vector_rm7000, malta_fast_pmu_vector_rm7000_end
+malta_fast_pmu_vector_rm7000:
+        mfc0    $k0, CP0_CAUSE
+        lui     $k1, 0x0020             /* IP13 (bit 21) */
+        ori     $k1, $k1, 0x007C        /* and ExcCode (bits 6:2) */
+        and     $k0, $k0, $k1
+        xori    $k1, $k1, 0x007C        /* IP13 alone */
+        bne     $k0, $k1, 9f
+        mfc0    $k0, CP0_PERFCOUNT      /* (delay slot; k0 is scratch there too) */
+        lui     $k1, %hi(malta_fast_pmu_period)
+        lw      $k1, %lo(malta_fast_pmu_period)($k1)
+        subu    $k0, $k0, $k1
+        mtc0    $k0, CP0_PERFCOUNT      /* the rewind, which is the acknowledge */
+        lui     $k1, %hi(malta_fast_ring)
+        lw      $k1, %lo(malta_fast_ring)($k1)
+        lw      $k0, RING_HEAD($k1)
+        addiu   $k0, $k0, 1
+        sw      $k0, RING_HEAD($k1)
+        addiu   $k0, $k0, -1
+        andi    $k0, $k0, 0xFF
+        sll     $k0, $k0, 3
+        addu    $k1, $k1, $k0
+        mfc0    $k0, CP0_EPC
+        sw      $ra, 4($k1)
+        sw      $k0, 0($k1)
+        eret
+9:      la      $k0, malta_exception
+        jr      $k0
+        nop
+malta_fast_pmu_vector_rm7000_end:
+#endif
+
 /* The common handler. Saves every register the C++ dispatcher may clobber (the o32 caller-saved
  * set, HI/LO, EPC) on the interrupted stack, calls malta_exception_c(cause, frame) with EXL still
  * set (interrupts masked), restores, and returns with eret. The frame layout is board.cpp's Frame
