@@ -70,6 +70,7 @@ constexpr u32 ST_IE = 1u << 0, ST_EXL = 1u << 1, ST_ERL = 1u << 2, ST_BEV = 1u <
 constexpr u32 ST_IM6 = 1u << 14, CAUSE_IP6 = 1u << 14;  // hardware interrupt 4: CM_PCInt here
 constexpr u32 ST_IM7 = 1u << 15, CAUSE_IP7 = 1u << 15;  // the CP0 timer
 constexpr u32 CAUSE_TI = 1u << 30;                      // MIPS32r2: the timer interrupt is pending
+constexpr u32 CAUSE_BD = 1u << 31;                      // the exception was taken on a delay slot
 constexpr u32 CAUSE_IP12 = 1u << 20, ICR_TE = 1u << 7, ICR_IM12 = 1u << 12;  // RM7000: the timer on Int[12]
 constexpr u64 kGcrPhys = 0x1FBF8000u, kGcrBytes = 0x8000;  // global, core-local, core-other, debug
 constexpr u32 kEret = 0x42000018u;
@@ -122,7 +123,8 @@ struct Machine : Cpu {
   rm::Model model;
   cps::Model cm;
   u32 epc = 0, exccode = 0;
-  u32 block = 0, last_pc = 0;
+  bool bd = false;  // Cause.BD: the last exception was taken on a delay slot (EPC is its branch)
+  u32 last_pc = 0;
   u64 pending = 0, horizon = 1;
   u64 loads = 0, stores = 0, branches = 0, taken = 0;  // RM7000 events not yet given to the model
   u32 branch_pc = kNoBranch;  // a branch whose outcome shows once execution leaves its delay slot
@@ -264,7 +266,7 @@ struct Machine : Cpu {
     if (rs == 0) {  // mfc0
       if (rd == 13) {
         timer_update();  // a match by this very instruction shows
-        v = cause_ip() | exccode << 2;
+        v = cause_ip() | exccode << 2 | (bd ? CAUSE_BD : 0u);
       } else if (rd == 14) {
         v = epc;
       } else if (pmu == Pmu::cm) {  // Config3 (Unicorn's, CMGCR from the model), CMGCRBase or EBase
@@ -293,16 +295,32 @@ struct Machine : Cpu {
     }
   }
 
-  void enter_interrupt(u32 pc) {
+  void enter_interrupt(u32 pc, bool slot) {
     const u32 st = reg(UC_MIPS_REG_CP0_STATUS);
     epc = pc;
     exccode = 0;
+    bd = slot;
     set(UC_MIPS_REG_CP0_STATUS, st | ST_EXL);
     set(UC_MIPS_REG_PC, (st & ST_BEV) ? 0xBFC00380u : 0x80000180u);
   }
 
-  static void on_block(uc_engine*, u64 address, u32, void* self) {
-    static_cast<Machine*>(self)->block = static_cast<u32>(address);
+  // Is an interrupt requested, unmasked and enabled (Status.IE set, EXL and ERL clear)?
+  bool interrupt_due(bool* perf_out = nullptr) {
+    if (!((opt.pmu && (pmu == Pmu::cm ? cm.pcint() : model.cause())) || timer_ip)) return false;
+    const u32 st = reg(UC_MIPS_REG_CP0_STATUS);
+    const bool perf = opt.pmu && level(st), tick = timer_level(st);
+    if (perf_out) *perf_out = perf;
+    return (perf || tick) && (st & ST_IE) && !(st & (ST_EXL | ST_ERL));
+  }
+  // The interrupt entry at `at` (the instruction it returns to) when one is due; `slot`: taken on
+  // the delay slot of the branch at `at`.
+  bool take_interrupt(u32 at, bool slot) {
+    bool perf = false;
+    if (!interrupt_due(&perf)) return false;
+    ++(perf ? result.interrupts : result.timer_interrupts);
+    enter_interrupt(at, slot);
+    last_pc = 0;
+    return true;
   }
 
   static void on_code(uc_engine*, u64 address, u32, void* self) {
@@ -313,16 +331,9 @@ struct Machine : Cpu {
       m.branch_pc = kNoBranch;
     }
     if (m.result.instructions >= m.timer_due) m.timer_update();
-    if (pc == m.block && ((m.opt.pmu && (m.pmu == Pmu::cm ? m.cm.pcint() : m.model.cause())) || m.timer_ip)) {
-      const u32 st = m.reg(UC_MIPS_REG_CP0_STATUS);
-      const bool perf = m.opt.pmu && m.level(st), tick = m.timer_level(st);
-      if ((perf || tick) && (st & ST_IE) && !(st & (ST_EXL | ST_ERL))) {
-        ++(perf ? m.result.interrupts : m.result.timer_interrupts);
-        m.enter_interrupt(pc);
-        m.last_pc = 0;
-        return;
-      }
-    }
+    // Never on a delay slot here: an interrupt due there was taken on its branch (below).
+    const bool slot = pc == m.last_pc + 4 && (m.code.tag(m.last_pc & 0x1FFFFFFFu) & kBranch);
+    if (!slot && m.take_interrupt(pc, false)) return;
     if (!m.step(pc)) return;
     const std::uint8_t tag = m.code.tag(pc & 0x1FFFFFFFu);
     if (m.opt.pmu) {
@@ -330,6 +341,21 @@ struct Machine : Cpu {
       m.loads += (tag & kLoad) != 0;
       m.stores += (tag & kStore) != 0;
       if (++m.pending >= m.horizon) m.flush();
+    }
+    // An interrupt the branch raised (its own events) or that falls due with it is taken on its
+    // delay slot, before the slot runs: EPC is the branch and Cause.BD set (MIPS32 PRA, Cause and
+    // EPC), and the branch runs again after eret, as on silicon. The branch's first run is
+    // counted (it issued); its link register is written; its outcome is not counted as taken.
+    if (tag & kBranch) {
+      if (m.result.instructions >= m.timer_due) m.timer_update();
+      if (m.interrupt_due()) {
+        const u32 b = m.word(pc), op = b >> 26, rt = (b >> 16) & 31;
+        if (op == 3 || (op == 1 && (rt & 0x10))) m.set_gpr(31, pc + 8);            // jal, bltzal..bgezall
+        else if (op == 0 && (b & 0x3F) == 0x09) m.set_gpr((b >> 11) & 31, pc + 8);  // jalr
+        m.branch_pc = kNoBranch;
+        m.take_interrupt(pc, true);
+        return;
+      }
     }
     if ((tag & kBranch) && (m.code.tag((pc + 4) & 0x1FFFFFFFu) & kKind) == kCop0) {
       m.branch_with_slot(pc);
@@ -457,8 +483,7 @@ Result run_mips(const ElfImage& image, const Options& options, Pmu pmu) {
                 seg + kVectorPhys, seg + kVectorPhys + kVectorBytes - 1);
   }
   m.model.set_ie(false);  // pmusim takes the level itself (Status.IE/EXL/ERL)
-  uc_hook code, block, intr;
-  uc_hook_add(m.uc, &block, UC_HOOK_BLOCK, reinterpret_cast<void*>(&Machine::on_block), &m, 1, 0);
+  uc_hook code, intr;
   uc_hook_add(m.uc, &code, UC_HOOK_CODE, reinterpret_cast<void*>(&Machine::on_code), &m, 1, 0);
   uc_hook_add(m.uc, &intr, UC_HOOK_INTR, reinterpret_cast<void*>(&Machine::on_intr), &m, 1, 0);
   m.flush();
