@@ -43,6 +43,7 @@ int main() {
   examples::Checks& checks = test.checks;
   checks.check(Cm::probe().status == pmu::Status::ok, "discovery finds the model's CM counters");
   malta_selftest::check_count_compare(checks, malta_selftest::CAUSE_IP7 | 1u << 30);  // IP7 and TI
+  malta_selftest::check_interrupt_on_delay_slot(checks);
 
   const pmu::ProbeResult wrong = WrongCm::probe();
   out.put("wrong mfc0 encoding (select field dropped): probe ");

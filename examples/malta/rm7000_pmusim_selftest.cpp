@@ -146,6 +146,7 @@ int main() {
   for (const Expect& e : kExpect)
     examples::check_per_trip(checks, e.name, e.per_trip, [&](std::uint32_t trips) { return count(e.code, trips); });
   malta_selftest::check_count_compare(checks, malta_selftest::CAUSE_IP7);
+  malta_selftest::check_interrupt_on_delay_slot(checks);
   check_timer_on_ip12(checks);
 
   const pmu::ProbeResult wrong = WrongPmu::probe();

@@ -91,4 +91,70 @@ inline void check_count_compare(examples::Checks& checks, u32 timer_bits) {
   checks.check(want >= 10 && g_ticks + 1 >= want && g_ticks <= want + 1, "the Count/Compare interrupt arrives at its period");
 }
 
+// An interrupt that falls on a branch's delay slot (MIPS32 PRA, Cause register BD and EPC register;
+// R4000 User's Manual, the same): EPC is the branch, Cause.BD is set, and the return runs the branch
+// again, so execution goes on at its target. A chain of unconditional branches, each followed by
+// its delay slot and by an instruction only a wrong return reaches, runs under the timer at
+// Compare offsets of 1 to 80 ticks and with 0 or 1 extra instruction before it, so that the first
+// tick in the chain falls on a branch in some runs and on a delay slot in others.
+inline volatile u32 g_on_slot = 0, g_on_branch = 0, g_bad_epc = 0;
+inline volatile u32 g_chain_begin = 0, g_chain_end = 0;
+inline void on_chain_tick(u32 epc, u32) {
+  board::timer_stop();  // one tick per run
+  if (epc - g_chain_begin >= g_chain_end - g_chain_begin) return;  // before the chain: not counted
+  const u32 word = *reinterpret_cast<const volatile u32*>(epc);
+  const bool branch = (word >> 16) == 0x1000u;  // beq $0, $0: the chain's `b`
+  if (board::interrupted_cause() & 0x80000000u) {
+    g_on_slot = g_on_slot + 1;
+    g_bad_epc = g_bad_epc + !branch;  // EPC must be the branch, not its slot
+  } else {
+    g_on_branch = g_on_branch + 1;
+    g_bad_epc = g_bad_epc + !branch;  // the chain's other instructions are slots
+  }
+}
+// 32 x (b to after the next word; its delay slot; `wrong + 1`, reached only by a return into the
+// slot's successor); `pad` adds one instruction before the chain. Returns `wrong`.
+[[gnu::noinline]] inline u32 branch_chain(u32 pad) {
+  u32 wrong = 0, begin = 0, end = 0;
+  asm volatile(
+      ".set push\n\t.set noreorder\n"
+      "\tla %1, 7f\n\tla %2, 8f\n"
+      "\tsw %1, 0(%4)\n\tsw %2, 0(%5)\n"
+      "\tbeqz %3, 7f\n\tnop\n\tnop\n"
+      "7:\n\t.rept 32\n\tb 9f\n\tnop\n\taddiu %0, %0, 1\n9:\n\t.endr\n"
+      "8:\n\t.set pop"
+      : "+r"(wrong), "=&r"(begin), "=&r"(end)
+      : "r"(pad), "r"(&g_chain_begin), "r"(&g_chain_end)
+      : "memory");
+  return wrong;
+}
+
+inline void check_interrupt_on_delay_slot(examples::Checks& checks) {
+  const examples::Console& out = checks.out;
+  g_on_slot = 0;
+  g_on_branch = 0;
+  g_bad_epc = 0;
+  u32 wrong = 0;
+  for (u32 pad = 0; pad < 2; ++pad) {
+    for (u32 k = 1; k <= 80; ++k) {
+      board::timer_start(k, &on_chain_tick);
+      board::irq_enable();
+      wrong += branch_chain(pad);
+      board::irq_disable();
+      board::timer_stop();
+    }
+  }
+  out.put("timer interrupts in a branch chain: ");
+  out.dec(g_on_slot);
+  out.put(" on a delay slot (Cause.BD), ");
+  out.dec(g_on_branch);
+  out.put(" on a branch, ");
+  out.dec(g_bad_epc);
+  out.put(" with EPC not the branch, ");
+  out.dec(wrong);
+  out.line(" returns past a branch");
+  checks.check(g_on_slot > 0 && g_on_branch > 0 && g_bad_epc == 0 && wrong == 0,
+               "an interrupt on a delay slot has EPC = the branch and Cause.BD, and the branch runs again (MIPS32 PRA)");
+}
+
 }  // namespace malta_selftest

@@ -32,9 +32,12 @@
 // setting or the wrap; CM: the wrap).
 //
 // Interrupts: the PMU's level (RM7000: PerfCount bit 31 with IM13; CM: CM_PCInt with Status.IM6)
-// and the timer's are taken at the start of a translation block (never in a delay slot) while
-// Status.IE = 1 and EXL = ERL = 0: EPC = PC, Cause.ExcCode = 0, Status.EXL = 1, PC = the general
-// exception vector (0x80000180 with BEV = 0).
+// and the timer's are taken on the instruction where they fall while Status.IE = 1 and EXL = ERL =
+// 0: EPC = PC, Cause.ExcCode = 0, Status.EXL = 1, PC = the general exception vector (0x80000180
+// with BEV = 0). On a delay slot (MIPS32 PRA, Cause.BD and EPC): EPC = the branch, Cause.BD = 1,
+// taken in the branch's hook once the branch is counted and its link written, so that the branch
+// runs again after eret, as on silicon. The words the firmware copies to the vector's window
+// (0x180-0x1FF) are decoded as they are stored.
 //
 // The CP0 timer (tools/sim/timers.hpp, CountCompare): pmusim owns Count ($9) and Compare ($11),
 // which Unicorn's MIPS CPU does not run. Count runs at half the pipeline clock (R4000 User's

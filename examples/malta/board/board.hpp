@@ -56,6 +56,10 @@ std::uint32_t prid();
 void timer_start(std::uint32_t period_ticks, IrqHandler on_tick);
 void timer_stop();
 
+// From inside an exception callback: the Cause of the exception being handled (Cause.BD, bit 31:
+// taken on a delay slot, EPC then being the branch).
+std::uint32_t interrupted_cause();
+
 // From inside an exception callback: the interrupted $sp (and 0: $fp is not kept), for a stack
 // capture (profiler/stack.hpp); the stack ends at stack_top().
 void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp);
@@ -90,8 +94,9 @@ namespace board {
 // Fast timer sampling: the vector runs malta_fast_vector (start.S) in place, which checks Cause for
 // the timer alone (anything else goes to the board's handler), re-arms Compare one period from
 // Count and records EPC (the interrupted instruction, or the branch when it sat in a delay slot)
-// and $ra into `ring`, with no frame and no call, k0 and k1 only: 23 instructions from the vector
-// to eret. period_ticks as timer_start().
+// and $ra into `ring`, with no frame and no call, k0 and k1 only: 22 instructions from the vector
+// to eret, one more for an interrupt taken on a delay slot (the branch runs again after eret).
+// period_ticks as timer_start().
 template <class Ring>
 bool fast_sampling_start(std::uint32_t period_ticks, Ring& ring) {
   static_assert(prof::kAssemblyFastRing<Ring>,
