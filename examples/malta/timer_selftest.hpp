@@ -104,7 +104,7 @@ inline void on_chain_tick(u32 epc, u32) {
   if (epc - g_chain_begin >= g_chain_end - g_chain_begin) return;  // before the chain: not counted
   const u32 word = *reinterpret_cast<const volatile u32*>(epc);
   const bool branch = (word >> 16) == 0x1000u;  // beq $0, $0: the chain's `b`
-  if (board::interrupted_cause() & 0x80000000u) {
+  if (mfc0<kCause>() & 0x80000000u) {  // BD stays as the exception set it while EXL is set
     g_on_slot = g_on_slot + 1;
     g_bad_epc = g_bad_epc + !branch;  // EPC must be the branch, not its slot
   } else {

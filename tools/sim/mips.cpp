@@ -348,7 +348,8 @@ struct Machine : Cpu {
     // An interrupt the branch raised (its own events) or that falls due with it is taken on its
     // delay slot, before the slot runs: EPC is the branch and Cause.BD set (MIPS32 PRA, Cause and
     // EPC), and the branch runs again after eret, as on silicon. The branch's first run is
-    // counted (it issued); its link register is written; its outcome is not counted as taken.
+    // counted (it issued; a jump also as taken) and its link register written; a conditional
+    // branch's outcome is not counted (it did not complete).
     if (tag & kBranch) {
       if (m.result.instructions >= m.timer_due) m.timer_update();
       if (m.interrupt_due()) {

@@ -52,7 +52,6 @@ volatile std::uint8_t& uart(u32 reg) { return *reinterpret_cast<volatile std::ui
 
 IrqHandler g_on_tick = nullptr;
 u32 g_irq_sp = 0;  // the interrupted $sp of the exception being handled (interrupted_stack())
-u32 g_irq_cause = 0;  // and its Cause (interrupted_cause())
 IrqHandler g_on_perf = nullptr;
 IrqHandler g_on_pcint = nullptr;
 u32 g_period = 0;
@@ -259,7 +258,6 @@ void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp) {
   fp = 0;  // $30 is not kept by the handler; the o32 CFI needs only $sp
 }
 std::uintptr_t stack_top() { return reinterpret_cast<std::uintptr_t>(__stack_top); }
-std::uint32_t interrupted_cause() { return g_irq_cause; }
 }  // namespace board
 
 // Called by malta_exception in start.S with Status.EXL set.
@@ -267,7 +265,6 @@ extern "C" void malta_exception_c(std::uint32_t cause, board::Frame* f) {
   using namespace board;
   // The handler lowered $sp by F_SIZE (104) and passes its frame 16 bytes up (start.S).
   g_irq_sp = static_cast<u32>(reinterpret_cast<std::uintptr_t>(f)) - 16 + 104;
-  g_irq_cause = cause;
   const u32 code = (cause >> 2) & 0x1Fu;
   if (code == 0) {
     const u32 pending = cause & mfc0<kStatus>();

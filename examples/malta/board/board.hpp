@@ -56,10 +56,6 @@ std::uint32_t prid();
 void timer_start(std::uint32_t period_ticks, IrqHandler on_tick);
 void timer_stop();
 
-// From inside an exception callback: the Cause of the exception being handled (Cause.BD, bit 31:
-// taken on a delay slot, EPC then being the branch).
-std::uint32_t interrupted_cause();
-
 // From inside an exception callback: the interrupted $sp (and 0: $fp is not kept), for a stack
 // capture (profiler/stack.hpp); the stack ends at stack_top().
 void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp);

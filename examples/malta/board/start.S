@@ -190,8 +190,8 @@ malta_fast_pmu_vector_cm_end:
  * bit 31 is the request (datasheet: "causes an interrupt when bit 31 is set"), so the rewind is
  * the acknowledge: PerfCount - period clears bit 31 when fewer than a period came since it set,
  * and otherwise leaves it for the next period's interrupt (Driver::rearm<0>). andi reaches only
- * bits 15:0, so the test is Cause & (IP13 | ExcCode) == IP13 with the mask built in k1. mtc0
- * PerfCount is 13 instructions from eret (MIPS IV CP0 hazards). */
+ * bits 15:0, so the test is Cause & (IP13 | ExcCode) == IP13 with the mask built in k1. Twelve
+ * instructions separate mtc0 PerfCount from eret (MIPS IV CP0 hazards). */
         .globl  malta_fast_pmu_vector_rm7000, malta_fast_pmu_vector_rm7000_end
 malta_fast_pmu_vector_rm7000:
         mfc0    $k0, CP0_CAUSE
