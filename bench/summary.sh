@@ -166,17 +166,17 @@ echo
 echo "(zero-cost gate $status)"
 echo
 
-echo "## Footprint (bench/footprint: .text after --gc-sections; hand-written minimal job: 228 B on XScale)"
+echo "## Footprint (bench/footprint: flash = .text + .rodata + .data after --gc-sections; .bss is RAM only; hand-written minimal job: 228 B on XScale)"
 echo
 fp=$(bash "$repo/bench/footprint/footprint.sh" "$scratch/footprint" 2>/dev/null)
 table footprint compared
-echo "| target | minimal .text | ratio to 228 B | goal <= 512 B | counting .text | largest symbols of minimal |"
-echo "|---|---|---|---|---|---|"
-awk -F'|' '{for (i = 2; i <= 6; i++) gsub(/^ +| +$/, "", $i); gsub(/^ +| +$/, "", $8)}
-  $4 == "counting" {counting[$2] = $5}
-  $4 == "minimal" {order[++n] = $2; text[$2] = $5; syms[$2] = $8}
+echo "| target | minimal .text | .rodata | .data | .bss | flash | flash / 228 B | goal <= 512 B | counting flash | largest symbols of minimal |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+awk -F'|' '{for (i = 2; i <= 9; i++) gsub(/^ +| +$/, "", $i); gsub(/^ +| +$/, "", $10)}
+  $4 == "counting" {counting[$2] = $9}
+  $4 == "minimal" {order[++n] = $2; text[$2] = $5; ro[$2] = $6; data[$2] = $7; bss[$2] = $8; flash[$2] = $9; syms[$2] = $10}
   END {for (i = 1; i <= n; i++) {t = order[i]; s = syms[t]; gsub(/; /, ", ", s)
-    printf "| %s | %s | %.2f | %s | %s | %s |\n", t, text[t], text[t] / 228, (text[t] <= 512 ? "yes" : "no"), counting[t], s}}' <<<"$fp"
+    printf "| %s | %s | %s | %s | %s | %s | %.2f | %s | %s | %s |\n", t, text[t], ro[t], data[t], bss[t], flash[t], flash[t] / 228, (flash[t] + 0 <= 512 ? "yes" : "no"), counting[t], s}}' <<<"$fp"
 end_table
 echo
 
