@@ -34,6 +34,7 @@
 // Without a Profiler (the smallest firmware: bench/footprint's "minimal" configuration):
 //   Pmu::configure<0, kCycles>();  Pmu::start(1u);      // the driver alone, checked at compile time
 //   prof::StandaloneFastRegions<Pmu, 0> fast;           // nothing resets or folds these counters
+//   prof::RegionStats<Pmu> crc;                         // unnamed: fast and crc are all zero (.bss)
 //   fast.calibrate();  { prof::FastRegion r{fast, crc}; crc32(buf, n); }
 // The caller owns the counters: no reset, fold or sampling may touch them while regions run.
 #include <cstdint>
@@ -60,9 +61,6 @@ struct NoProfiler {
 };
 
 template <Backend B>
-inline constexpr NoProfiler<B> kNoProfiler{};
-
-template <Backend B>
 struct OwnerOf<Profiler<B>> {
   using Pmu = B;
 };
@@ -84,6 +82,7 @@ class BasicFastRegions {
 
  public:
   using Pmu = B;
+  static constexpr bool kStandalone = std::is_same_v<Owner, NoProfiler<B>>;
   // One region's difference: modulo the counter register, so 32 bits where every register is.
   using Diff = std::conditional_t<((B::width(Slots) <= 32) && ...), std::uint32_t, std::uint64_t>;
   static constexpr unsigned kCount = sizeof...(Slots);
@@ -96,14 +95,14 @@ class BasicFastRegions {
     bool sampled;  // one of the slots is a Sampler's (its re-arms move the register back)
   };
 
-  explicit constexpr BasicFastRegions(const Owner& p) : p_(p) {}
-  constexpr BasicFastRegions() requires std::is_same_v<Owner, NoProfiler<B>> : p_(kNoProfiler<B>) {}
+  explicit constexpr BasicFastRegions(const Owner& p) : p_(ref(p)) {}
+  constexpr BasicFastRegions() requires kStandalone {}
 
   // Every slot added to the profiler (bad_argument) and none armed for sampling (busy).
   Status check() const {
     for (unsigned s : kSlot) {
-      if (!(p_.used_slots() & (std::uint32_t{1} << s))) return Status::bad_argument;
-      if (p_.sampled_slots() & (std::uint32_t{1} << s)) return Status::busy;
+      if (!(owner().used_slots() & (std::uint32_t{1} << s))) return Status::bad_argument;
+      if (owner().sampled_slots() & (std::uint32_t{1} << s)) return Status::busy;
     }
     return Status::ok;
   }
@@ -111,9 +110,9 @@ class BasicFastRegions {
   // The first reads: the profiler's state, then each slot in order.
   [[gnu::always_inline]] Mark begin() const {
     Mark m;
-    m.epoch = p_.epoch();
-    m.folds = p_.folds();
-    m.sampled = (p_.sampled_slots() & kSlotBits) != 0;
+    m.epoch = owner().epoch();
+    m.folds = owner().folds();
+    m.sampled = (owner().sampled_slots() & kSlotBits) != 0;
     read_all(m);
     return m;
   }
@@ -121,9 +120,9 @@ class BasicFastRegions {
   [[gnu::always_inline]] Mark end() const {
     Mark m;
     read_all(m);
-    m.epoch = p_.epoch();
-    m.folds = p_.folds();
-    m.sampled = (p_.sampled_slots() & kSlotBits) != 0;
+    m.epoch = owner().epoch();
+    m.folds = owner().folds();
+    m.sampled = (owner().sampled_slots() & kSlotBits) != 0;
     return m;
   }
 
@@ -153,7 +152,14 @@ class BasicFastRegions {
   [[gnu::always_inline]] void add_net(const Diff* diff, bool voided, RegionStats<B>& stats) const {
     bool clamped = false;
     for (unsigned i = 0; i < kCount; ++i) stats.add(i, net_of(diff[i], overhead_[i], voided, clamped));
-    stats.close(clamped, voided);
+    if constexpr (sizeof(Diff) > sizeof(std::uint32_t)) {
+      // A 64-bit difference on a 32-bit target (i386, NetBurst's 40-bit counters) takes the
+      // registers: the flag added to the 64-bit count went through the stack (bench/footprint).
+      stats.close(false, voided);
+      if (clamped && !voided) ++stats.clamped;
+    } else {
+      stats.close(clamped, voided);
+    }
   }
 
  public:
@@ -193,7 +199,7 @@ class BasicFastRegions {
       ((B::width(Slots) < 32) || ...) || requires { B::stopped_at_max(0u, std::uint64_t{}); };
 
   // Only a Profiler resets or folds: standalone regions are never void.
-  static constexpr bool kCanVoid = !std::is_same_v<Owner, NoProfiler<B>>;
+  static constexpr bool kCanVoid = !kStandalone;
 
   // The two marks are from different epochs, or a fold between them rewrote the count, or a
   // sampling re-arm moved a sampled slot back (check() refuses those; used anyway, never wrong).
@@ -210,7 +216,24 @@ class BasicFastRegions {
     ((m.v[i++] = B::template read<Slots>()), ...);
   }
 
-  const Owner& p_;
+  // A Profiler is referred to; NoProfiler is empty and its answers are constants, so a standalone
+  // object holds only the overheads: all zero until calibrated, it lands in .bss (not in .data,
+  // whose initial image takes flash too).
+  using OwnerRef = std::conditional_t<kStandalone, NoProfiler<B>, const Owner*>;
+  static constexpr OwnerRef ref(const Owner& p) {
+    if constexpr (kStandalone)
+      return {};
+    else
+      return &p;
+  }
+  [[gnu::always_inline]] constexpr const Owner& owner() const {
+    if constexpr (kStandalone)
+      return p_;
+    else
+      return *p_;
+  }
+
+  [[no_unique_address]] OwnerRef p_{};
   Diff overhead_[kCount]{};
 };
 

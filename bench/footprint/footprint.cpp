@@ -15,7 +15,12 @@
 // (the PMU's PMU_SILICON_DRIVER, hal/<pmu>/pmu.cmake).
 
 namespace {
+#if PMU_FOOTPRINT_MINIMAL
+// Unnamed, so all zero: in .bss, not .data (whose initial image takes flash too).
+prof::RegionStats<Pmu> stats;
+#else
 prof::RegionStats<Pmu> stats{"work"};
+#endif
 #if !PMU_FOOTPRINT_MINIMAL
 prof::Profiler<Pmu> profiler;
 prof::Regions<Pmu> regions{profiler};

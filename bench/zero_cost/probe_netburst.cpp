@@ -61,14 +61,16 @@ inline u64 hand_rdpmc_inline(u32 index) {
   return v;
 }
 // A CCCR update that keeps an overflow landing between its rdmsr and its wrmsr: the counter read
-// by rdpmc around it, OVF written again when bit 39 went from 1 to 0 (a wrap) and the value read
-// had OVF clear (IQ_CCCR0, MSR 0x36C; IQ_COUNTER0, rdpmc 12).
-inline void hand_update_iq_cccr0(u64 clear, u64 set) {
-  const u64 before = hand_rdpmc_inline(12);
-  const u64 c = hand_rdmsr(0x36C);
-  const u64 v = ((c & ~clear) | set) & 0xCFFFF000ull;
+// by rdpmc around it, OVF written again when bit 39 went from 1 to 0 (a wrap); where the value read
+// had OVF, the value written has it already and the second write changes nothing (IQ_CCCR0, MSR
+// 0x36C; IQ_COUNTER0, rdpmc 12). In 32-bit words, as by hand: CCCR bits 63:32 are reserved and
+// bit 39 is in the counter's high word.
+inline void hand_update_iq_cccr0(u32 clear, u32 set) {
+  const u32 before = static_cast<u32>(hand_rdpmc_inline(12) >> 32);
+  const u32 c = static_cast<u32>(hand_rdmsr(0x36C));
+  const u32 v = ((c & ~clear) | set) & 0xCFFFF000u;
   hand_wrmsr(0x36C, v);
-  if ((before & ~hand_rdpmc_inline(12)) >> 39 & 1u && !(c & 0x80000000ull)) hand_wrmsr(0x36C, v | 0x80000000ull);
+  if ((before & ~static_cast<u32>(hand_rdpmc_inline(12) >> 32)) >> 7 & 1u) hand_wrmsr(0x36C, v | 0x80000000u);
 }
 }  // namespace
 
@@ -169,12 +171,12 @@ void hand_driver_write(u64 v) {
 // counter, a run-time choice), overflow kept ---
 void ours_driver_start() { Driver::start(1u << 12); }
 void hand_driver_start() {
-  hand_update_iq_cccr0(0, (Driver::cascades() >> 12 & 1u) ? 0x40000000ull : 0x1000ull);
+  hand_update_iq_cccr0(0, (Driver::cascades() >> 12 & 1u) ? 0x40000000u : 0x1000u);
 }
 
 // --- driver_stop: Driver::stop(1 << 12): ENABLE and CASCADE cleared, overflow kept ---
 void ours_driver_stop() { Driver::stop(1u << 12); }
-void hand_driver_stop() { hand_update_iq_cccr0(0x40001000ull, 0); }
+void hand_driver_stop() { hand_update_iq_cccr0(0x40001000u, 0); }
 
 // --- info_write_unchecked (not gated): run-time value of unknown range into the 6-bit select ---
 void ours_info_write_unchecked(u32 ev) { Bus::write(escr_event_select.runtime(ev)); }

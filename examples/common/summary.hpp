@@ -15,7 +15,7 @@ void print_regions(const Console& out, const char* unit, prof::RegionStats<B>* c
   out.line(", calibrated):");
   for (std::size_t i = 0; i < n; ++i) {
     const prof::RegionStats<B>& r = *regions[i];
-    out.put(r.name);
+    out.put(r.name != nullptr ? r.name : "(unnamed)");
     out.put(" calls=");
     out.dec(r.calls);
     out.put(" total=");

@@ -206,7 +206,7 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
     if (id == EscrId::none || model_lacks(e, id)) return Status::unsupported_event;
     if (is_enabled(slot)) return Status::busy;
     const Request rq = request_for(ev);
-    const u64 escr_v = escr_for_thread(rq);
+    const u32 escr_v = escr_for_thread(rq);
     if (escr_taken(slot, id, escr_v)) return Status::no_free_counter;
     release(slot);
     write_escr(id, escr_v);
@@ -230,7 +230,7 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
     }
     if (slot_escr_[Slot] != 0 || is_enabled(Slot)) return Status::busy;
     constexpr Request rq = request_for(Ev);
-    const u64 escr_v = escr_for_thread(rq);
+    const u32 escr_v = escr_for_thread(rq);
     if (escr_taken(Slot, id, escr_v)) return Status::no_free_counter;
     R::template write_raw<Escr<static_cast<unsigned>(id)>>(escr_v);
     R::template write_raw<Cccr<Slot>>(cccr_value(rq) & ~cccr::ENABLE);
@@ -403,21 +403,26 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
   // bit (regs.hpp): writing back the value read clears an OVF that a running counter set between
   // the read and the write, which loses 2^40 of a counting counter and the start of a cascade's
   // high counter (SDM "Halting Event Counting": the high counter runs while its partner's OVF is
-  // set). So the counter is read around the update, and OVF written again if it wrapped meanwhile
-  // with OVF clear in the value read: its bit 39 went from 1 to 0, which only a wrap does.
+  // set). So the counter is read around the update, and OVF written again if it wrapped meanwhile:
+  // its bit 39 went from 1 to 0, which only a wrap does (no caller clears OVF here: where the
+  // value read had OVF, the value written has it too, and writing it again changes nothing).
+  // In 32-bit words: CCCR bits 63:32 are reserved (regs.hpp) and bit 39 is in the counter's high
+  // word; 64-bit values cost i386 register spills here (bench/footprint, NetBurst's minimal job:
+  // 109 B).
   template <unsigned n>
   static void modify_cccr(u64 clear, u64 set) {
-    const u64 before = Base::template read<n>();
-    const u64 c = R::template read_raw<Cccr<n>>();
-    const u64 v = (c & ~clear) | set;
+    const u32 before = high_word(Base::template read<n>());
+    const u32 c = static_cast<u32>(R::template read_raw<Cccr<n>>());
+    const u32 v = (c & ~static_cast<u32>(clear)) | static_cast<u32>(set);
     R::template write_raw<Cccr<n>>(v);
-    const bool wrapped = (before & ~Base::template read<n>()) >> 39 & 1u;
-    if (wrapped && !(c & cccr::OVF)) R::template write_raw<Cccr<n>>(v | cccr::OVF);
+    const bool wrapped = (before & ~high_word(Base::template read<n>())) >> (39 - 32) & 1u;
+    if (wrapped) R::template write_raw<Cccr<n>>(v | static_cast<u32>(cccr::OVF));
   }
+  static constexpr u32 high_word(u64 x) { return static_cast<u32>(x >> 32); }
   static bool is_enabled(unsigned slot) {
     bool on = false;
     each(1u << slot, [&](auto s) {
-      on = (R::template read_raw<Cccr<decltype(s)::value>>() & (cccr::ENABLE | cccr::CASCADE)) != 0;
+      on = (static_cast<u32>(R::template read_raw<Cccr<decltype(s)::value>>()) & (cccr::ENABLE | cccr::CASCADE)) != 0;
     });
     return on;
   }
@@ -438,8 +443,8 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
     if (rq.mask == 0) rq.mask = zero_qualifier_mask(ev.code);
     return rq;
   }
-  static u64 escr_for_thread(const Request& rq) {
-    u64 v = escr_value(rq);
+  static u32 escr_for_thread(const Request& rq) {
+    u32 v = static_cast<u32>(escr_value(rq));  // bits 63:31 reserved (regs.hpp)
     if (!id_.hyper_threading) v &= ~(escr::T1_OS | escr::T1_USR);  // reserved without HT
     return v;
   }
@@ -447,7 +452,7 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
   // Another counter holds ESCR `id` with another value. Only the counters that ESCR feeds can
   // (EscrInfo::counters, at most 3); with the slot and ESCR known at compile time this folds to
   // those few tests, not a loop over all 18.
-  static bool escr_taken(unsigned slot, EscrId id, u64 escr_v) {
+  static bool escr_taken(unsigned slot, EscrId id, u32 escr_v) {
     bool taken = false;
     each(escr_info(id).counters & ~(1u << slot), [&](auto s) {
       constexpr unsigned n = decltype(s)::value;
@@ -455,7 +460,7 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
     });
     return taken;
   }
-  static void remember(unsigned slot, EscrId id, u64 escr_v) {
+  static void remember(unsigned slot, EscrId id, u32 escr_v) {
     slot_escr_[slot] = static_cast<std::uint8_t>(static_cast<unsigned>(id) + 1);
     escr_v_[slot] = escr_v;
     used_ |= 1u << slot;
@@ -477,7 +482,7 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
 
   static inline Identity id_{};
   static inline std::uint8_t slot_escr_[kCounters]{};  // ESCR id + 1; 0: none
-  static inline u64 escr_v_[kCounters]{};
+  static inline u32 escr_v_[kCounters]{};  // ESCR bits 63:31 are reserved (regs.hpp)
   static inline std::uint32_t used_ = 0;
   static inline std::uint32_t cascade_hi_ = 0;
   static inline bool owns_lvt_ = false;

@@ -4,6 +4,8 @@
 // (the acknowledge rewrites the count: the region must be voided, never wrong) and 32.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "fake_backend.hpp"
 #include "profiler/fast_region.hpp"
 
@@ -26,6 +28,7 @@ struct Rig {
 
 using P32 = fake::Pmu<32>;
 using P31 = fake::Pmu<31>;
+using P40 = fake::Pmu<40>;
 
 TEST(FastRegions, CalibratedWindowAndExactCounts) {
   Rig<P32> r;
@@ -138,5 +141,73 @@ TEST(StandaloneFastRegions, CalibratedWindowAndExactCounts) {
   EXPECT_EQ(work.min[0], 50u);
   EXPECT_EQ(work.max[0], 150u);
   EXPECT_EQ(work.clamped, 0u);
+}
+// The smallest firmware's state costs no flash: an unnamed RegionStats and a standalone fast
+// region's object are all zero bytes when constant-initialised, so they land in .bss, not in
+// .data (whose initial image a firmware stores in flash). All zero means "no measurement": the
+// first region sets min and max.
+template <class T>
+bool all_zero_bytes(const T& x) {
+  unsigned char b[sizeof(T)];
+  std::memcpy(b, &x, sizeof b);
+  for (unsigned char c : b)
+    if (c != 0) return false;
+  return true;
+}
+constinit prof::RegionStats<P32> zero_stats;
+constinit prof::StandaloneFastRegions<P32, 0> zero_fast;
+
+TEST(StandaloneFastRegions, UnnamedStatsAndTheRegionsAreAllZeroBytesSoTheyLandInBss) {
+  EXPECT_TRUE(all_zero_bytes(zero_stats)) << "a non-zero byte puts the object into .data (flash)";
+  EXPECT_EQ(zero_stats.name, nullptr);
+  EXPECT_TRUE(all_zero_bytes(zero_fast));
+  EXPECT_EQ(sizeof zero_fast, sizeof(std::uint32_t)) << "the overhead alone: no reference to NoProfiler";
+}
+
+TEST(StandaloneFastRegions, ZeroInitialisedStatsReportNoMeasurementAndTheFirstSetsMinAndMax) {
+  P32::reset_state();
+  ASSERT_EQ(P32::configure(0, {1, 0, 0}), Status::ok);
+  P32::start(1u);
+  prof::StandaloneFastRegions<P32, 0> fast;
+  fast.calibrate();
+  prof::RegionStats<P32>& s = zero_stats;
+  EXPECT_EQ(s.calls, 0u);
+  EXPECT_EQ(s.min[0], 0u);
+  EXPECT_EQ(s.max[0], 0u);
+  fast.measure(s, [] { P32::event(1, 70); });
+  EXPECT_EQ(s.calls, 1u);
+  EXPECT_EQ(s.min[0], 70u);
+  EXPECT_EQ(s.max[0], 70u);
+  fast.measure(s, [] { P32::event(1, 90); });
+  fast.measure(s, [] { P32::event(1, 40); });
+  EXPECT_EQ(s.min[0], 40u);
+  EXPECT_EQ(s.max[0], 90u);
+  EXPECT_EQ(s.total[0], 200u);
+  s.name = "named at run time";  // the string in .rodata, the object still in .bss
+  s.clear();
+  EXPECT_STREQ(s.name, "named at run time");
+  EXPECT_EQ(s.calls, 0u);
+}
+
+// A 64-bit difference (NetBurst's 40-bit counters) counts a region below the calibrated overhead
+// on its own path: clamped once, 0 added, and min and max still right.
+TEST(StandaloneFastRegions, Width40RegionBelowTheOverheadIsClampedOnce) {
+  P40::reset_state();
+  ASSERT_EQ(P40::configure(0, {1, 0, 0}), Status::ok);
+  P40::start(1u);
+  P40::st.cost_event = 1;  // each read one event: the overhead is 1
+  prof::StandaloneFastRegions<P40, 0> fast;
+  fast.calibrate();
+  ASSERT_EQ(fast.overhead(0), 1u);
+  P40::st.cost_event = 0;  // an empty region now reads 0, below the overhead
+  prof::RegionStats<P40> s;
+  fast.measure(s, [] {});
+  fast.measure(s, [] { P40::set(0, P40::st.count[0] + 0x1'0000'0004ull); });  // a 64-bit difference
+  EXPECT_EQ(s.calls, 2u);
+  EXPECT_EQ(s.clamped, 1u);
+  EXPECT_EQ(s.voided, 0u);
+  EXPECT_EQ(s.min[0], 0u);
+  EXPECT_EQ(s.max[0], 0x1'0000'0003ull);
+  EXPECT_EQ(s.total[0], 0x1'0000'0003ull);
 }
 }  // namespace
