@@ -52,5 +52,5 @@ install(FILES ${PROJECT_BINARY_DIR}/pmukitConfig.cmake ${PROJECT_BINARY_DIR}/pmu
         DESTINATION ${PMUKIT_INSTALL_CMAKEDIR})
 
 if(TARGET pmukit_cli)
-  install(TARGETS pmukit_cli pmukit_llvm_cfi RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(TARGETS pmukit_cli pmukit_llvm_cfi pmukit_unwind_table RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()

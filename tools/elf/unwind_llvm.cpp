@@ -14,13 +14,6 @@
 namespace pmukit {
 namespace {
 
-// One FDE's rows, as the parent keeps them.
-struct Fde {
-  std::uint64_t lo = 0, hi = 0;
-  int ra = -1;                                         // the CIE's return address column
-  std::vector<std::pair<std::uint64_t, CfiRow>> rows;  // by address
-};
-
 // The helper program: $PMUKIT_LLVM_CFI, else pmukit-llvm-cfi beside this executable (the build
 // tree and an install both put it there), else the build tree's (for the test programs).
 std::string helper_path() {
@@ -42,7 +35,7 @@ std::string helper_path() {
 }  // namespace
 
 struct LlvmCfi::Impl {
-  std::vector<Fde> fdes;  // by lo
+  std::vector<CfiFde> fdes;  // by lo
   std::string failure;
 };
 
@@ -63,7 +56,7 @@ LlvmCfi::LlvmCfi(const std::string& path) : impl_(std::make_unique<Impl>()) {
   std::istringstream in(r.out);
   for (std::string tag; in >> tag;) {
     if (tag == "F") {
-      Fde f;
+      CfiFde f;
       in >> f.lo >> f.hi >> f.ra;
       impl_->fdes.push_back(std::move(f));
     } else if (tag == "R" && !impl_->fdes.empty()) {
@@ -85,7 +78,7 @@ LlvmCfi::LlvmCfi(const std::string& path) : impl_(std::make_unique<Impl>()) {
       break;
     }
   }
-  std::sort(impl_->fdes.begin(), impl_->fdes.end(), [](const Fde& a, const Fde& b) { return a.lo < b.lo; });
+  std::sort(impl_->fdes.begin(), impl_->fdes.end(), [](const CfiFde& a, const CfiFde& b) { return a.lo < b.lo; });
 }
 
 LlvmCfi::~LlvmCfi() = default;
@@ -93,13 +86,14 @@ LlvmCfi::~LlvmCfi() = default;
 bool LlvmCfi::any() const { return !impl_->fdes.empty(); }
 bool LlvmCfi::crashed() const { return !impl_->failure.empty(); }
 const std::string& LlvmCfi::failure() const { return impl_->failure; }
+const std::vector<CfiFde>& LlvmCfi::fdes() const { return impl_->fdes; }
 
 std::optional<CfiRow> LlvmCfi::at(std::uint64_t pc) const {
   // The FDE starting last at or before pc (they are sorted by start and do not overlap).
   const auto after = std::upper_bound(impl_->fdes.begin(), impl_->fdes.end(), pc,
-                                      [](std::uint64_t a, const Fde& f) { return a < f.lo; });
+                                      [](std::uint64_t a, const CfiFde& f) { return a < f.lo; });
   if (after == impl_->fdes.begin()) return std::nullopt;
-  const Fde& f = *std::prev(after);
+  const CfiFde& f = *std::prev(after);
   if (pc >= f.hi) return std::nullopt;
   const CfiRow* found = nullptr;
   for (const auto& [addr, row] : f.rows)

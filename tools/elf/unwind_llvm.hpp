@@ -10,6 +10,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace pmukit {
 
@@ -26,6 +28,13 @@ struct CfiRow {
   std::map<int, CfiRule> rules;  // registers without an entry keep their value (same)
 };
 
+// One FDE's rows, by address: each holds from its address up to the next row's (the last to hi).
+struct CfiFde {
+  std::uint64_t lo = 0, hi = 0;
+  int ra = -1;  // the CIE's return address column
+  std::vector<std::pair<std::uint64_t, CfiRow>> rows;
+};
+
 class LlvmCfi {
  public:
   explicit LlvmCfi(const std::string& elf_path);  // no CFI (or an unreadable file): every at() is empty
@@ -34,6 +43,7 @@ class LlvmCfi {
   bool any() const;      // the file has a .debug_frame or .eh_frame LLVM could read
   bool crashed() const;  // LLVM's reader failed on this file (pmukit-llvm-cfi: it runs apart)
   const std::string& failure() const;  // how: not found, killed, a limit ("" when it worked)
+  const std::vector<CfiFde>& fdes() const;  // every FDE read, by lo (the unwind table's source)
 
  private:
   struct Impl;

@@ -1,0 +1,236 @@
+// The on-target unwind table (profiler/unwind_table.hpp, written by tools/elf/unwind_table.hpp):
+// its encoding, its lookup, and its walks against the host unwinder's (tools/elf/unwind.hpp: libdw,
+// LLVM's rules for MIPS) on the test ELFs of every architecture, stack for stack.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "elf/nm_listing.hpp"
+#include "profiler/unwind_table.hpp"
+#include "tools/elf/unwind.hpp"
+#include "tools/elf/unwind_table.hpp"
+
+namespace {
+
+using prof::UnwindRule;
+using pmukit::UnwindRow;
+
+UnwindRow entry(std::uint32_t pc, std::uint8_t base, std::int16_t cfa, std::uint8_t ra, std::int16_t ra_off = 0,
+                std::uint8_t fp = UnwindRule::fp_same, std::int16_t fp_off = 0) {
+  UnwindRule e{};
+  e.cfa_base = base;
+  e.cfa_offset = cfa;
+  e.ra_offset = ra_off;
+  e.fp_offset = fp_off;
+  e.rules = static_cast<std::uint8_t>(ra | fp << 4);
+  return UnwindRow{pc, e};
+}
+
+bool same(const UnwindRule& a, const UnwindRule& b) {
+  return a.cfa_base == b.cfa_base && a.cfa_offset == b.cfa_offset && a.ra_offset == b.ra_offset &&
+         a.fp_offset == b.fp_offset && a.rules == b.rules;
+}
+
+pmukit::UnwindRules rules_of(std::vector<UnwindRow> v, std::uint32_t start, std::uint32_t end) {
+  pmukit::UnwindRules r;
+  r.text_start = start;
+  r.text_end = end;
+  v.push_back(entry(end, UnwindRule::none, 0, UnwindRule::ra_unknown));
+  r.entries = std::move(v);
+  return r;
+}
+
+// The map the walk reads (a rule number per code slot) gives every address the rule of the last
+// row at or below it, and no rule outside the code; slots of 4, 2 or 1 bytes as the rows' addresses
+// allow (ARM, MIPS and PowerPC; Thumb; i386).
+TEST(UnwindTable, MapGivesEveryPcTheRuleOfTheLastRowAtOrBelowIt) {
+  std::mt19937 rng(5);
+  for (std::uint32_t step : {4u, 2u, 1u, 3u}) {  // 3: slots of 1 byte, 300 rules (a 2-byte map)
+    std::vector<UnwindRow> v;
+    std::uint32_t pc = 0x1000;
+    for (int i = 0; i < 300; ++i, pc += step * (1 + rng() % 40))
+      v.push_back(entry(pc, UnwindRule::sp, static_cast<std::int16_t>(4 * (step == 3 ? i : rng() % 20)), UnwindRule::ra_at_cfa, -4));
+    const auto r = rules_of(v, 0x1000, pc);
+    const auto blob = pmukit::encode_unwind_table(r, false);
+    const prof::UnwindTable t = prof::UnwindTable::from(blob.data());
+    ASSERT_NE(t.slots, 0u);
+    EXPECT_EQ(t.slot_shift, step == 4 ? 2u : step == 2 ? 1u : 0u);
+    EXPECT_EQ(t.map16 != nullptr, step == 3);
+    for (std::uint32_t a = 0xff0; a < pc + 16; ++a) {
+      const UnwindRow* want = nullptr;  // the last at or below a; the end marker beyond the code
+      for (const UnwindRow& e : r.entries)
+        if (e.pc <= a) want = &e;
+      const UnwindRule& got = t.find(a);
+      if (want == nullptr || want->rule.cfa_base == UnwindRule::none) {
+        ASSERT_EQ(got.cfa_base, UnwindRule::none) << std::hex << a << " step " << step;
+        continue;
+      }
+      ASSERT_TRUE(same(got, want->rule)) << std::hex << a << " step " << step;
+    }
+  }
+}
+
+// Code far from the rest (ARM's vectors at 0, the image at 0xa0008000): the map covers the larger
+// cluster only, and stays small; the far code has no rule (its walks end there).
+TEST(UnwindTable, CodeFarFromTheRestIsLeftOutOfTheMap) {
+  pmukit::UnwindRules r;
+  r.text_start = 0xa0008000;
+  r.text_end = 0xa0009000;
+  r.entries = {entry(0x0, UnwindRule::sp, 0, UnwindRule::ra_in_lr), entry(0x40, UnwindRule::none, 0, UnwindRule::ra_unknown),
+               entry(0xa0008000, UnwindRule::sp, 8, UnwindRule::ra_at_cfa, -4),
+               entry(0xa0008100, UnwindRule::sp, 16, UnwindRule::ra_at_cfa, -4),
+               entry(0xa0009000, UnwindRule::none, 0, UnwindRule::ra_unknown)};
+  const auto blob = pmukit::encode_unwind_table(r, false);
+  EXPECT_LT(blob.size(), 0x1000u / 4 + 64);
+  const prof::UnwindTable t = prof::UnwindTable::from(blob.data());
+  ASSERT_EQ(t.count, 3u);
+  EXPECT_EQ(t.find(0x20).cfa_base, UnwindRule::none);
+  EXPECT_EQ(t.find(0x90000000).cfa_base, UnwindRule::none);
+  EXPECT_EQ(t.find(0xa0008104).cfa_offset, 16);
+  EXPECT_EQ(t.find(0xa0008000).cfa_offset, 8);
+  EXPECT_EQ(t.find(0xa0009000).cfa_base, UnwindRule::none);
+  EXPECT_EQ(t.find(0xb0000000).cfa_base, UnwindRule::none);
+}
+
+// The blob in the target's byte order: a big-endian target's table is no table to a little-endian
+// reader, and a blob that is not a table (the first link's placeholder among them) gives an empty one.
+TEST(UnwindTable, BlobIsInTheTargetsByteOrderAndAForeignOneIsEmpty) {
+  const auto r = rules_of({entry(0x100, UnwindRule::sp, 8, UnwindRule::ra_at_cfa, -4)}, 0x100, 0x200);
+  const auto big = pmukit::encode_unwind_table(r, true);
+  const auto little = pmukit::encode_unwind_table(r, false);
+  ASSERT_EQ(big.size(), little.size());
+  EXPECT_EQ((std::vector<std::uint8_t>(big.begin(), big.begin() + 4)), (std::vector<std::uint8_t>{0x55, 0x4e, 0x57, 0x54}));
+  EXPECT_EQ(prof::UnwindTable::from(big.data()).count, 0u);  // wrong byte order: not a table here
+  EXPECT_EQ(prof::UnwindTable::from(little.data()).count, 2u);
+  std::vector<std::uint8_t> bad = little;
+  bad[20 + 2 * 8] = 2;  // the first slot names a rule beyond the rules
+  EXPECT_EQ(prof::UnwindTable::from(bad.data()).count, 0u);
+  // Checked once, not per frame: an offset that would make a misaligned read (a fault on MIPS),
+  // a base the walk does not know: no table.
+  for (int k = 0; k < 2; ++k) {
+    auto r2 = r;
+    if (k == 0) r2.entries[0].rule.ra_offset = -2;
+    if (k == 1) r2.entries[0].rule.cfa_base = 7;
+    EXPECT_EQ(prof::UnwindTable::from(pmukit::encode_unwind_table(r2, false).data()).count, 0u) << k;
+  }
+  const std::uint32_t zero = 0;
+  EXPECT_EQ(prof::UnwindTable::from(&zero).count, 0u);  // the first link's placeholder
+}
+
+// A table and a stack that lie (random entries, random words) never make the walk read outside
+// [bottom, top) or misaligned, and it ends within its depth.
+TEST(UnwindTable, HostileTableAndStackNeverReadOutsideTheStack) {
+  std::mt19937 rng(9);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<UnwindRow> v;
+    for (std::uint32_t pc = 0x1000; pc < 0x1400; pc += 4 * (1 + rng() % 8))
+      v.push_back(entry(pc, static_cast<std::uint8_t>(rng() % 3), static_cast<std::int16_t>(4 * (rng() % 4096) - 8192),
+                        static_cast<std::uint8_t>(rng() % 4), static_cast<std::int16_t>(4 * (rng() % 4096) - 8192),
+                        static_cast<std::uint8_t>(rng() % 3), static_cast<std::int16_t>(4 * (rng() % 16) - 32)));
+    const auto blob = pmukit::encode_unwind_table(rules_of(v, 0x1000, 0x1400), false);
+    const prof::UnwindTable t = prof::UnwindTable::from(blob.data());
+    ASSERT_NE(t.slots, 0u);
+    const std::uint32_t bottom = 0x8000, top = 0x8200;
+    for (int i = 0; i < 50; ++i) {
+      prof::FrameSample<16> out{};
+      const prof::StackContext c{0x1000 + static_cast<std::uint32_t>(rng() % 0x400), static_cast<std::uint32_t>(0x1000 + rng() % 0x400),
+                                 bottom + 4 * static_cast<std::uint32_t>(rng() % 130), static_cast<std::uint32_t>(rng())};
+      prof::walk_table<16>(t, c, bottom, top,
+                           [&](std::uint32_t a) {
+                             EXPECT_TRUE(a >= bottom && a + 4 <= top && a % 4 == 0) << std::hex << a;
+                             return a % 3 ? 0x1000 + static_cast<std::uint32_t>(rng() % 0x400) : static_cast<std::uint32_t>(rng());
+                           },
+                           out);
+      ASSERT_GE(out.count, 1u);
+      ASSERT_LE(out.count, 17u);
+    }
+  }
+}
+
+const std::string kElfDir = PMUKIT_TEST_ELF_DIR;
+
+class UnwindTableTarget : public ::testing::TestWithParam<std::string> {
+ protected:
+  std::string elf() const { return kElfDir + "/" + GetParam() + ".elf"; }
+  void SetUp() override {
+    if (!std::ifstream(elf()).good()) GTEST_SKIP() << "no cross compiler for " << GetParam();
+  }
+};
+
+// DWARF 4, section 6.4 (Call Frame Information): the table the tool derives from the ELF's own CFI
+// walks every stack as the host unwinder walks it from the same CFI: the same return addresses and
+// the same verdict (complete at an undefined return address or a zero one, incomplete otherwise).
+// The stacks: random words among return addresses into every function of the test ELF, the pc at
+// every CFI row of every function (prologue, body, epilogues after DW_CFA_restore_state).
+TEST_P(UnwindTableTarget, WalksEveryStackAsTheHostUnwinderDoes_Dwarf4Section6_4) {
+  const pmukit::UnwindRules r = pmukit::unwind_rules(elf());
+  ASSERT_EQ(r.error, "");
+  ASSERT_GT(r.entries.size(), 4u);
+  // PowerPC's prologue copies LR to r0 (mflr) a row before saving it: the return address is in a
+  // register no sample carries, and both walks stop there.
+  EXPECT_EQ(r.unsupported, GetParam() == "ppc" ? 1u : 0u) << "the test ELF's CFI has rules the walk cannot follow";
+  const auto blob = pmukit::encode_unwind_table(r, false);  // the host's byte order: read here
+  const prof::UnwindTable t = prof::UnwindTable::from(blob.data());
+  ASSERT_NE(t.slots, 0u);
+  const bool big = r.big_endian;
+  const unsigned step = GetParam() == "i386" ? 1 : 4;
+  std::vector<std::uint32_t> code;  // addresses inside functions: a return address's candidates
+  for (std::size_t i = 0; i + 1 < r.entries.size(); ++i)
+    if (r.entries[i].rule.cfa_base != UnwindRule::none)
+      for (std::uint32_t a = r.entries[i].pc; a < r.entries[i + 1].pc; a += step) code.push_back(a);
+  ASSERT_FALSE(code.empty());
+  const pmukit::Unwinder u(elf());
+  std::mt19937 rng(21);
+  unsigned deep = 0, complete = 0, walks = 0;
+  for (int round = 0; round < 40; ++round)
+    for (const std::uint32_t pc : code) {
+      pmukit::StackSampleRecord s;
+      s.pc = pc;
+      s.lr = code[rng() % code.size()] + step;
+      // The sampled frame's return address rule undefined: the host unwinder takes lr (libdw says
+      // "undefined" where a leaf has no rule for it, and cannot tell DW_CFA_undefined apart); the
+      // table keeps DWARF's meaning, the outermost frame (every board's _start). No lr: both agree.
+      if ((t.find(pc).rules & 15) == UnwindRule::ra_undefined) s.lr = 0;
+      s.sp = 0x10000 + 8 * (rng() % 16);
+      s.fp = s.sp + 4 * (rng() % 64);
+      s.stack.resize(256 + 4 * (rng() % 64));
+      for (std::size_t k = 0; k + 4 <= s.stack.size(); k += 4) {
+        const unsigned pick = rng() % 8;
+        const std::uint32_t w = pick < 5 ? code[rng() % code.size()] + step : pick == 5 ? 0 : s.sp + 4 * (rng() % 96);
+        for (unsigned j = 0; j < 4; ++j) s.stack[k + j] = static_cast<std::uint8_t>(w >> (8 * (big ? 3 - j : j)));
+      }
+      const pmukit::UnwoundStack want = u.unwind(s, big ? pmukit::ByteOrder::big : pmukit::ByteOrder::little, 4);
+      constexpr std::size_t kDepth = pmukit::Unwinder::kMaxFrames - 2;
+      prof::FrameSample<kDepth> got{};
+      const std::uint32_t bottom = static_cast<std::uint32_t>(s.sp);
+      prof::walk_table<kDepth>(
+          t, prof::StackContext{pc, static_cast<std::uint32_t>(s.lr), bottom, static_cast<std::uint32_t>(s.fp)}, bottom,
+          bottom + static_cast<std::uint32_t>(s.stack.size()),
+          [&](std::uint32_t a) {
+            std::uint32_t v = 0;
+            for (unsigned j = 0; j < 4; ++j) v |= std::uint32_t{s.stack[a - bottom + j]} << (8 * (big ? 3 - j : j));
+            return v;
+          },
+          got);
+      const std::vector<std::uint64_t> pcs(got.pcs, got.pcs + got.count);
+      ++walks;
+      if (want.pcs.size() >= pmukit::Unwinder::kMaxFrames - 1) continue;  // cut by the host's depth
+      ASSERT_EQ(pcs, want.pcs) << std::hex << "pc 0x" << pc << " lr 0x" << s.lr << "; host: " << want.stopped;
+      ASSERT_EQ(got.complete, want.stopped.empty()) << std::hex << "pc 0x" << pc << "; host: " << want.stopped;
+      deep += pcs.size() >= 4;
+      complete += got.complete;
+    }
+  EXPECT_GT(deep, walks / 100) << "few walks went deep: the stacks test little";
+  EXPECT_GT(complete, 0u);
+  std::printf("%s: %u walks, %u of 4 frames or more, %u complete\n", GetParam().c_str(), walks, deep, complete);
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, UnwindTableTarget, ::testing::Values("arm", "mips", "ppc", "i386"),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
