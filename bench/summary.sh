@@ -36,7 +36,7 @@ meets() { awk -v r="$1" -v g="$2" 'BEGIN { print (r != "-" && r + 0 <= g + 0) ? 
 echo "## Region windows on the example firmware (instructions read between a counter's two reads, the read included; hand-written: 1)"
 echo
 table region-windows compared
-echo "| run | counter | fast region | Region (calibrated away) | fast / hand | goal <= 3 (2 between) |"
+echo "| run | counter | fast region | Region (calibrated away) | fast / hand | goal <= 3 (2 between; NetBurst 4) |"
 echo "|---|---|---|---|---|---|"
 for log in "$root"/*/examples/*/*_profile.elf.*.log; do
   [ -f "$log" ] || continue
@@ -46,7 +46,8 @@ for log in "$root"/*/examples/*/*_profile.elf.*.log; do
   [ -n "$fast" ] || continue
   w=${fast%%|*}; unit=${fast#*|}
   r=$(ratio "$w" 1)
-  goal=$(meets "$r" 3)
+  # i686: the first rdpmc's EDX:EAX stored and ECX loaded again (profiler/fast_region.hpp)
+  case $run in netburst*) goal=$(meets "$r" 4) ;; *) goal=$(meets "$r" 3) ;; esac
   case $unit in *ticks*) goal="n/a (a clock, not an instruction count)" ;; esac
   echo "| $run | $unit | $w | ${region:--} | $r | $goal |"
 done
@@ -152,9 +153,12 @@ if [ ${#probes[@]} -gt 0 ]; then
   if out=$(python3 "$repo/bench/zero_cost/check.py" "${probes[@]}" 2>&1); then status=passed; else status=FAILED; fi
 elif out=$(bash "$repo/bench/zero_cost/run_all.sh" "$root" 2>&1); then status=passed; else status=FAILED; fi
 table zero-cost-window compared
-echo "| target | window_1slot instructions between the reads | goal <= 2 |"
-echo "|---|---|---|"
-grep -E '^\| [a-z0-9-]+ +\| window_1slot ' <<<"$out" | awk -F'|' '{gsub(/ /, "", $2); gsub(/ /, "", $4); print "| " $2 " | " $4 " | " ($4 + 0 <= 2 ? "yes" : "no") " |"}'
+echo "| target | window_1slot instructions between the reads | goal <= 2 (netburst 3) | around a call (window_call_1slot) | calibrate() (window_calibrate_1slot) |"
+echo "|---|---|---|---|---|"
+grep -E '^\| [a-z0-9-]+ +\| window_(call_|calibrate_)?1slot ' <<<"$out" |
+  awk -F'|' '{gsub(/ /, "", $2); gsub(/ /, "", $3); gsub(/ /, "", $4); w[$2, $3] = $4; if (!($2 in seen)) { seen[$2] = 1; order[n++] = $2 } }
+    END { for (i = 0; i < n; i++) { t = order[i]; lim = (t == "netburst") ? 3 : 2;
+      print "| " t " | " w[t, "window_1slot"] " | " (w[t, "window_1slot"] + 0 <= lim ? "yes" : "no") " | " w[t, "window_call_1slot"] " | " w[t, "window_calibrate_1slot"] " |" } }'
 end_table
 echo
 table zero-cost-branches compared

@@ -13,8 +13,17 @@
 //
 // Windows: begin reads the slots in the listed order and end reads them again in the same order,
 // so each counter's window (what runs between its two reads) is the region plus the other
-// counters' reads: the same for every counter and every region, and calibrate() removes it. With
-// one slot the window is the region alone (bench/zero_cost gates it at 2 instructions at most).
+// counters' reads: the same for every counter and every region, and calibrate() removes it.
+// Whatever the body (nothing, or a call): the first reads are pinned where they are (barriers,
+// a use of each value), the second reads follow a barrier that is a call to the compiler (its
+// caller-saved registers and memory; a base the driver keeps in memory is loaded again), so what
+// an operand costs to reload after a call (i386: rdpmc's index in ECX; the MIPS CM: the GCR base)
+// is in every region and in calibrate(), which measures FastRegions' own code around an empty
+// body. NetBurst's first reads store EDX:EAX by the read's own instructions (read_to): two stores,
+// wherever the value is kept. With one slot, between the reads: nothing on ARM, PowerPC and the
+// RM7000, the GCR base load on the MIPS CM, two stores and the ECX load on i686; bench/zero_cost
+// gates these (window_1slot) and that a region around a call has calibrate()'s window exactly
+// (window_call_1slot, window_calibrate_1slot).
 // The Profiler's state is read before the first read and after the last one, and the difference
 // is taken after the second read, modulo the counter register (prof::delta): no 64-bit extension
 // and no statistics inside the window. Stats go to RegionStats index i for the i-th listed slot.
@@ -39,7 +48,9 @@
 // The caller owns the counters: no reset, fold or sampling may touch them while regions run.
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
+#include "hal/core/bus/barrier.hpp"
 #include "profiler/profiler.hpp"
 #include "profiler/region.hpp"
 
@@ -65,6 +76,9 @@ struct OwnerOf<Profiler<B>> {
   using Pmu = B;
 };
 
+template <class Regions>
+class FastRegion;
+
 // Owner: Profiler<B> (FastRegions) or NoProfiler<B> (StandaloneFastRegions).
 template <class Owner, unsigned... Slots>
 class BasicFastRegions {
@@ -82,6 +96,10 @@ class BasicFastRegions {
 
  public:
   using Pmu = B;
+  // Standalone regions (the smallest firmware, bench/footprint's "minimal" job within 512 B) skip
+  // the call barrier before the second reads and NetBurst's stores of the first: around a body
+  // that calls, a value kept across it may then cost a move or a spill that calibrate() does not
+  // see (bench/zero_cost gates the Profiler's FastRegions, not these).
   static constexpr bool kStandalone = std::is_same_v<Owner, NoProfiler<B>>;
   // One region's difference: modulo the counter register, so 32 bits where every register is.
   using Diff = std::conditional_t<((B::width(Slots) <= 32) && ...), std::uint32_t, std::uint64_t>;
@@ -113,17 +131,35 @@ class BasicFastRegions {
     m.epoch = owner().epoch();
     m.folds = owner().folds();
     m.sampled = (owner().sampled_slots() & kSlotBits) != 0;
-    read_all(m);
+    pmu::compiler_barrier();  // the reads move before nothing that precedes them, nor it after them
+    read_all_first(m);
     return m;
   }
-  // The second reads: each slot in the same order, then the profiler's state.
+  // The second reads: each slot in the same order (second_reads), then the profiler's state.
   [[gnu::always_inline]] Mark end() const {
     Mark m;
+    second_reads(m);
+    end_state(m);
+    return m;
+  }
+  // The second reads alone: static, so nothing of the caller's objects is loaded before them (a
+  // FastRegion's reference to this object is read after them). Before them, whatever the body
+  // was: its memory effects done (a memory barrier), and the reads' operands loaded again as after
+  // a call (the call barrier; a base the driver keeps in memory, forget_operands), so every region
+  // and calibrate() have the same window. After them, a scheduling barrier: nothing that follows
+  // moves between the reads.
+  [[gnu::always_inline]] static void second_reads(Mark& m) {
+    pmu::compiler_barrier();
+    if constexpr (!kStandalone) pmu::call_barrier();  // see kStandalone's note
+    forget_operands();
     read_all(m);
+    pmu::schedule_barrier();
+  }
+  // The profiler's state after the second reads.
+  [[gnu::always_inline]] void end_state(Mark& m) const {
     m.epoch = owner().epoch();
     m.folds = owner().folds();
     m.sampled = (owner().sampled_slots() & kSlotBits) != 0;
-    return m;
   }
 
   // The differences into `stats`, after the second reads. Inline, and no Mark's address is
@@ -165,27 +201,29 @@ class BasicFastRegions {
  public:
   template <class F>
   [[gnu::always_inline]] void measure(RegionStats<B>& stats, F&& body) const {
-    const Mark a = begin();
+    FastRegion<BasicFastRegions> r{*this, stats};  // the code calibrate() measures
     body();
-    const Mark b = end();
-    record(a, b, stats);
   }
 
   // The smallest cost of an empty region per slot becomes the overhead (0 if every try was voided
-  // by a reset or fold). Counters running.
+  // by a reset or fold). Counters running. Each try runs a region's own code (begin, then
+  // second_reads as a FastRegion's end) around an empty body that may have changed memory, as any
+  // body may: the window measured is the one every region has (bench/zero_cost gates both).
   void calibrate(unsigned iterations = 16) {
     constexpr Diff kNone = ~Diff{0};  // no try counted (a difference this large is no overhead)
     Diff least[kCount];
     for (auto& l : least) l = kNone;
 #pragma GCC unroll 1  // not hot: keep it small
     for (unsigned it = 0; it < iterations; ++it) {
-      const Mark a = begin();
-      const Mark b = end();
-      if (voided(a, b)) continue;
-      for (unsigned i = 0; i < kCount; ++i) {
-        const Diff d = static_cast<Diff>(delta(a.v[i], b.v[i], B::width(kSlot[i])));
-        if (d < least[i]) least[i] = d;
-      }
+      struct {
+        Mark a;
+      } t{begin()};  // as a FastRegion holds its first marks: a member initialised by begin()
+      pmu::compiler_barrier();  // the body: nothing, but memory may have changed
+      Mark b;  // not zeroed: nothing but the reads between them
+      second_reads(b);
+      end_state(b);
+      if (voided(t.a, b)) continue;
+      keep_least(least, t.a, b, std::make_index_sequence<kCount>{});
     }
     for (unsigned i = 0; i < kCount; ++i) overhead_[i] = least[i] == kNone ? 0 : least[i];
   }
@@ -197,6 +235,13 @@ class BasicFastRegions {
   // counter held at its maximum back to 0.
   static constexpr bool kAckRewritesCount =
       ((B::width(Slots) < 32) || ...) || requires { B::stopped_at_max(0u, std::uint64_t{}); };
+
+  // Per slot, at constant indices: the marks stay scalars (in registers), as in a region.
+  template <std::size_t... I>
+  [[gnu::always_inline]] static void keep_least(Diff* least, const Mark& a, const Mark& b, std::index_sequence<I...>) {
+    ((least[I] = min_of(least[I], static_cast<Diff>(delta(a.v[I], b.v[I], B::width(kSlot[I]))))), ...);
+  }
+  static constexpr Diff min_of(Diff x, Diff y) { return y < x ? y : x; }
 
   // Only a Profiler resets or folds: standalone regions are never void.
   static constexpr bool kCanVoid = !kStandalone;
@@ -211,9 +256,26 @@ class BasicFastRegions {
     }
   }
 
+  // A driver whose reads take an operand from memory (the MIPS CM's GCR base) has it loaded again.
+  [[gnu::always_inline]] static void forget_operands() {
+    if constexpr (requires { B::template forget_operands<0>(); }) (B::template forget_operands<Slots>(), ...);
+  }
   [[gnu::always_inline]] static void read_all(Mark& m) {
     unsigned i = 0;
     ((m.v[i++] = B::template read<Slots>()), ...);
+  }
+  // The first reads. Where the driver stores a read by its own instructions (read_to: NetBurst's
+  // rdpmc into EDX:EAX, which the next read overwrites), the value goes to memory in the same two
+  // stores in every region and in calibrate(), whatever the registers left free. Elsewhere each
+  // read lands in a register the compiler keeps, and a use of it here pins it: it moves neither
+  // later (a MIPS delay slot) nor past other code.
+  [[gnu::always_inline]] static void read_all_first(Mark& m) {
+    unsigned i = 0;
+    if constexpr (!kStandalone && requires(std::uint64_t& v) { B::template read_to<0>(v); }) {
+      (B::template read_to<Slots>(m.v[i++]), ...);
+    } else {
+      ((m.v[i] = B::template read<Slots>(), pmu::keep_before(static_cast<std::uint32_t>(m.v[i])), ++i), ...);
+    }
   }
 
   // A Profiler is referred to; NoProfiler is empty and its answers are constants, so a standalone
@@ -251,7 +313,9 @@ class FastRegion {
   [[gnu::always_inline]] FastRegion(const Regions& r, RegionStats<B>& stats)
       : r_(r), stats_(stats), start_(r.begin()) {}
   [[gnu::always_inline]] ~FastRegion() {
-    const auto now = r_.end();
+    typename Regions::Mark now;
+    Regions::second_reads(now);  // before anything of r_ is loaded
+    r_.end_state(now);
     r_.record(start_, now, stats_);
   }
   FastRegion(const FastRegion&) = delete;

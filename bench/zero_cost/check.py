@@ -319,16 +319,35 @@ def _signature_one(arch: str, body: list[Insn], k: int, i: Insn) -> str | None:
 
 
 WINDOW_LIMIT = 2  # instructions between a counter's two reads (1 would be the physical limit)
+# NetBurst: rdpmc takes its index in ECX, which a call may clobber (System V i386 ABI), so the
+# second read reloads it after any body; the window calibrated and gated includes that reload.
+WINDOW_LIMIT_OF = {"netburst": 3}
+
+# A performance counter read, per architecture, in signature text: XScale CP14 (mrc p14), e500
+# mfpmr, MIPS CP0 (RM7000 PerfCount, mfc0) or the MIPS CM's count registers in the GCR debug block
+# (PC_CYCLE 0x6180, PC_CNT0 0x6198, PC_CNT1 0x61A8: lw at those offsets), x86 rdpmc or rdmsr.
+COUNTER_READ = {
+    "arm": re.compile(r"^mrc2? p?14,"),
+    "ppc": re.compile(r"^mfpmr "),
+    "mips": re.compile(r"^(mfc0 |lw (24960|24984|25000)\(R\)$)"),
+    "x86": re.compile(r"^(rdpmc|rdmsr)"),
+}
 
 
 def window_of(arch: str, body: list[Insn], n: int) -> tuple[int, str]:
-    """The largest counter window of a window_ function on n counters, or -1 and the problem."""
-    reads = [k for k, text in signature_items(arch, body) if ACCESS.match(text + " ")]
-    extra = len(reads) - 2 * n
-    if extra < 0 or extra % 2:
-        return -1, f"{len(reads)} accesses, expected two reads per counter ({n}) and the state loads around them"
-    reads = reads[extra // 2:extra // 2 + 2 * n]
-    return max(reads[n + c] - reads[c] - 1 - (n - 1) for c in range(n)), ""
+    """The largest counter window of a window_ function on n counters, or -1 and the problem.
+    Not counted: the other counters' reads, and the body's calls (with a MIPS delay slot's nop)."""
+    items = signature_items(arch, body)
+    reads = [k for k, text in items if COUNTER_READ[arch].match(text)]
+    if len(reads) != 2 * n:
+        return -1, f"{len(reads)} counter reads, expected two per counter ({n})"
+    calls = {k for k, text in items if text == "call"}
+    if any(k - 1 in calls for k in reads) and arch == "mips":  # it would run after the call's jump
+        return -1, "a counter read in a call's delay slot: the call is outside the window"
+    if arch == "mips":
+        calls |= {k + 1 for k in list(calls) if k + 1 < len(body) and is_padding(arch, body[k + 1])}
+    return max(reads[n + c] - reads[c] - 1 - (n - 1) - sum(reads[c] < k < reads[n + c] for k in calls)
+               for c in range(n)), ""
 
 
 # Conditional branches with a target, per architecture (calls and unconditional jumps excluded).
@@ -391,8 +410,27 @@ def check_object(target: str, objdump: str, obj: str) -> list[Row]:
         slots = re.search(r"(?:^|_)(\d+)slots?$", op)
         body = counted(arch, f)
         w, problem = window_of(arch, body, int(slots.group(1))) if slots else (-1, "name ends in _<N>slot(s)")
-        rows.append(Row(target, f"window_{op}", max(w, 0), WINDOW_LIMIT, True, op.startswith("info_"),
-                        problem, [i.text() for i in body], []))
+        rows.append(Row(target, f"window_{op}", max(w, 0), WINDOW_LIMIT_OF.get(target, WINDOW_LIMIT),
+                        True, op.startswith("info_"), problem, [i.text() for i in body], []))
+    # Calibration (window_calibrate_<N>slot: FastRegions::calibrate() itself) measures the window
+    # every region is charged; a region around nothing (window_<N>slot) and around a call
+    # (window_call_<N>slot) must have exactly that window: more is counted in every region, less
+    # makes a region read less than its body.
+    by_op = {r.op: r for r in rows}
+    for r in rows:
+        m = re.fullmatch(r"window_(call_)?(\d+slots?)", r.op)
+        if not m:
+            continue
+        cal = by_op.get(f"window_calibrate_{m.group(2)}")
+        if cal is None:
+            if m.group(1):
+                r.problem = r.problem or f"no window_calibrate_{m.group(2)} to compare with"
+            continue
+        if m.group(1):
+            r.hand = cal.ours
+        if r.ours != cal.ours and not r.problem and not cal.problem:
+            r.problem = (f"{r.ours} instructions between the reads, calibrate() measures {cal.ours}: "
+                         "the difference is in every such region")
     # Source order (objdump lists functions in the order of the object), info pairs last.
     order = list(ours) + [o for o in hand if o not in ours]
     for op in sorted(order, key=lambda o: o.startswith("info_")):

@@ -3,6 +3,10 @@
 // each a prof::FastRegion around an empty body, as firmware writes it. check.py counts the
 // instructions between each counter's two reads.
 //   PMU_ZC_WINDOW(Pmu, slot)          window_1slot: the region on one slot, gated (WINDOW_LIMIT)
+//   PMU_ZC_WINDOW_CALL(Pmu, slot)     window_call_1slot: the region around a call, with values live
+//                                     across it; its window must be calibrate()'s
+//   PMU_ZC_WINDOW_CALIBRATE(Pmu, slot) window_calibrate_1slot: FastRegions::calibrate() itself,
+//                                     whose window (in its loop) every region must have
 //   PMU_ZC_WINDOW2(Pmu, slot, slot2)  window_info_2slots: on two, reported (the other counter's
 //                                     read sits in each window)
 // And the PMU sampling interrupt for a counter known at compile time (check.py, "Branches"):
@@ -19,12 +23,34 @@ template <class Pmu>
 inline prof::RegionStats<Pmu> stats{"window"};
 template <class Pmu, unsigned... Slots>
 inline const prof::FastRegions<Pmu, Slots...> fast{profiler<Pmu>};
+template <class Pmu, unsigned... Slots>
+inline prof::FastRegions<Pmu, Slots...> calibrated{profiler<Pmu>};
 
 using Ring = prof::SampleRing<256, prof::RingFull::keep_newest>;
 template <class Pmu>
 inline Ring ring;
 template <class Pmu>
 inline prof::Sampler<Pmu, Ring> sampler{profiler<Pmu>, ring<Pmu>};
+
+// A body out of line, with no argument (an argument's set-up would be the body's, not the
+// region's): the compiler must assume it clobbers every register the ABI lets a callee clobber,
+// and any memory. Values live across the region take the callee-saved registers and the stack, as
+// in a real caller (the examples' profile()), and their loads may not sink into the window.
+extern "C" void zc_window_body();
+extern "C" unsigned zc_window_values[8];
+
+template <class Pmu, unsigned... Slots>
+[[gnu::always_inline]] inline void window_call(unsigned n) {
+  unsigned* const v = zc_window_values;
+  const unsigned a = v[0], b = v[1], c = v[2], d = v[3], e = v[4], f = v[5], g = v[6], h = v[7];
+  {
+    prof::FastRegion r{fast<Pmu, Slots...>, stats<Pmu>};
+    zc_window_body();
+  }
+  v[0] = a * b + c;
+  v[1] = d * e + f;
+  v[2] = g * h + n;
+}
 
 template <class Pmu, unsigned... Slots>
 [[gnu::always_inline]] inline void window() {
@@ -35,6 +61,10 @@ template <class Pmu, unsigned... Slots>
 
 #define PMU_ZC_WINDOW(Pmu, a) \
   extern "C" void window_1slot() { zc::window<Pmu, a>(); }
+#define PMU_ZC_WINDOW_CALIBRATE(Pmu, a) \
+  extern "C" [[gnu::flatten]] void window_calibrate_1slot() { zc::calibrated<Pmu, a>.calibrate(); }
+#define PMU_ZC_WINDOW_CALL(Pmu, a) \
+  extern "C" void window_call_1slot(unsigned n) { zc::window_call<Pmu, a>(n); }
 #define PMU_ZC_WINDOW2(Pmu, a, b) \
   extern "C" void window_info_2slots() { zc::window<Pmu, a, b>(); }
 #define PMU_ZC_PMU_IRQ(Pmu, slot, tests)                                                 \

@@ -237,7 +237,7 @@ inline bool known_expectation(const Setup& s, std::uint64_t& expect, std::uint64
 // the read included: 1 is the floor) and the known region, within the same tolerance as Region's
 // (the two bodies' call setup differs by a few instructions).
 template <class Board, class B>
-void fast_region(const prof::Profiler<B>& p, prof::Counter cycles, const prof::RegionStats<B>& known,
+[[gnu::noinline]] void fast_region(const prof::Profiler<B>& p, prof::Counter cycles, const prof::RegionStats<B>& known,
                  const Setup& s, Checks& checks) {
   const Console& out = checks.out;
   prof::FastRegions<B, 0> fast{p};
@@ -247,7 +247,12 @@ void fast_region(const prof::Profiler<B>& p, prof::Counter cycles, const prof::R
   }
   fast.calibrate();
   static prof::RegionStats<B> fknown{"spin_exact_fast"};
-  for (int i = 0; i < 8; ++i) fast.measure(fknown, [&] { Board::spin_exact(s.known_iters); });
+  // The count in a register before the first read: the body's set-up is then what known_extra
+  // counts (the argument's move or store), not also a load of it from the Setup.
+  std::uint32_t iters = s.known_iters;
+  asm volatile("" : "+r"(iters));
+#pragma GCC unroll 8  // no loop counter to keep: the count stays in a register the call preserves
+  for (int i = 0; i < 8; ++i) fast.measure(fknown, [iters] { Board::spin_exact(iters); });
   out.put("fast region: window ");
   out.dec(fast.overhead(0));
   out.put(' ');
@@ -258,22 +263,29 @@ void fast_region(const prof::Profiler<B>& p, prof::Counter cycles, const prof::R
   out.dec(known.min[0]);
   out.put('\n');
   // PMU counters that count instructions exactly: at most 2 instructions between the reads (raw
-  // 3: the read itself counts). Not a software clock backend, whose read is a computation. clang 14
-  // on i386 loads ECX (rdpmc's index) again before the second rdpmc instead of keeping it live
-  // across the first: one instruction more than GCC.
-#if defined(__clang__) && defined(__i386__)
+  // 3: the read itself counts). Not a software clock backend, whose read is a computation. i386:
+  // 3, EDX:EAX of the first rdpmc stored and ECX (its index, which a call may clobber) loaded
+  // again before the second, in every region and in calibrate() (profiler/fast_region.hpp).
+#if defined(__i386__)
   constexpr std::uint64_t kWindow = 4;
-  constexpr const char* kWindowRule = "fast region window: at most 3 instructions between the reads (clang, i386)";
+  constexpr const char* kWindowRule = "fast region window: at most 3 instructions between the reads (i386)";
 #else
   constexpr std::uint64_t kWindow = 3;
   constexpr const char* kWindowRule = "fast region window: at most 2 instructions between the reads";
 #endif
-  if (!requires { B::kSoftwareRead; } && s.per_instr_num == 1 && s.per_instr_den == 1 && s.resolution == 0)
-    checks.check(fast.overhead(0) <= kWindow, kWindowRule);
+  const bool exact = !requires { B::kSoftwareRead; } && s.per_instr_num == 1 && s.per_instr_den == 1 && s.resolution == 0;
+  if (exact) checks.check(fast.overhead(0) <= kWindow, kWindowRule);
   std::uint64_t expect = 0, tol = 0;
   if (known_expectation(s, expect, tol))
     checks.check(fknown.min[0] + tol >= expect && fknown.min[0] <= expect + tol && fknown.clamped == 0,
                  "fast region: known region within tolerance");
+  // One count per instruction (pmusim): the body's instructions exactly, none of the region's own
+  // left after calibration, around a body that calls (issue 39, item 3). GCC's code; clang's body
+  // set-up differs by an instruction on some targets and keeps the tolerance above.
+#if !defined(__clang__)
+  if (exact && known_expectation(s, expect, tol))
+    checks.check(fknown.min[0] == expect, "fast region: known region exact, no uncalibrated instruction");
+#endif
 }
 
 inline constexpr std::uint64_t kNoCost = ~std::uint64_t{0};

@@ -196,6 +196,23 @@ struct CounterDriver {
     for_slot<kSlots>(slot, [&](auto s) { v = read<decltype(s)::value>(); });
     return v;
   }
+  // What read<S>() takes from memory besides the counter (a run-time MMIO base) is loaded again by
+  // the next read<S>(), as after a call. No instruction.
+  template <unsigned Slot>
+  static void forget_operands() {
+    using Loc = typename ReadCounters::template at<Slot>::location;
+    if constexpr (requires { Bus::template forget_base<Loc>(); }) Bus::template forget_base<Loc>();
+  }
+  // read<S>() into `out`, stored by the read's own instructions where the bus can (x86 rdpmc: the
+  // two stores of EDX:EAX), so that keeping the value costs the same wherever it is kept.
+  template <unsigned Slot>
+  static void read_to(std::uint64_t& out) {
+    using Loc = typename ReadCounters::template at<Slot>::location;
+    if constexpr (requires { Bus::template read_to<Loc, std::uint64_t>(out); })
+      Bus::template read_to<Loc, std::uint64_t>(out);
+    else
+      out = read<Slot>();
+  }
   template <unsigned Slot>
   static void write(std::uint64_t value) {
     using R = typename Counters::template at<Slot>;

@@ -53,6 +53,18 @@ struct CompositeBus {
   static void write(T v) {
     detail::PickBus<Loc, Buses...>::type::template write<Loc, T>(v);
   }
+  // The location's bus forgets a base it holds in memory (MmioBus), where it has one.
+  template <class Loc>
+    requires requires { detail::PickBus<Loc, Buses...>::type::template forget_base<Loc>(); }
+  static void forget_base() {
+    detail::PickBus<Loc, Buses...>::type::template forget_base<Loc>();
+  }
+  // A read stored straight to memory, where the location's bus has one (PmcBus on i386).
+  template <class Loc, class T>
+    requires requires(T& out) { detail::PickBus<Loc, Buses...>::type::template read_to<Loc, T>(out); }
+  static void read_to(T& out) {
+    detail::PickBus<Loc, Buses...>::type::template read_to<Loc, T>(out);
+  }
 };
 
 }  // namespace pmu

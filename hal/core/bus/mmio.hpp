@@ -28,6 +28,12 @@ struct MmioBus {
     check<Loc, T>();
     *reinterpret_cast<volatile T*>(Base::address() + Loc::offset) = v;
   }
+  // No instruction: the next access loads a run-time base from memory again, as it must after a
+  // call (which may have changed it), so that code around no call pays the same load.
+  template <class Loc>
+  static void forget_base() {
+    if constexpr (requires { Base::value; }) asm volatile("" : "+m"(Base::value));
+  }
 
  private:
   template <class Loc, class T>

@@ -71,6 +71,21 @@ struct PmcBus {
     static_assert(sizeof(T) == 8, "rdpmc returns 64 bits");
     return rdpmc(Loc::index);
   }
+#if defined(__i386__)
+  // The read with its result stored by the same asm: rdpmc, then EAX and EDX to `out` (one
+  // instruction each, whatever address the compiler gives it). What a value kept across other code
+  // costs is then the same two stores wherever the compiler would have kept it (a callee-saved
+  // register, a stack slot): a fast region's first read (profiler/fast_region.hpp).
+  template <class Loc, class T>
+  static void read_to(T& out) {
+    static_assert(LocationOf<Loc, BusKind::pmc>, "PmcBus reaches only Pmc<...> locations");
+    static_assert(sizeof(T) == 8, "rdpmc returns 64 bits");
+    asm volatile("rdpmc\n\tmovl %%eax, %0\n\tmovl %%edx, 4+%0"
+                 : "=m"(out)
+                 : "c"(Loc::index)
+                 : "eax", "edx", "memory");
+  }
+#endif
   // The same instruction with the index known only at run time (a probe, a tool).
   static std::uint64_t rdpmc(std::uint32_t index) {
 #if defined(__i386__)
