@@ -7,3 +7,8 @@
 #define FAST_SAMPLING_PERIOD 96
 /* Entries in the hand-written handler's ring: 256 makes its index one AND. */
 #define HANDWRITTEN_RING_SIZE 256
+
+/* PMU overflow sampling (examples/common/pmu_fast_vector.hpp): CCNT events between the
+ * hand-written FIQ handler's samples (handwritten_pmu_fiq.S), the board's fast vector measured at
+ * the same period. */
+#define PMU_HANDWRITTEN_PERIOD 10000

@@ -46,6 +46,9 @@ extern "C" [[gnu::interrupt("FIQ")]] void profile_sample_fiq() {
 // Its hand-written baseline (handwritten_fiq.S).
 extern "C" void handwritten_pc_fiq();
 extern "C" volatile std::uint32_t handwritten_head;
+// The PMU overflow's hand-written baseline (handwritten_pmu_fiq.S), against the board's fast vector.
+extern "C" void handwritten_pmu_fiq();
+extern "C" volatile std::uint32_t handwritten_pmu_head;
 #endif
 
 struct Mainstone {
@@ -68,6 +71,22 @@ struct Mainstone {
   }
   static void fast_sampling_stop() { board::fiq_timer_stop(); }
   static std::uint32_t handwritten_samples() { return handwritten_head; }
+  // PMU overflow sampling through the board's fast vector (board/pmu_fast.S) into the fast ring,
+  // and its hand-written baseline (examples/common/pmu_fast_vector.hpp).
+  static_assert(examples::FastRing::kCapacity == board::kPmuFastRingSize, "the fast vector's ring layout");
+  static bool pmu_fast_start(std::uint32_t period) {
+    if (!board::pmu_fast_start(&examples::fast_ring, period)) return false;
+    board::fiq_enable();
+    return true;
+  }
+  static bool pmu_handwritten_start() {
+    if (!board::pmu_fiq_start(&handwritten_pmu_fiq)) return false;
+    board::fiq_enable();
+    return true;
+  }
+  static void pmu_fast_stop() { board::pmu_fiq_stop(); }
+  static std::uint32_t pmu_handwritten_samples() { return handwritten_pmu_head; }
+  static constexpr std::uint32_t kPmuHandwrittenPeriod = PMU_HANDWRITTEN_PERIOD;
   // spin_exact is `subs; bne` then the return; LR - 4 must be an ARM BL (cond AL, 0b1011) whose
   // target, LR - 4 + 8 + 4 * signed imm24 (ARM ARM A4.1.5), is spin_exact.
   static bool in_known_loop(prof::Sample smp) {

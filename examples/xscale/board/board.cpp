@@ -23,6 +23,8 @@
 #include "hal/core/fault_catch.hpp"
 
 extern "C" void board_fiq_entry();  // vectors.S: the fatal report
+extern "C" void board_pmu_fast_fiq();  // pmu_fast.S: the PMU's fast vector
+extern "C" std::uint32_t board_pmu_fast_state[2];  // pmu_fast.S: its ring and period
 extern "C" char __sys_stack_top[];   // mainstone.ld: main()'s (SYS mode) stack ends here
 
 namespace board {
@@ -206,6 +208,30 @@ bool pmu_irq_start(TickFn on_pmu) {
   wr(ICLR, rd(ICLR) & ~kIrqPmu);
   wr(ICMR, rd(ICMR) | kIrqPmu);
   return true;
+}
+
+bool pmu_fiq_start(FiqHandler h) {
+  CriticalSection cs;
+  fiq_disable();
+  fiq_set_handler(h);
+  wr(ICLR, rd(ICLR) | kIrqPmu);  // 1 = FIQ (4.2.2.2)
+  wr(ICMR, rd(ICMR) | kIrqPmu);
+  return true;
+}
+
+void pmu_fiq_stop() {
+  CriticalSection cs;
+  fiq_disable();
+  wr(ICMR, rd(ICMR) & ~kIrqPmu);
+  wr(ICLR, rd(ICLR) & ~kIrqPmu);
+}
+
+bool pmu_fast_start(void* ring, std::uint32_t period) {
+  if (ring == nullptr || period == 0) return false;
+  fiq_disable();
+  board_pmu_fast_state[0] = reinterpret_cast<std::uintptr_t>(ring);
+  board_pmu_fast_state[1] = period;
+  return pmu_fiq_start(&board_pmu_fast_fiq);
 }
 
 void pmu_irq_stop() {

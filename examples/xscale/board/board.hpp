@@ -160,6 +160,24 @@ inline void fiq_timer_rearm() {
   return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
 }
 
+// ---- PMU overflow straight into a ring (FIQ): sampling at the cost of a hand-written handler -------
+
+// The PMU's interrupt (source 12) routed to FIQ, into handler h (nullptr: the board's fast vector,
+// pmu_fast.S, which pmu_fast_start() set up). Every other exception path masks FIQ, and the
+// profiler's IrqGuard masks IRQ only: while it is routed, the program may read the PMU (regions,
+// read()) but must not program it (arm, disarm, start, stop): route it back first. Does not touch
+// the CPSR's F bit: fiq_enable() lets it in. The fast timer FIQ and this one are exclusive.
+bool pmu_fiq_start(FiqHandler h);
+void pmu_fiq_stop();  // source 12 back to IRQ and masked; FIQ masked
+
+// The fast vector (pmu_fast.S): CCNT's overflow rewinds CCNT by `period` (FLAG.C acknowledged when
+// that puts the next overflow ahead), records the interrupted PC and LR into `ring`, a
+// prof::SampleRing<256, keep_newest> (256 samples of 8 bytes, then its head), and returns; the
+// re-arms are the ring's head (prof::Profiler::count_rearms_in adds them to CCNT's value). Arm
+// CCNT's interrupt (INTEN.C, its preset) first, as prof::Sampler::arm does. Routes it; then fiq_enable().
+inline constexpr std::uint32_t kPmuFastRingSize = 256;
+bool pmu_fast_start(void* ring, std::uint32_t period);
+
 // Instructions one timer interrupt executes outside the callback, from the IRQ vector fetch to the
 // return into the interrupted code: 18 in the entry stub (vectors.S: vector, FIQ mask, 15 to the call, the
 // return) plus 37 in board_irq_dispatch as GCC 12 -O2 compiles it (it tail-calls the callback). A

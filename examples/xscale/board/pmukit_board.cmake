@@ -3,7 +3,7 @@
 # gives it the UART, a heap and exit, so printf and malloc work. -nostartfiles: board/startup.S
 # replaces crt0.
 pmukit_board(mainstone ARCH arm DIR xscale
-  SOURCES board/startup.S board/vectors.S board/board.cpp board/newlib_syscalls.cpp
+  SOURCES board/startup.S board/vectors.S board/pmu_fast.S board/board.cpp board/newlib_syscalls.cpp
   PROFILE_SOURCES board/profile_entry.cpp
   LINKER_SCRIPT board/mainstone.ld
   LINK_OPTIONS -nostartfiles -Wl,--gc-sections
