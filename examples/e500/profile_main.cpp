@@ -42,6 +42,9 @@ constexpr std::uint32_t kFastPeriod = 3 * kTickPeriod;
 
 extern "C" void handwritten_pc_dec();
 extern "C" volatile std::uint32_t handwritten_head;
+// PMU overflow sampling's hand-written baseline (handwritten_pmu.S), against the board's fast vector.
+extern "C" void handwritten_pmu();
+extern "C" volatile std::uint32_t handwritten_pmu_head;
 
 struct Mpc8544ds {
   // The multiplexer's clock (examples/common/multiplex_check.hpp): the time base, 400 MHz here.
@@ -80,6 +83,24 @@ struct Mpc8544ds {
     board::decrementer_stop();
   }
   static std::uint32_t handwritten_samples() { return handwritten_head; }
+  // PMU overflow sampling through the board's fast vector (board/pmu_fast.S: IVOR35 into the fast
+  // ring) and its hand-written baseline (examples/common/pmu_fast_vector.hpp). MSR[EE] set here.
+  static bool pmu_fast_start(std::uint32_t period) {
+    const bool ok = board::pmu_fast_start(period, examples::fast_ring);
+    if (ok) board::ee_enable();
+    return ok;
+  }
+  static bool pmu_handwritten_start() {
+    const bool ok = board::pmu_vector_start(&handwritten_pmu);
+    if (ok) board::ee_enable();
+    return ok;
+  }
+  static void pmu_fast_stop() {
+    board::ee_disable();
+    board::pmu_vector_stop();
+  }
+  static std::uint32_t pmu_handwritten_samples() { return handwritten_pmu_head; }
+  static constexpr std::uint32_t kPmuHandwrittenPeriod = 10'000;  // handwritten_pmu.S, PERIOD
   static std::uint64_t fast_sampling_period_ns() {
     return std::uint64_t{kFastPeriod} * 1'000'000'000u / board::kTimebaseHz;
   }

@@ -16,6 +16,8 @@ namespace {
 
 // IVOR10 as start.S set it, while decrementer_vector_start() has it elsewhere (0: not moved).
 std::uint32_t g_ivor10 = 0;
+// IVOR35 as start.S set it, while pmu_vector_start() has it elsewhere (0: not moved).
+std::uint32_t g_ivor35 = 0;
 
 // The decrementer from period_ticks, reloaded from DECAR at every expiry (TCR[ARE]), its
 // interrupt enabled (TCR[DIE]) on whatever IVOR10 holds. With it stopped (decrementer_stop()).
@@ -173,6 +175,25 @@ bool decrementer_vector_start(std::uint32_t period_ticks, void (*handler)()) {
   e500::isync();
   decrementer_run(period_ticks);
   return true;
+}
+
+bool pmu_vector_start(void (*handler)()) {
+  const auto addr = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(handler));
+  const auto base = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(&e500_vectors));
+  if ((addr & 0xFu) != 0 || (addr & 0xFFFF0000u) != base) return false;
+  CriticalSection cs;
+  if (g_ivor35 == 0) g_ivor35 = e500::mfspr<e500::IVOR35>();
+  e500::mtspr<e500::IVOR35>(addr & 0xFFF0u);
+  e500::isync();
+  return true;
+}
+
+void pmu_vector_stop() {
+  CriticalSection cs;
+  if (g_ivor35 == 0) return;
+  e500::mtspr<e500::IVOR35>(g_ivor35);  // back to start.S's VECTOR 35 stub
+  e500::isync();
+  g_ivor35 = 0;
 }
 
 bool under_pmusim() { return *reinterpret_cast<const volatile std::uint32_t*>(kGutsSvr) == kSvrPmusim; }

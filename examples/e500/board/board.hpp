@@ -19,6 +19,7 @@
 #include "profiler/sampler.hpp"
 
 extern "C" void e500_fast_sample();  // start.S
+extern "C" void e500_pmu_fast();     // pmu_fast.S
 
 namespace board {
 
@@ -100,6 +101,29 @@ bool fast_sampling_start(std::uint32_t period_ticks, Ring& ring) {
 // under QEMU 7.2, whose e500 model has no performance monitor (every mfpmr/mtpmr is an illegal
 // instruction). Without a handler, a performance monitor interrupt is fatal.
 void set_perfmon_handler(IrqHandler on_perfmon);
+
+// The performance monitor interrupt on another handler of section .text.e500_ivor (IVOR35 moved,
+// the rules of decrementer_vector_start), which must re-arm the overflowed counter, set
+// PMGC0[PMIE] again and return with rfi; pmu_vector_stop() puts IVOR35 back on the VECTOR 35 stub.
+// false (and nothing changed) for a handler it cannot reach.
+bool pmu_vector_start(void (*handler)());
+void pmu_vector_stop();
+
+// PMU overflow sampling's fast vector: IVOR35 straight to e500_pmu_fast (pmu_fast.S), which
+// rewinds PMC0 by `period` (the condition acknowledged when that puts the next overflow ahead),
+// sets PMGC0[PMIE] again and records SRR0 and LR into `ring`, with no frame and no call. It takes
+// SPRG0-2 as scratch, SPRG3 for the ring's address (as fast_sampling_start) and SPRG4 for the
+// period. The re-arms are the ring's head (prof::Profiler::count_rearms_in adds them to PMC0's
+// value). Arm PMC0's interrupt first (its preset, PMLCa0[CE], PMGC0[PMIE]: prof::Sampler::arm).
+template <class Ring>
+bool pmu_fast_start(std::uint32_t period, Ring& ring) {
+  static_assert(prof::kAssemblyFastRing<Ring>,
+                "e500_pmu_fast writes a prof::SampleRing<256, prof::RingFull::keep_newest>");
+  if (period == 0 || period > 0x8000'0000u) return false;
+  e500::mtspr<e500::SPRG3>(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(&ring)));
+  e500::mtspr<e500::SPRG4>(period);
+  return pmu_vector_start(&e500_pmu_fast);
+}
 
 // True under pmusim (tools/sim/), whose board answers the global utilities' system version
 // register (SVR, CCSR + 0xE00A4) with "PMUS"; QEMU answers the core's SVR.

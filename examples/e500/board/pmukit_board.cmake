@@ -5,7 +5,7 @@
 # libgcc the rest. -icount shift=0: one instruction per virtual nanosecond, so the decrementer's
 # samples fall in the same places every run.
 pmukit_board(mpc8544ds ARCH powerpc DIR e500
-  SOURCES board/start.S board/board.cpp
+  SOURCES board/start.S board/pmu_fast.S board/board.cpp
   RUNTIME_SOURCES ../common/runtime.cpp ../common/libc/libc.cpp ../common/libc/board_glue.cpp
   PROFILE_SOURCES board/profile_entry.cpp
   LINKER_SCRIPT board/e500.ld
