@@ -51,8 +51,8 @@ inline void put_ratio(const Console& out, std::uint64_t ours, std::uint64_t hand
 // The general entry (board glue, Sampler::on_pmu_interrupt) measured whole: it freezes every counter
 // for part of its work, which no PMU counter then sees, so the board's free-running clock times a
 // long spin with and without it (under pmusim one instruction is 1 ns: instructions = ticks x
-// 1e9 / clock_hz). Period 1,000: many interrupts, so that the clock's coarser ticks (the XScale's
-// OS timer: 307.7 instructions) are a small part of each. x10, or kNoCost.
+// 1e9 / clock_hz; the XScale's OS timer ticks every 307.7 instructions, the e500's time base
+// every 2.5, the PC's TSC every one). x10, or kNoCost.
 template <class Board, prof::Backend B>
 std::uint64_t entry_whole_x10(const Setup& s, prof::Counter cycles, void (*entry)(std::uint32_t, std::uint32_t),
                               Checks& checks) {
@@ -60,8 +60,12 @@ std::uint64_t entry_whole_x10(const Setup& s, prof::Counter cycles, void (*entry
     return kNoCost;
   } else {
     if (s.per_instr_num != 1 || s.per_instr_den != 1 || s.resolution != 0) return kNoCost;
-    constexpr std::uint32_t kTimes = 2000, kPeriod = 1000;
     const std::uint64_t hz = Board::clock_hz();
+    // The spin long enough for 2,000 x known region at the firmware's own period (the entry's cost
+    // depends on it: NetBurst's at 1,000 is not its cost at 100,000), and longer where one tick is
+    // many instructions, so that the two readings' ticks are well under an instruction per interrupt.
+    const std::uint32_t kTimes = 2000 * static_cast<std::uint32_t>(1 + 1'000'000'000ull / hz / 50);
+    const std::uint64_t kPeriod = s.pmu_period;
     const std::uint64_t mask = Board::Clock::kWidth >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << Board::Clock::kWidth) - 1;
     auto spin_ticks = [&] {
       const std::uint64_t t0 = Board::Clock::now();
