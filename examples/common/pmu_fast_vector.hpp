@@ -131,7 +131,7 @@ template <class Board, prof::Backend B>
     sampler.disarm();
     if constexpr (requires { Board::in_known_loop(prof::Sample{}); }) {
       std::uint32_t n = 0, off = 0;
-      for (prof::Sample smp; fast_ring.pop(smp); ++n) off += !Board::in_known_loop(smp);
+      for (prof::Sample smp; fast_ring.pop(smp); ++n) off += !Board::in_known_loop(smp) || smp.lr == 0;
       out.put("PMU fast vector samples in the spin loop: ");
       out.dec(n - off);
       out.put(" of ");

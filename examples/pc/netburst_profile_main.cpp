@@ -43,6 +43,9 @@ constexpr std::uint16_t kTickPeriod = 12;
 // The fast path's period: 30 us, so that the sampled workloads fit its 256-sample ring.
 constexpr std::uint16_t kFastPeriod = 3 * kTickPeriod;
 extern "C" void handwritten_pc_pit();
+// PMU overflow sampling's hand-written baseline (handwritten_pmu.S), against the board's fast vector.
+extern "C" void handwritten_pmu();
+extern "C" volatile std::uint32_t handwritten_pmu_head;
 extern "C" volatile std::uint32_t handwritten_head;
 constexpr std::uint64_t kTickPeriodNs = std::uint64_t{kTickPeriod} * 1'000'000'000u / board::kPitHz;
 
@@ -92,11 +95,39 @@ struct Board {
   static std::uint64_t fast_sampling_period_ns() {
     return std::uint64_t{kFastPeriod} * 1'000'000'000u / board::kPitHz;
   }
-  // The spin loop is `dec; jnz` inside spin_exact's frame (its first 16 bytes); x86's fast path
-  // records no caller (lr 0).
+  // PMU overflow sampling through the board's fast vector (board/pmu_fast.S: the PMI into the fast
+  // ring) and its hand-written baseline (examples/common/pmu_fast_vector.hpp). The driver owns the
+  // LVT entry (its vector, its unmask), as for the general entry.
+  static bool pmu_fast_start(std::uint32_t period) {
+    Pmu::set_apic_base(board::apic_base());
+    Pmu::set_pmi_vector(board::kPmiVector);
+    if (!board::pmu_fast_start(period, examples::fast_ring)) return false;
+    board::irq_enable();
+    return true;
+  }
+  static bool pmu_handwritten_start() {
+    Pmu::set_apic_base(board::apic_base());
+    Pmu::set_pmi_vector(board::kPmiVector);
+    if (!board::pmi_vector_start(&handwritten_pmu)) return false;
+    board::irq_enable();
+    return true;
+  }
+  static void pmu_fast_stop() {
+    board::irq_disable();
+    board::pmi_vector_stop();
+  }
+  static std::uint32_t pmu_handwritten_samples() { return handwritten_pmu_head; }
+  static constexpr std::uint32_t kPmuHandwrittenPeriod = 100'000;  // handwritten_pmu.S, PERIOD
+  // The spin loop is `dec; jnz` inside spin_exact's frame (its first 16 bytes). x86's fast timer
+  // path records no caller (lr 0); the PMU fast vector records spin_exact's return address, after a
+  // `call rel32` (E8, then the displacement from the return address) to spin_exact.
   static bool in_known_loop(prof::Sample smp) {
     const auto fn = reinterpret_cast<std::uint32_t>(&::spin_exact);
-    return smp.pc - fn < 16 && smp.lr == 0;
+    if (smp.pc - fn >= 16) return false;
+    if (smp.lr == 0) return true;
+    const auto* call = reinterpret_cast<const volatile std::uint8_t*>(smp.lr - 5);
+    const std::uint32_t disp = call[1] | call[2] << 8 | call[3] << 16 | std::uint32_t{call[4]} << 24;
+    return call[0] == 0xE8 && smp.lr + disp == fn;
   }
 };
 

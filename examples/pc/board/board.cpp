@@ -190,6 +190,20 @@ bool set_perf_handler(IrqHandler on_perf) {
   return true;
 }
 
+bool pmi_vector_start(void (*handler)()) {
+  if (!has_apic()) return false;
+  CriticalSection cs;
+  apic(kApicSvr) = SVR_ENABLE | kSpuriousVector;
+  pc_pmu_lvt = static_cast<u32>(apic_base()) + 0x340;  // the LVT performance-counter entry (SDM Vol. 3A Table 10-1)
+  set_gate(kPmiVector, reinterpret_cast<u32>(handler));
+  return true;
+}
+
+void pmi_vector_stop() {
+  CriticalSection cs;
+  set_gate(kPmiVector, pc_vector_table[48]);  // the dispatcher again
+}
+
 void irq_enable() { asm volatile("sti" : : : "memory"); }
 void irq_disable() { asm volatile("cli" : : : "memory"); }
 bool irq_enabled() {

@@ -19,6 +19,9 @@
 
 extern "C" void pc_fast_sample();  // start.S
 extern "C" void* pc_fast_ring;     // start.S: the ring pc_fast_sample records into
+extern "C" void pc_pmu_fast();           // pmu_fast.S: the PMI's fast vector
+extern "C" std::uint32_t pc_pmu_period;  // pmu_fast.S: its period
+extern "C" std::uint32_t pc_pmu_lvt;     // pmu_fast.S: the LVT performance-counter entry's address
 
 namespace board {
 
@@ -84,6 +87,28 @@ std::uintptr_t apic_base();
 // programs the LVT entry itself (its vector, its mask). false where there is no local APIC.
 inline constexpr std::uint8_t kPmiVector = 240;
 bool set_perf_handler(IrqHandler on_perf);
+
+// The performance-counter interrupt (IDT vector kPmiVector) on another handler: an interrupt
+// routine that clears the counter's OVF, unmasks the LVT entry, sends the APIC's EOI and returns with
+// iret. The PMU driver programs the LVT entry (set_pmi_vector) as for set_perf_handler. false
+// where there is no local APIC. pmi_vector_stop() puts the board's dispatcher back.
+bool pmi_vector_start(void (*handler)());
+void pmi_vector_stop();
+
+// PMU overflow sampling's fast vector: the PMI straight to pc_pmu_fast (pmu_fast.S), which
+// re-arms counter 0 by rewinding it `period` events (CCCR0's OVF cleared when that puts the next
+// overflow ahead), unmasks the LVT entry, sends the EOI and records the interrupted EIP and its
+// frame's return address into `ring`, with no frame and no call. The re-arms are the ring's head
+// (prof::Profiler::count_rearms_in adds them to counter 0's value). Arm counter 0's interrupt
+// first (its preset, OVF_PMI: prof::Sampler::arm). Shares pc_fast_ring with fast_sampling_start.
+template <class Ring>
+bool pmu_fast_start(std::uint32_t period, Ring& ring) {
+  static_assert(prof::kAssemblyFastRing<Ring>,
+                "pc_pmu_fast writes a prof::SampleRing<256, prof::RingFull::keep_newest>");
+  pc_fast_ring = &ring;
+  pc_pmu_period = period;
+  return pmi_vector_start(&pc_pmu_fast);
+}
 
 // Whether this runs under pmusim (tools/sim/): CPUID.1:ECX bit 31 (a hypervisor) and the signature
 // "pmukitpmusim" in CPUID leaf 0x40000000. There the NetBurst PMU is the project's model and one

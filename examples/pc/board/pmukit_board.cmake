@@ -6,7 +6,7 @@
 # from EBP. QEMU's Multiboot loader boots the ELF; isa-debug-exit ends the run with status
 # (code << 1) | 1, which <name>.qemu.sh turns back into the program's (DEBUG_EXIT).
 pmukit_board(pc-p4 ARCH i686 DIR pc
-  SOURCES board/start.S board/board.cpp
+  SOURCES board/start.S board/pmu_fast.S board/board.cpp
   RUNTIME_SOURCES ../common/runtime.cpp ../common/libc/libc.cpp ../common/libc/board_glue.cpp
   PROFILE_SOURCES board/profile_entry.cpp
   LINKER_SCRIPT board/pc.ld
