@@ -9,9 +9,10 @@
  *     otherwise OVF stays, the counter asserts its PMI again and the unmask below brings the
  *     next period's sample). OVF is sticky and cleared by writing 0 (Intel SDM Vol. 3B 18.15.3,
  *     the CCCR; 18.15.5.8, "Generating an Interrupt on Overflow");
- *   - the local APIC's LVT performance-counter entry unmasked: NetBurst sets its mask bit when it
- *     delivers the PMI (SDM Vol. 3B 18.15.5.8), after OVF, as the driver's pmi_acknowledge; then the
- *     APIC's EOI (SDM Vol. 3A 10.8.5);
+ *   - the local APIC's LVT performance-counter entry unmasked: NetBurst masks PMIs upon
+ *     delivering one (Intel SDM Vol. 3B, NetBurst chapter), and an overflowed counter asserts its
+ *     PMI until OVF is cleared: unmasked after the CCCR write, as the driver's pmi_acknowledge;
+ *     then the APIC's EOI (SDM Vol. 3A, Table 10-1, the EOI register);
  *   - the interrupted EIP (the CPU pushed EIP, CS, EFLAGS) and the interrupted frame's return
  *     address ([EBP + 4], where EBP points into this image's stack: the example is built with frame
  *     pointers; 0 otherwise) into the prof::SampleRing<256, keep_newest> pc_fast_ring points at

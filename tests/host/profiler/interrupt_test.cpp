@@ -701,3 +701,92 @@ TEST_F(profilerInterrupt, AFastRegionOnTheSampledCounterIsVoidedNotWrong) {
   EXPECT_EQ(st.total[0], 10u);
   XsSampledRig::model.on_interrupt(nullptr, nullptr);
 }
+
+// A board's fast PMU vector (examples/<board>/board/pmu_fast.S) re-arms CCNT as rearm<0> does (CCNT
+// rewound by the period, FLAG.C cleared when that puts the next overflow ahead: XScale Core
+// Developer's Manual 8.3.1, FLAG write-1-to-clear) but cannot call Profiler::account_rearm: it bumps
+// a word of its own (its ring's head). Profiler::count_rearms_in folds that word into the counter's
+// value. Here the vector in C++, on the model, the way the assembly does it.
+struct XsFastVectorRig {
+  static inline xs::Xsc2Model model{};
+  static inline prof::Profiler<Xs> p{};
+  static inline prof::SampleRing<16> ring{};
+  static inline prof::Sampler<Xs, prof::SampleRing<16>> sampler{p, ring};
+  static inline prof::Counter cyc{};
+  static inline volatile std::uint32_t rearms = 0;  // the vector's ring head
+  static constexpr std::uint32_t kPeriod = 100;
+  static inline std::uint64_t advance_by = 0;
+  static void vector(void*) {
+    const std::uint64_t left = Xs::read(0) - kPeriod;
+    if (left >> 63) Xs::clear_overflow(1u);
+    Xs::write(0, left & 0xFFFFFFFFu);
+    rearms = rearms + 1;
+  }
+  static void advance(void*) { model.cycles(advance_by); }
+  static void setup(bool counted) {
+    fresh_xscale(model);
+    p.clear();
+    ring = {};
+    rearms = 0;
+    ASSERT_EQ(p.add(pmu::Preset::cycles, cyc), Status::ok);
+    p.start();
+    model.cycles(1000);
+    ASSERT_EQ(sampler.arm(cyc, kPeriod), Status::ok);  // the preset and INTEN.C, as the examples arm it
+    if (counted) p.count_rearms_in(cyc, &rearms, kPeriod);
+    model.on_interrupt(&vector, nullptr);
+  }
+};
+
+TEST_F(profilerInterrupt, AFastVectorsRearmsCountedInItsWordKeepTheSampledCounterCounting_XScaleManual8_3_1) {
+  for (const bool counted : {false, true}) {
+    SCOPED_TRACE(counted ? "re-arms counted in the vector's word" : "control: not counted");
+    XsFastVectorRig::setup(counted);
+    for (int i = 0; i < 1000; ++i) XsFastVectorRig::model.cycles(7);
+    EXPECT_EQ(XsFastVectorRig::rearms, 70u) << "a re-arm every 100 events";
+    if (counted) {
+      EXPECT_EQ(XsFastVectorRig::p.read(XsFastVectorRig::cyc), 8000u);
+      XsFastVectorRig::p.count_rearms_in(XsFastVectorRig::cyc, nullptr, 0);  // folded in, the word dropped
+      XsFastVectorRig::rearms = 1000;
+      EXPECT_EQ(XsFastVectorRig::p.read(XsFastVectorRig::cyc), 8000u) << "no longer read";
+      XsFastVectorRig::p.stop();
+      EXPECT_EQ(XsFastVectorRig::p.read(XsFastVectorRig::cyc), 8000u) << "the latched value too";
+    } else {
+      EXPECT_EQ(XsFastVectorRig::p.read(XsFastVectorRig::cyc), 8000u - 70u * 100u) << "every rewind lost";
+    }
+    XsFastVectorRig::model.on_interrupt(nullptr, nullptr);
+  }
+}
+
+// The vector taken after every access of a region's reads (take(), both halves) while the counter
+// crosses its overflow: the snapshot's value is the count before or after the events, never a
+// period off (the word's change retries the read like a fold), and a reset forgets earlier re-arms.
+TEST_F(profilerInterrupt, AFastVectorInsideARegionsReadIsRetriedNotAPeriodOff) {
+  XsFastVectorRig::setup(true);
+  XsFastVectorRig::model.reset_access_count();
+  prof::Profiler<Xs>::Snapshot snap{};
+  XsFastVectorRig::p.take<true>(snap);
+  const unsigned n = static_cast<unsigned>(XsFastVectorRig::model.accesses());
+  ASSERT_GE(n, 3u);
+  for (const bool begin : {true, false}) {
+    for (unsigned k = 1; k <= n; ++k) {
+      SCOPED_TRACE(::testing::Message() << (begin ? "begin" : "end") << ", interrupt after access " << k << " of " << n);
+      XsFastVectorRig::setup(true);
+      XsFastVectorRig::model.cycles(95);  // 1095: 5 events before the overflow
+      XsFastVectorRig::advance_by = 10;   // the overflow, its vector, and 5 more
+      XsFastVectorRig::model.after_access(k, &XsFastVectorRig::advance, nullptr);
+      if (begin)
+        XsFastVectorRig::p.take<true>(snap);
+      else
+        XsFastVectorRig::p.take<false>(snap);
+      XsFastVectorRig::model.after_access(1, nullptr, nullptr);
+      const std::uint64_t v = XsFastVectorRig::p.value(snap, XsFastVectorRig::cyc);
+      EXPECT_TRUE(v == 1095u || v == 1105u) << v;
+      EXPECT_EQ(XsFastVectorRig::p.read(XsFastVectorRig::cyc), 1105u);
+    }
+  }
+  XsFastVectorRig::p.reset();
+  EXPECT_EQ(XsFastVectorRig::p.read(XsFastVectorRig::cyc), 0u) << "reset: the re-arms before it are gone too";
+  for (int i = 0; i < 10; ++i) XsFastVectorRig::model.cycles(25);
+  EXPECT_EQ(XsFastVectorRig::p.read(XsFastVectorRig::cyc), 250u);
+  XsFastVectorRig::model.on_interrupt(nullptr, nullptr);
+}
