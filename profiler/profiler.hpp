@@ -146,7 +146,8 @@ class Profiler {
     used_ = 0;
     linked_lows_ = 0;
     sampled_ = 0;
-    rearm_word_ = nullptr;
+    rearm_word_ = &kNoRearms;
+    rearm_period_ = 0;
     for (auto& c : counters_) c = Slot{};
     for (auto& v : start_value_) v = 0;
   }
@@ -180,19 +181,24 @@ class Profiler {
     folds_ = folds_ + 1;
   }
   // A board's fast PMU vector (assembly in examples/<board>/board/: acknowledge, rewind c's counter
-  // by `period`, sample) re-arms as the Sampler does but cannot call account_rearm: it counts its
-  // re-arms in a word of its own instead (its ring's head). From here on read() and take() add
-  // `period` per re-arm counted in *word since this call to c's value, and a change of the word
-  // retries them like a fold. nullptr: the re-arms counted so far go into c's software part and
-  // the word is no longer read. Call with the vector not routed (or its interrupt masked).
+  // by `period`, sample) re-arms as the Sampler does but cannot afford account_rearm's 64-bit add:
+  // it counts its re-arms in a word of its own (its ring's head), and bumps fold_count_word() so
+  // that a read() or a region's reads it interrupted retry. From here on read() and take() add
+  // `period` per re-arm counted in *word since this call to c's value (outside a region's window:
+  // with the software parts). nullptr: the re-arms counted so far go into c's software part and the
+  // word is no longer read. Call with the vector not routed (or its interrupt masked).
   void count_rearms_in(Counter c, const volatile std::uint32_t* word, std::uint64_t period) {
-    if (rearm_word_ != nullptr) counters_[rearm_index_].high += rearms_counted();
-    rearm_word_ = valid(c) ? word : nullptr;
-    rearm_index_ = c.index;
-    rearm_period_ = period;
-    rearm_base_ = rearm_word_ != nullptr ? *rearm_word_ : 0;
+    counters_[rearm_index_].high += rearms_counted();
+    const bool on = valid(c) && word != nullptr;
+    rearm_word_ = on ? word : &kNoRearms;
+    rearm_index_ = on ? c.index : 0;
+    rearm_period_ = on ? period : 0;
+    rearm_base_ = *rearm_word_;
     folds_ = folds_ + 1;
   }
+  // The fold count, for a board's fast vector to bump once per re-arm (load, add 1, store, in the
+  // interrupt): a reader it interrupted then retries, as across a fold (count_rearms_in).
+  volatile std::uint32_t* fold_count_word() { return &folds_; }
   // Sampling interrupts taken so far (every Sampler entry counts one): a region says how many
   // fell inside it, whose handlers' events its counts include. Interrupt context.
   void note_interrupt() { interrupts_ = interrupts_ + 1; }
@@ -236,7 +242,7 @@ class Profiler {
     // A sampled counter starts at its preset: its software part takes it off, so it reads 0 too.
     for (auto& c : counters_) c.high = c.slot == Counter::kInvalid ? 0 : 0 - start_value_[c.slot];
     for (auto& l : latched_) l = 0;
-    if (rearm_word_ != nullptr) rearm_base_ = *rearm_word_;  // re-arms before the reset are gone too
+    rearm_base_ = *rearm_word_;  // re-arms before the reset are gone too
     folds_ = folds_ + 1;
     epoch_ = epoch_ + 1;
     if (running_) B::start(used_);
@@ -244,7 +250,7 @@ class Profiler {
   // Bumped by every reset (start, accumulate): values read in two epochs are not comparable.
   std::uint32_t epoch() const { return epoch_; }
   // Bumped by every fold and reset: a raw counter value may have been acknowledged in between.
-  std::uint32_t folds() const { return folds_ + (rearm_word_ != nullptr ? *rearm_word_ : 0u); }
+  std::uint32_t folds() const { return folds_; }
   // The value reset() loads into a slot: non-zero while the Sampler has it armed.
   std::uint64_t start_value(unsigned slot) const { return slot < kMaxCounters ? start_value_[slot] : 0; }
 
@@ -269,19 +275,20 @@ class Profiler {
     std::uint64_t raw[B::kSlots];
     std::uint64_t high[kMaxCounters];
     std::uint32_t status;
+    std::uint32_t rearms;  // a fast vector's re-arm count, with the highs (count_rearms_in)
   };
   bool sweepable() const { return running_ && linked_lows_ == 0; }
   template <bool HighsFirst>
   [[gnu::always_inline]] void take(Snapshot& s) const {
     const std::uint32_t used = used_;
     for (unsigned i = 0;; ++i) {
-      const std::uint32_t f = folds();
+      const std::uint32_t f = folds_;
       if constexpr (HighsFirst) copy_highs(s);
       const std::uint32_t st1 = B::overflow_status();
       sweep(s.raw, used, std::make_integer_sequence<unsigned, B::kSlots>{});
       s.status = B::overflow_status();
       if constexpr (!HighsFirst) copy_highs(s);
-      if (st1 == s.status && f == folds()) return;
+      if (st1 == s.status && f == folds_) return;
       if (i + 1 >= kReadTries) {
         gave_up(0);
         return;
@@ -297,7 +304,8 @@ class Profiler {
   std::uint64_t value(const Snapshot& s, Counter c) const {
     if (!valid(c)) return 0;
     const unsigned slot = counters_[c.index].slot, w = B::width(slot);
-    return s.high[c.index] + ((s.status & bit(slot)) ? carry(slot, s.raw[slot]) : 0) + (s.raw[slot] & low_mask(w));
+    const std::uint64_t rearms = c.index == rearm_index_ ? std::uint64_t{s.rearms - rearm_base_} * rearm_period_ : 0;
+    return s.high[c.index] + rearms + ((s.status & bit(slot)) ? carry(slot, s.raw[slot]) : 0) + (s.raw[slot] & low_mask(w));
   }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
@@ -454,12 +462,12 @@ class Profiler {
   std::uint64_t read_extended(const Slot& s) const {
     const unsigned w = B::width(s.slot);
     for (unsigned i = 0;; ++i) {
-      const std::uint32_t f1 = folds();
+      const std::uint32_t f1 = folds_;
       const bool c1 = B::overflow_status() & bit(s.slot);
       const std::uint64_t v = B::read(s.slot);
       const bool c2 = B::overflow_status() & bit(s.slot);
-      const std::uint64_t high = s.high + (rearm_word_ != nullptr && &s == &counters_[rearm_index_] ? rearms_counted() : 0);
-      if (c1 == c2 && f1 == folds()) return high + (c1 ? carry(s.slot, v) : 0) + (v & low_mask(w));
+      const std::uint64_t high = s.high + (&s == &counters_[rearm_index_] ? rearms_counted() : 0);
+      if (c1 == c2 && f1 == folds_) return high + (c1 ? carry(s.slot, v) : 0) + (v & low_mask(w));
       if (i + 1 >= kReadTries) return gave_up(high + (c2 ? carry(s.slot, v) : 0) + (v & low_mask(w)));
     }
   }
@@ -505,7 +513,7 @@ class Profiler {
   }
   [[gnu::always_inline]] void copy_highs(Snapshot& s) const {
     for (unsigned i = 0; i < kMaxCounters; ++i) s.high[i] = counters_[i].high;
-    if (rearm_word_ != nullptr) s.high[rearm_index_] += rearms_counted();
+    s.rearms = *rearm_word_;  // value() adds them: one load and store here, no test
   }
   // What a fast vector's re-arms since count_rearms_in() (or the last reset) add.
   std::uint64_t rearms_counted() const { return std::uint64_t{*rearm_word_ - rearm_base_} * rearm_period_; }
@@ -529,7 +537,9 @@ class Profiler {
   bool stopped_latched_ = false;
   volatile std::uint32_t folds_ = 0;  // bumped by every fold/reset; read() retries across one
   // count_rearms_in(): a fast vector's re-arm count, its value at the last account, and its period.
-  const volatile std::uint32_t* rearm_word_ = nullptr;
+  // No fast vector: a word that stays 0, with a period of 0.
+  static inline const volatile std::uint32_t kNoRearms = 0;
+  const volatile std::uint32_t* rearm_word_ = &kNoRearms;
   std::uint32_t rearm_base_ = 0;
   std::uint64_t rearm_period_ = 0;
   std::uint8_t rearm_index_ = 0;

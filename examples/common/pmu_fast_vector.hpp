@@ -7,7 +7,8 @@
 // acknowledged, the cycles counter on slot 0 re-armed by rewinding it one period, the interrupted
 // PC and return address into fast_ring, nothing else) gives these examples' Board members:
 //
-//   static bool pmu_fast_start(std::uint32_t period);  // the fast vector into fast_ring; unmasks it
+//   static bool pmu_fast_start(std::uint32_t period, volatile std::uint32_t* folds);
+//                                                       // the fast vector into fast_ring; unmasks it
 //   static bool pmu_handwritten_start();                // the hand-written handler, its own period
 //   static void pmu_fast_stop();                        // either one routed back, masked
 //   static std::uint32_t pmu_handwritten_samples();     // the hand-written ring's count
@@ -15,9 +16,10 @@
 //   static bool in_known_loop(prof::Sample);            // optional, as for the fast timer path
 //
 // The counter is armed by the Sampler as for the general path (its preset, its overflow interrupt
-// enabled); only the entry differs. The fast vector cannot call Profiler::account_rearm: its re-arms
-// are fast_ring's head, which Profiler::count_rearms_in folds into the counter's value, so the
-// sampled counter still counts every event. The hand-written handler's re-arms are accounted after
+// enabled); only the entry differs. The fast vector cannot afford Profiler::account_rearm: its
+// re-arms are fast_ring's head, which Profiler::count_rearms_in folds into the counter's value, so
+// the sampled counter still counts every event, and it bumps the profiler's fold count (`folds`,
+// Profiler::fold_count_word) so that a read it interrupted retries. The hand-written handler's re-arms are accounted after
 // its run (account_rearm, once per sample it took).
 #include <cstdint>
 
@@ -32,8 +34,8 @@ inline const volatile std::uint32_t* fast_ring_head() {
 }
 
 template <class Board>
-concept PmuFastVector = requires(std::uint32_t period) {
-  { Board::pmu_fast_start(period) } -> std::convertible_to<bool>;
+concept PmuFastVector = requires(std::uint32_t period, volatile std::uint32_t* folds) {
+  { Board::pmu_fast_start(period, folds) } -> std::convertible_to<bool>;
   { Board::pmu_handwritten_start() } -> std::convertible_to<bool>;
   Board::pmu_fast_stop();
   { Board::pmu_handwritten_samples() } -> std::convertible_to<std::uint32_t>;
@@ -124,7 +126,7 @@ template <class Board, prof::Backend B>
     fast_ring.reset();
     p.count_rearms_in(cycles, fast_ring_head(), period);
     checks.check(sampler.arm(cycles, period) == pmu::Status::ok, "sampler armed (fast vector)");
-    checks.check(Board::pmu_fast_start(period), "PMU interrupt routed to the fast vector");
+    checks.check(Board::pmu_fast_start(period, p.fold_count_word()), "PMU interrupt routed to the fast vector");
     const std::uint64_t ours = interrupt_cost_x10<Board>(s, regions, ours_stats, [] { return fast_ring.recorded(); },
                                                          instr.index);
     Board::pmu_fast_stop();
@@ -153,7 +155,7 @@ template <class Board, prof::Backend B>
         fast_ring.reset();
         p.count_rearms_in(cycles, fast_ring_head(), per);
         checks.check(sampler.arm(cycles, per) == pmu::Status::ok, "sampler armed (fast vector)");
-        checks.check(Board::pmu_fast_start(per), "PMU interrupt routed to the fast vector");
+        checks.check(Board::pmu_fast_start(per, p.fold_count_word()), "PMU interrupt routed to the fast vector");
         {
           prof::Region r{regions, st};
           Board::spin_exact(kIters);

@@ -5,6 +5,7 @@
  * interrupted PC into a ring, rfi. Three scratch registers parked in SPRG0-2. The profile firmware
  * measures it in the same run as the board's fast vector (board/pmu_fast.S) and prints the ratio.
  * CRM = PowerPC e500 Core Family Reference Manual, Rev. 1. */
+        .machine e500              /* mfpmr, mtpmr (as hal/core/bus/pmr.hpp) */
         .set SPR_SPRG0, 272
         .set SPR_SPRG1, 273
         .set SPR_SPRG2, 274

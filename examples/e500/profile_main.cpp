@@ -85,8 +85,8 @@ struct Mpc8544ds {
   static std::uint32_t handwritten_samples() { return handwritten_head; }
   // PMU overflow sampling through the board's fast vector (board/pmu_fast.S: IVOR35 into the fast
   // ring) and its hand-written baseline (examples/common/pmu_fast_vector.hpp). MSR[EE] set here.
-  static bool pmu_fast_start(std::uint32_t period) {
-    const bool ok = board::pmu_fast_start(period, examples::fast_ring);
+  static bool pmu_fast_start(std::uint32_t period, volatile std::uint32_t* folds) {
+    const bool ok = board::pmu_fast_start(period, examples::fast_ring, folds);
     if (ok) board::ee_enable();
     return ok;
   }

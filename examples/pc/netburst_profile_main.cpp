@@ -98,10 +98,10 @@ struct Board {
   // PMU overflow sampling through the board's fast vector (board/pmu_fast.S: the PMI into the fast
   // ring) and its hand-written baseline (examples/common/pmu_fast_vector.hpp). The driver owns the
   // LVT entry (its vector, its unmask), as for the general entry.
-  static bool pmu_fast_start(std::uint32_t period) {
+  static bool pmu_fast_start(std::uint32_t period, volatile std::uint32_t* folds) {
     Pmu::set_apic_base(board::apic_base());
     Pmu::set_pmi_vector(board::kPmiVector);
-    if (!board::pmu_fast_start(period, examples::fast_ring)) return false;
+    if (!board::pmu_fast_start(period, examples::fast_ring, folds)) return false;
     board::irq_enable();
     return true;
   }

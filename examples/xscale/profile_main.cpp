@@ -74,8 +74,8 @@ struct Mainstone {
   // PMU overflow sampling through the board's fast vector (board/pmu_fast.S) into the fast ring,
   // and its hand-written baseline (examples/common/pmu_fast_vector.hpp).
   static_assert(examples::FastRing::kCapacity == board::kPmuFastRingSize, "the fast vector's ring layout");
-  static bool pmu_fast_start(std::uint32_t period) {
-    if (!board::pmu_fast_start(&examples::fast_ring, period)) return false;
+  static bool pmu_fast_start(std::uint32_t period, volatile std::uint32_t* folds) {
+    if (!board::pmu_fast_start(&examples::fast_ring, period, folds)) return false;
     board::fiq_enable();
     return true;
   }

@@ -110,18 +110,19 @@ bool pmu_vector_start(void (*handler)());
 void pmu_vector_stop();
 
 // PMU overflow sampling's fast vector: IVOR35 straight to e500_pmu_fast (pmu_fast.S), which
-// rewinds PMC0 by `period` (the condition acknowledged when that puts the next overflow ahead),
+// bumps *folds (prof::Profiler::fold_count_word), rewinds PMC0 by `period` (the condition acknowledged when that puts the next overflow ahead),
 // sets PMGC0[PMIE] again and records SRR0 and LR into `ring`, with no frame and no call. It takes
-// SPRG0-2 as scratch, SPRG3 for the ring's address (as fast_sampling_start) and SPRG4 for the
-// period. The re-arms are the ring's head (prof::Profiler::count_rearms_in adds them to PMC0's
+// SPRG0-2 as scratch, SPRG3 for the ring's address (as fast_sampling_start), SPRG4 for the
+// period and SPRG5 for `folds`. The re-arms are the ring's head (prof::Profiler::count_rearms_in adds them to PMC0's
 // value). Arm PMC0's interrupt first (its preset, PMLCa0[CE], PMGC0[PMIE]: prof::Sampler::arm).
 template <class Ring>
-bool pmu_fast_start(std::uint32_t period, Ring& ring) {
+bool pmu_fast_start(std::uint32_t period, Ring& ring, volatile std::uint32_t* folds) {
   static_assert(prof::kAssemblyFastRing<Ring>,
                 "e500_pmu_fast writes a prof::SampleRing<256, prof::RingFull::keep_newest>");
   if (period == 0 || period > 0x8000'0000u) return false;
   e500::mtspr<e500::SPRG3>(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(&ring)));
   e500::mtspr<e500::SPRG4>(period);
+  e500::mtspr<e500::SPRG5>(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(folds)));
   return pmu_vector_start(&e500_pmu_fast);
 }
 

@@ -11,12 +11,16 @@
  *     whose address SPRG3 holds (profiler/sampler.hpp: samples at offset 0, 8 bytes each; the head
  *     at 2048, stored after the sample), then rfi.
  * The re-arms are the ring's head: the profiler adds head x period to PMC0's software part
- * (prof::Profiler::count_rearms_in), so PMC0 still counts every event. */
+ * (prof::Profiler::count_rearms_in), so PMC0 still counts every event; the vector bumps the
+ * profiler's fold count first (its address in SPRG5, Profiler::fold_count_word), so a read it
+ * interrupted retries. */
+        .machine e500              /* mfpmr, mtpmr (as hal/core/bus/pmr.hpp) */
         .set SPR_SPRG0, 272
         .set SPR_SPRG1, 273
         .set SPR_SPRG2, 274
         .set SPR_SPRG3, 275
         .set SPR_SPRG4_R, 260      /* SPRG4, read (CRM 2.9: SPRG4-7 read at 260-263, written at 276-279) */
+        .set SPR_SPRG5_R, 261
         .set SPR_SRR0, 26
         .set PMR_PMC0, 16          /* CRM Table 7-2 */
         .set PMR_PMGC0, 400
@@ -31,6 +35,10 @@ e500_pmu_fast:
         mtspr   SPR_SPRG0, %r3
         mtspr   SPR_SPRG1, %r4
         mtspr   SPR_SPRG2, %r5
+        mfspr   %r3, SPR_SPRG5_R       /* the profiler's fold count */
+        lwz     %r4, 0(%r3)
+        addi    %r4, %r4, 1
+        stw     %r4, 0(%r3)            /* readers it interrupted retry */
         mfpmr   %r3, PMR_PMC0
         mfspr   %r4, SPR_SPRG4_R       /* the period */
         subf    %r3, %r4, %r3

@@ -22,6 +22,7 @@ extern "C" void* pc_fast_ring;     // start.S: the ring pc_fast_sample records i
 extern "C" void pc_pmu_fast();           // pmu_fast.S: the PMI's fast vector
 extern "C" std::uint32_t pc_pmu_period;  // pmu_fast.S: its period
 extern "C" std::uint32_t pc_pmu_lvt;     // pmu_fast.S: the LVT performance-counter entry's address
+extern "C" volatile std::uint32_t* pc_pmu_folds;  // pmu_fast.S: the profiler's fold count
 
 namespace board {
 
@@ -95,18 +96,19 @@ bool set_perf_handler(IrqHandler on_perf);
 bool pmi_vector_start(void (*handler)());
 void pmi_vector_stop();
 
-// PMU overflow sampling's fast vector: the PMI straight to pc_pmu_fast (pmu_fast.S), which
-// re-arms counter 0 by rewinding it `period` events (CCCR0's OVF cleared when that puts the next
+// PMU overflow sampling's fast vector: the PMI straight to pc_pmu_fast (pmu_fast.S), which bumps
+// *folds (prof::Profiler::fold_count_word), re-arms counter 0 by rewinding it `period` events (CCCR0's OVF cleared when that puts the next
 // overflow ahead), unmasks the LVT entry, sends the EOI and records the interrupted EIP and its
 // frame's return address into `ring`, with no frame and no call. The re-arms are the ring's head
 // (prof::Profiler::count_rearms_in adds them to counter 0's value). Arm counter 0's interrupt
 // first (its preset, OVF_PMI: prof::Sampler::arm). Shares pc_fast_ring with fast_sampling_start.
 template <class Ring>
-bool pmu_fast_start(std::uint32_t period, Ring& ring) {
+bool pmu_fast_start(std::uint32_t period, Ring& ring, volatile std::uint32_t* folds) {
   static_assert(prof::kAssemblyFastRing<Ring>,
                 "pc_pmu_fast writes a prof::SampleRing<256, prof::RingFull::keep_newest>");
   pc_fast_ring = &ring;
   pc_pmu_period = period;
+  pc_pmu_folds = folds;
   return pmi_vector_start(&pc_pmu_fast);
 }
 

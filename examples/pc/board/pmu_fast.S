@@ -19,7 +19,9 @@
  *     (profiler/sampler.hpp: samples at offset 0, 8 bytes each; the head at 2048, incremented after
  *     the sample), then iret.
  * The re-arms are the ring's head: the profiler adds head x period to counter 0's software part
- * (prof::Profiler::count_rearms_in), so it still counts every event. */
+ * (prof::Profiler::count_rearms_in), so it still counts every event; the vector bumps the
+ * profiler's fold count first (pc_pmu_folds, Profiler::fold_count_word), so a read it interrupted
+ * retries. */
         .set    RING_HEAD, 256 * 8
         .set    MSR_COUNTER0, 0x300     /* SDM Vol. 3B Table 18-63: MSR_BPU_COUNTER0 */
         .set    MSR_CCCR0, 0x360        /* MSR_BPU_CCCR0 */
@@ -31,6 +33,9 @@
         .balign 4
         .globl  pc_pmu_period
 pc_pmu_period:                          /* events between samples */
+        .space  4
+        .globl  pc_pmu_folds
+pc_pmu_folds:                           /* the profiler's fold count's address */
         .space  4
         .globl  pc_pmu_lvt
 pc_pmu_lvt:                             /* the LVT performance-counter entry's address (APIC base + 0x340) */
@@ -44,6 +49,8 @@ pc_pmu_fast:
         pushl   %ecx
         pushl   %edx
         pushl   %ebx
+        movl    pc_pmu_folds, %ecx
+        incl    (%ecx)                  /* readers it interrupted retry */
         movl    $MSR_CCCR0, %ecx
         rdmsr
         movl    %eax, %ebx              /* CCCR0's low half (63:32 are reserved) */

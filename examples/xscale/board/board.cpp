@@ -24,7 +24,7 @@
 
 extern "C" void board_fiq_entry();  // vectors.S: the fatal report
 extern "C" void board_pmu_fast_fiq();  // pmu_fast.S: the PMU's fast vector
-extern "C" std::uint32_t board_pmu_fast_state[2];  // pmu_fast.S: its ring and period
+extern "C" std::uint32_t board_pmu_fast_state[3];  // pmu_fast.S: its ring, period and fold count
 extern "C" char __sys_stack_top[];   // mainstone.ld: main()'s (SYS mode) stack ends here
 
 namespace board {
@@ -226,11 +226,12 @@ void pmu_fiq_stop() {
   wr(ICLR, rd(ICLR) & ~kIrqPmu);
 }
 
-bool pmu_fast_start(void* ring, std::uint32_t period) {
-  if (ring == nullptr || period == 0) return false;
+bool pmu_fast_start(void* ring, std::uint32_t period, volatile std::uint32_t* folds) {
+  if (ring == nullptr || period == 0 || folds == nullptr) return false;
   fiq_disable();
   board_pmu_fast_state[0] = reinterpret_cast<std::uintptr_t>(ring);
   board_pmu_fast_state[1] = period;
+  board_pmu_fast_state[2] = reinterpret_cast<std::uintptr_t>(folds);
   return pmu_fiq_start(&board_pmu_fast_fiq);
 }
 

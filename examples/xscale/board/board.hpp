@@ -170,13 +170,14 @@ inline void fiq_timer_rearm() {
 bool pmu_fiq_start(FiqHandler h);
 void pmu_fiq_stop();  // source 12 back to IRQ and masked; FIQ masked
 
-// The fast vector (pmu_fast.S): CCNT's overflow rewinds CCNT by `period` (FLAG.C acknowledged when
-// that puts the next overflow ahead), records the interrupted PC and LR into `ring`, a
-// prof::SampleRing<256, keep_newest> (256 samples of 8 bytes, then its head), and returns; the
-// re-arms are the ring's head (prof::Profiler::count_rearms_in adds them to CCNT's value). Arm
-// CCNT's interrupt (INTEN.C, its preset) first, as prof::Sampler::arm does. Routes it; then fiq_enable().
+// The fast vector (pmu_fast.S): CCNT's overflow bumps *folds (prof::Profiler::fold_count_word),
+// rewinds CCNT by `period` (FLAG.C acknowledged when that puts the next overflow ahead), records
+// the interrupted PC and LR into `ring`, a prof::SampleRing<256, keep_newest> (256 samples of 8
+// bytes, then its head), and returns; the re-arms are the ring's head (prof::Profiler::
+// count_rearms_in adds them to CCNT's value). Arm CCNT's interrupt (INTEN.C, its preset) first, as
+// prof::Sampler::arm does. Routes it; then fiq_enable().
 inline constexpr std::uint32_t kPmuFastRingSize = 256;
-bool pmu_fast_start(void* ring, std::uint32_t period);
+bool pmu_fast_start(void* ring, std::uint32_t period, volatile std::uint32_t* folds);
 
 // Instructions one timer interrupt executes outside the callback, from the IRQ vector fetch to the
 // return into the interrupted code: 18 in the entry stub (vectors.S: vector, FIQ mask, 15 to the call, the

@@ -14,9 +14,11 @@
  *     ring laid out as prof::SampleRing<256, keep_newest>: entry head % 256 (pc, lr), then head + 1;
  *   - the return, restoring CPSR from SPSR_fiq.
  * The re-arms are the ring's head: the profiler adds head x period to CCNT's software part
- * (prof::Profiler::count_rearms_in), so CCNT still counts every event.
+ * (prof::Profiler::count_rearms_in), so CCNT still counts every event; the vector bumps the
+ * profiler's fold count first (Profiler::fold_count_word), so a read it interrupted retries.
  *
- * board_pmu_fast_state: the ring and the period (board::pmu_fast_start), one LDM. */
+ * board_pmu_fast_state: the ring, the period and the fold count's address (board::pmu_fast_start),
+ * one LDM. */
 
     .syntax unified
     .arm
@@ -25,14 +27,17 @@
     .align  2
     .global board_pmu_fast_state
 board_pmu_fast_state:
-    .space  8                           /* ring, period */
+    .space  12                          /* ring, period, fold count */
 
     .text
     .global board_pmu_fast_fiq
     .type   board_pmu_fast_fiq, %function
 board_pmu_fast_fiq:
     ldr     r9, =board_pmu_fast_state
-    ldmia   r9, {r9, r10}               /* r9 = ring, r10 = period */
+    ldmia   r9, {r9, r10, r11}          /* r9 = ring, r10 = period, r11 = the fold count */
+    ldr     r12, [r11]
+    add     r12, r12, #1
+    str     r12, [r11]                  /* readers it interrupted retry */
     mrc     p14, 0, r11, c1, c1, 0      /* CCNT */
     subs    r11, r11, r10               /* borrow (C clear): the next overflow is ahead */
     movcc   r12, #1

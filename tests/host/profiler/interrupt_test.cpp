@@ -705,8 +705,9 @@ TEST_F(profilerInterrupt, AFastRegionOnTheSampledCounterIsVoidedNotWrong) {
 // A board's fast PMU vector (examples/<board>/board/pmu_fast.S) re-arms CCNT as rearm<0> does (CCNT
 // rewound by the period, FLAG.C cleared when that puts the next overflow ahead: XScale Core
 // Developer's Manual 8.3.1, FLAG write-1-to-clear) but cannot call Profiler::account_rearm: it bumps
-// a word of its own (its ring's head). Profiler::count_rearms_in folds that word into the counter's
-// value. Here the vector in C++, on the model, the way the assembly does it.
+// a word of its own (its ring's head), and bumps the profiler's fold count (fold_count_word) so that
+// a read it interrupts retries. Profiler::count_rearms_in folds the word into the counter's value.
+// Here the vector in C++, on the model, the way the assembly does it.
 struct XsFastVectorRig {
   static inline xs::Xsc2Model model{};
   static inline prof::Profiler<Xs> p{};
@@ -716,7 +717,9 @@ struct XsFastVectorRig {
   static inline volatile std::uint32_t rearms = 0;  // the vector's ring head
   static constexpr std::uint32_t kPeriod = 100;
   static inline std::uint64_t advance_by = 0;
+  static inline bool bumps_folds = true;
   static void vector(void*) {
+    if (bumps_folds) *p.fold_count_word() = *p.fold_count_word() + 1;
     const std::uint64_t left = Xs::read(0) - kPeriod;
     if (left >> 63) Xs::clear_overflow(1u);
     Xs::write(0, left & 0xFFFFFFFFu);
@@ -728,6 +731,7 @@ struct XsFastVectorRig {
     p.clear();
     ring = {};
     rearms = 0;
+    bumps_folds = true;
     ASSERT_EQ(p.add(pmu::Preset::cycles, cyc), Status::ok);
     p.start();
     model.cycles(1000);
@@ -788,5 +792,30 @@ TEST_F(profilerInterrupt, AFastVectorInsideARegionsReadIsRetriedNotAPeriodOff) {
   EXPECT_EQ(XsFastVectorRig::p.read(XsFastVectorRig::cyc), 0u) << "reset: the re-arms before it are gone too";
   for (int i = 0; i < 10; ++i) XsFastVectorRig::model.cycles(25);
   EXPECT_EQ(XsFastVectorRig::p.read(XsFastVectorRig::cyc), 250u);
+  XsFastVectorRig::model.on_interrupt(nullptr, nullptr);
+}
+
+// Control for the test above: a vector that does not bump the fold count leaves some of those reads
+// a period off, so the test can fail.
+TEST_F(profilerInterrupt, ControlAFastVectorThatDoesNotBumpTheFoldCountLeavesAReadAPeriodOff) {
+  bool off = false;
+  for (const bool begin : {true, false}) {
+    for (unsigned k = 1; k <= 3 && !off; ++k) {
+      XsFastVectorRig::setup(true);
+      XsFastVectorRig::bumps_folds = false;
+      XsFastVectorRig::model.cycles(95);
+      XsFastVectorRig::advance_by = 10;
+      XsFastVectorRig::model.after_access(k, &XsFastVectorRig::advance, nullptr);
+      prof::Profiler<Xs>::Snapshot snap{};
+      if (begin)
+        XsFastVectorRig::p.take<true>(snap);
+      else
+        XsFastVectorRig::p.take<false>(snap);
+      XsFastVectorRig::model.after_access(1, nullptr, nullptr);
+      const std::uint64_t v = XsFastVectorRig::p.value(snap, XsFastVectorRig::cyc);
+      off = v != 1095u && v != 1105u;
+    }
+  }
+  EXPECT_TRUE(off);
   XsFastVectorRig::model.on_interrupt(nullptr, nullptr);
 }
