@@ -19,8 +19,10 @@
 // enabled); only the entry differs. The fast vector cannot afford Profiler::account_rearm: its
 // re-arms are fast_ring's head, which Profiler::count_rearms_in folds into the counter's value, so
 // the sampled counter still counts every event, and it bumps the profiler's fold count (`folds`,
-// Profiler::fold_count_word) so that a read it interrupted retries. The hand-written handler's re-arms are accounted after
-// its run (account_rearm, once per sample it took).
+// Profiler::fold_count_word) so that a read it interrupted retries. The hand-written handler's
+// re-arms are accounted after its run (account_rearm, once per sample it took). While either is
+// routed the program reads the PMU (regions) but does not program it: XScale's FIQ is not masked by
+// the profiler's interrupt guard.
 #include <cstdint>
 
 #include "examples/common/profile_run.hpp"
