@@ -5,6 +5,8 @@
  * interrupted PC into a ring, rfi. Three scratch registers parked in SPRG0-2. The profile firmware
  * measures it in the same run as the board's fast vector (board/pmu_fast.S) and prints the ratio.
  * CRM = PowerPC e500 Core Family Reference Manual, Rev. 1. */
+#include "pmu_sampling.h"
+
         .machine e500              /* mfpmr, mtpmr (as hal/core/bus/pmr.hpp) */
         .set SPR_SPRG0, 272
         .set SPR_SPRG1, 273
@@ -13,7 +15,7 @@
         .set PMR_PMC0, 16
         .set PMR_PMGC0, 400
         .set RING_SIZE, 256
-        .set PERIOD, 10000         /* profile_main.cpp, kPmuHandwrittenPeriod */
+        .set PERIOD, PMU_HANDWRITTEN_PERIOD
 
         .section .bss
         .balign 4

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "board/board.hpp"
+#include "pmu_sampling.h"
 #include "examples/common/profile_run.hpp"
 #include "hal/core/bus/pmr.hpp"
 #include "hal/core/fault.hpp"
@@ -100,7 +101,7 @@ struct Mpc8544ds {
     board::pmu_vector_stop();
   }
   static std::uint32_t pmu_handwritten_samples() { return handwritten_pmu_head; }
-  static constexpr std::uint32_t kPmuHandwrittenPeriod = 10'000;  // handwritten_pmu.S, PERIOD
+  static constexpr std::uint32_t kPmuHandwrittenPeriod = PMU_HANDWRITTEN_PERIOD;
   static std::uint64_t fast_sampling_period_ns() {
     return std::uint64_t{kFastPeriod} * 1'000'000'000u / board::kTimebaseHz;
   }

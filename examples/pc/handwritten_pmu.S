@@ -4,8 +4,10 @@
  * CCCR0 with ENABLE and OVF as the rewind says, the LVT entry unmasked, EOI; Intel SDM Vol. 3B
  * 18.15.3, 18.15.5.8), the period an immediate, and the interrupted EIP only into a ring. The
  * profile firmware measures both in the same run and prints the ratio. */
+#include "pmu_sampling.h"
+
         .set    RING_SIZE, 256
-        .set    PERIOD, 100000          /* netburst_profile_main.cpp, kPmuHandwrittenPeriod */
+        .set    PERIOD, PMU_HANDWRITTEN_PERIOD
 
         .bss
         .balign 4

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "board/board.hpp"
+#include "pmu_sampling.h"
 #include "examples/common/profile_run.hpp"
 #include "hal/core/bus/msr.hpp"
 #include "hal/core/fault.hpp"
@@ -117,7 +118,7 @@ struct Board {
     board::pmi_vector_stop();
   }
   static std::uint32_t pmu_handwritten_samples() { return handwritten_pmu_head; }
-  static constexpr std::uint32_t kPmuHandwrittenPeriod = 100'000;  // handwritten_pmu.S, PERIOD
+  static constexpr std::uint32_t kPmuHandwrittenPeriod = PMU_HANDWRITTEN_PERIOD;
   // The spin loop is `dec; jnz` inside spin_exact's frame (its first 16 bytes). x86's fast timer
   // path records no caller (lr 0); the PMU fast vector records spin_exact's return address, after a
   // `call rel32` (E8, then the displacement from the return address) to spin_exact.
