@@ -26,7 +26,7 @@ handwritten_pmu_ring:              /* RING_SIZE PCs, then the free-running head 
 handwritten_pmu_head:
         .space  4
 
-        .section .text.e500_ivor, "ax"   /* IVPR's 64 KiB (e500.ld) */
+        .section .text.e500_ivor_gc, "ax"   /* IVPR's 64 KiB (e500.ld) */
         .balign 16
         .globl  handwritten_pmu
         .type   handwritten_pmu, @function

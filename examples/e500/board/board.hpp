@@ -102,7 +102,8 @@ bool fast_sampling_start(std::uint32_t period_ticks, Ring& ring) {
 // instruction). Without a handler, a performance monitor interrupt is fatal.
 void set_perfmon_handler(IrqHandler on_perfmon);
 
-// The performance monitor interrupt on another handler of section .text.e500_ivor (IVOR35 moved,
+// The performance monitor interrupt on another handler of section .text.e500_ivor or, kept only
+// where referenced, .text.e500_ivor_gc (IVOR35 moved,
 // the rules of decrementer_vector_start), which must re-arm the overflowed counter, set
 // PMGC0[PMIE] again and return with rfi; pmu_vector_stop() puts IVOR35 back on the VECTOR 35 stub.
 // false (and nothing changed) for a handler it cannot reach.

@@ -27,7 +27,7 @@
         .set PMGC0_PMIE_HI, 0x4000 /* PMGC0[PMIE], bit 33 (CRM 7.2.1): 0x4000_0000 */
         .set RING_HEAD, 256 * 8
 
-        .section .text.e500_ivor, "ax"
+        .section .text.e500_ivor_gc, "ax"
         .balign 16                 /* an IVOR holds bits 48-59 of the address */
         .globl  e500_pmu_fast
         .type   e500_pmu_fast, @function
