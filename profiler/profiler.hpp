@@ -187,7 +187,7 @@ class Profiler {
   // `period` per re-arm counted in *word since this call to c's value (outside a region's window:
   // with the software parts). nullptr: the re-arms counted so far go into c's software part and the
   // word is no longer read. Call with the vector not routed (or its interrupt masked).
-  void count_rearms_in(Counter c, const volatile std::uint32_t* word, std::uint64_t period) {
+  void count_rearms_in(Counter c, const volatile std::uint32_t* word, std::uint32_t period) {
     counters_[rearm_index_].high += rearms_counted();
     const bool on = valid(c) && word != nullptr;
     rearm_word_ = on ? word : &kNoRearms;
@@ -541,7 +541,7 @@ class Profiler {
   static inline const volatile std::uint32_t kNoRearms = 0;
   const volatile std::uint32_t* rearm_word_ = &kNoRearms;
   std::uint32_t rearm_base_ = 0;
-  std::uint64_t rearm_period_ = 0;
+  std::uint32_t rearm_period_ = 0;  // 32 bits: a vector's period is a register (one multiply)
   std::uint8_t rearm_index_ = 0;
   volatile std::uint32_t interrupts_ = 0;  // sampling interrupts (note_interrupt)
   mutable volatile std::uint32_t giveups_ = 0;
