@@ -21,6 +21,11 @@
 // pc - 1 (the call, which may end its function). A read outside [bottom, top), a pc with no rule,
 // a return address that repeats with no climb, or a table that is not one ends the walk
 // incomplete: a bad table or a corrupt stack costs depth, never a fault or an endless walk.
+//
+// The common rule (a frame whose CFA is SP plus a positive offset, its return address saved in it,
+// its frame pointer kept: every non-leaf function's body on ARM, MIPS and PowerPC built without a
+// frame pointer) is walked apart, in about 20 instructions a frame: the tool numbers those rules
+// first, so one compare of the rule number selects it, and its offsets are one word.
 #include <cstddef>
 #include <cstdint>
 
@@ -29,7 +34,7 @@
 
 namespace prof {
 
-// One rule of the table (8 bytes, target byte order): how to reach the caller from a pc it covers.
+// One rule as the tool derives it from a CFI row: how to reach the caller from a pc it covers.
 struct UnwindRule {
   std::int16_t cfa_offset;   // CFA = base + cfa_offset
   std::int16_t ra_offset;    // ra_at_cfa: the return address at CFA + ra_offset
@@ -39,12 +44,38 @@ struct UnwindRule {
   enum Base : std::uint8_t { none = 0, sp = 1, fp = 2 };  // none: no CFI here, the walk ends
   enum Ra : std::uint8_t { ra_at_cfa = 0, ra_in_lr = 1, ra_undefined = 2, ra_unknown = 3 };
   enum Fp : std::uint8_t { fp_same = 0, fp_at_cfa = 1, fp_unknown = 2 };
-};
-static_assert(sizeof(UnwindRule) == 8, "the table's rules are 8 bytes");
 
-// The table's header as the tool writes it; then the rules, then the map (a rule number per code
-// slot of 1 << slot_shift bytes: 4 on ARM, MIPS and PowerPC, 2 for Thumb code, 1 on i386), one
-// byte each, or two where there are more than 255 rules. Rule 0 is "no rule".
+  // The common rule, walked apart: CFA = SP + a positive offset, the return address in the frame
+  // (CFA + ra_offset, at or above SP), the frame pointer kept. Both offsets from SP below 32 KiB.
+  bool simple() const {
+    const int ra_from_sp = cfa_offset + ra_offset;
+    return cfa_base == sp && rules == (ra_at_cfa | fp_same << 4) && cfa_offset > 0 && ra_from_sp >= 0 &&
+           ra_from_sp <= 0x7fff;
+  }
+};
+
+// A rule as the table holds it (8 bytes, target byte order): every offset from the CFA's base
+// register, so that the common rule's walk needs one word: CFA = base + offsets >> 16, the return
+// address at base + (offsets & 0xffff) (both halves two's complement; non-negative in a simple rule).
+struct UnwindTableRule {
+  std::uint32_t offsets;     // cfa_offset << 16 | (cfa_offset + ra_offset) & 0xffff
+  std::int16_t fp_offset;    // the caller's frame pointer at base + fp_offset (cfa_offset + UnwindRule's)
+  std::uint8_t cfa_base;     // UnwindRule::Base
+  std::uint8_t rules;        // as UnwindRule's
+
+  static std::int32_t half(std::uint32_t v) { return static_cast<std::int16_t>(static_cast<std::uint16_t>(v)); }
+  UnwindRule rule() const {
+    const std::int32_t cfa = half(offsets >> 16);
+    return UnwindRule{static_cast<std::int16_t>(cfa), static_cast<std::int16_t>(half(offsets) - cfa),
+                      static_cast<std::int16_t>(fp_offset - cfa), cfa_base, rules};
+  }
+};
+static_assert(sizeof(UnwindTableRule) == 8, "the table's rules are 8 bytes");
+
+// The table's header as the tool writes it; then the rules (rule 0: "no rule"; then the simple
+// ones, 1 .. simple - 1; then the others), then the map (a rule number per code slot of
+// 1 << slot_shift bytes: 4 on ARM, MIPS and PowerPC, 2 for Thumb code, 1 on i386), one byte each,
+// or two where there are more than 256 rules.
 struct UnwindTableHeader {
   std::uint32_t magic;       // kMagic
   std::uint32_t text_start;  // the map covers [text_start, text_start + (slots << slot_shift))
@@ -52,33 +83,37 @@ struct UnwindTableHeader {
   std::uint16_t slot_shift;
   std::uint16_t map_bytes;   // 1 or 2
   std::uint32_t rules;       // rule 0 included
-  static constexpr std::uint32_t kMagic = 0x554e5754;  // "UNWT"
+  std::uint32_t simple;      // rules 1 .. simple - 1 are UnwindRule::simple()
+  static constexpr std::uint32_t kMagic = 0x554e5732;  // "UNW2"
 };
-static_assert(sizeof(UnwindTableHeader) == 20, "rules follow the header 4-aligned");
+static_assert(sizeof(UnwindTableHeader) == 24, "rules follow the header 4-aligned");
 
 // The table as the walk reads it. An empty one (no slots) ends every walk at the pc.
 struct UnwindTable {
-  std::uint32_t text_start = 0, slots = 0, slot_shift = 0, count = 0;
-  const UnwindRule* rule = nullptr;
+  std::uint32_t text_start = 0, slots = 0, slot_shift = 0, count = 0, simple = 1;
+  const UnwindTableRule* rule = nullptr;
   const std::uint8_t* map8 = nullptr;    // one of the two
   const std::uint16_t* map16 = nullptr;
 
   // The header's table, checked whole once here so that the walk need not check it per frame: an
   // empty table where it is not one (wrong magic or byte order, sizes that disagree, a rule number
-  // beyond the rules, a base or an offset that could make a misaligned read: MIPS faults on one).
+  // beyond the rules, a base or an offset that could make a misaligned read: MIPS faults on one, a
+  // rule numbered simple that is not). The map ends below 2^32: a zero return address (the end of
+  // a stack) is never in it.
   static UnwindTable from(const void* blob) {
     UnwindTable t;
     const auto* h = static_cast<const UnwindTableHeader*>(blob);
     if (h == nullptr || h->magic != UnwindTableHeader::kMagic || h->rules == 0 || h->rules > 0x10000 ||
-        h->slot_shift > 2 || (h->map_bytes != 1 && h->map_bytes != 2) || (h->map_bytes == 1 && h->rules > 0x100) ||
-        h->slots > (std::uint32_t{1} << 28) ||
-        (std::uint64_t{h->slots} << h->slot_shift) > (std::uint64_t{1} << 32) - h->text_start)  // the map wraps
+        h->simple == 0 || h->simple > h->rules || h->slot_shift > 2 || (h->map_bytes != 1 && h->map_bytes != 2) ||
+        (h->map_bytes == 1 && h->rules > 0x100) || h->slots > (std::uint32_t{1} << 28) ||
+        (std::uint64_t{h->slots} << h->slot_shift) >= (std::uint64_t{1} << 32) - h->text_start)  // the map wraps
       return t;
-    const auto* r = reinterpret_cast<const UnwindRule*>(h + 1);
+    const auto* r = reinterpret_cast<const UnwindTableRule*>(h + 1);
     for (std::uint32_t i = 0; i < h->rules; ++i) {
-      const UnwindRule& x = r[i];
-      if (x.cfa_base > UnwindRule::fp || x.cfa_offset % 4 != 0 || x.ra_offset % 4 != 0 || x.fp_offset % 4 != 0 ||
-          (x.rules & 15) > UnwindRule::ra_unknown || (x.rules >> 4) > UnwindRule::fp_unknown || (i == 0 && x.cfa_base != UnwindRule::none))
+      const UnwindTableRule& x = r[i];
+      if (x.cfa_base > UnwindRule::fp || x.offsets % 4 != 0 || (x.offsets >> 16) % 4 != 0 || x.fp_offset % 4 != 0 ||
+          (x.rules & 15) > UnwindRule::ra_unknown || (x.rules >> 4) > UnwindRule::fp_unknown ||
+          (i == 0 && x.cfa_base != UnwindRule::none) || (i != 0 && (i < h->simple) != x.rule().simple()))
         return t;
     }
     const void* map = r + h->rules;
@@ -89,6 +124,7 @@ struct UnwindTable {
     t.slots = h->slots;
     t.slot_shift = h->slot_shift;
     t.count = h->rules;
+    t.simple = h->simple;
     t.rule = r;
     if (h->map_bytes == 1) t.map8 = static_cast<const std::uint8_t*>(map);
     else t.map16 = static_cast<const std::uint16_t*>(map);
@@ -96,79 +132,116 @@ struct UnwindTable {
   }
 
   // The rule at pc: rule 0 (no rule) outside the map.
-  const UnwindRule& find(std::uint32_t pc) const {
+  UnwindRule find(std::uint32_t pc) const {
     const std::uint32_t slot = (pc - text_start) >> slot_shift;
-    if (pc < text_start || slot >= slots) return rule[0];
-    return rule[map8 != nullptr ? map8[slot] : map16[slot]];
+    if (pc < text_start || slot >= slots) return rule[0].rule();
+    return rule[map8 != nullptr ? map8[slot] : map16[slot]].rule();
   }
 };
 
 namespace detail {
 
+// The walk's state between frames, for the rules the fast path leaves (step_rule).
+struct WalkState {
+  std::uint32_t sp, fp, at;  // fp: an odd value once lost; at: the return address found
+  std::uint32_t here, lr;    // the frame's pc or return address, and the link register's value there
+  std::uint32_t low, span;   // a read at a is in the stack when a - low <= span
+  bool complete;
+};
+
+// One frame by any rule (the fast path's, the link register's, a CFA on FP, a frame pointer
+// restored, the outermost frame): false when the walk ends there (complete says how). Out of the
+// loop, so that the common rule's registers stay registers.
+template <class Read>
+[[gnu::noinline]] bool step_rule(const UnwindTableRule& e, Read read, WalkState& s) {
+  const std::uint32_t how = e.rules, low = s.low, span = s.span;
+  if ((how & 15) >= UnwindRule::ra_undefined) {
+    s.complete = (how & 15) == UnwindRule::ra_undefined && e.cfa_base != UnwindRule::none;  // the outermost frame
+    return false;
+  }
+  std::uint32_t base = s.sp;
+  if (e.cfa_base != UnwindRule::sp) {
+    if (e.cfa_base != UnwindRule::fp || s.fp % 4 != 0) return false;  // no rule here (rule 0), or a lost FP
+    base = s.fp;
+  }
+  const std::uint32_t cfa = base + static_cast<std::uint32_t>(UnwindTableRule::half(e.offsets >> 16));
+  // ra_in_lr: a leaf, or a function before its prologue saved it (the return address column is
+  // the link register's: ARM r14, MIPS $31, PowerPC LR).
+  std::uint32_t ra = s.lr;
+  if ((how & 15) == UnwindRule::ra_at_cfa) {
+    const std::uint32_t a = base + static_cast<std::uint32_t>(UnwindTableRule::half(e.offsets));
+    if (a - low > span) return false;
+    ra = read(a);
+  }
+  if ((how >> 4) != UnwindRule::fp_same) {
+    const std::uint32_t a = base + static_cast<std::uint32_t>(static_cast<std::int32_t>(e.fp_offset));
+    std::uint32_t fp = 1;
+    if ((how >> 4) == UnwindRule::fp_at_cfa && a - low <= span) {
+      fp = read(a);
+      if (fp % 4 != 0) fp = 1;
+    }
+    s.fp = fp;
+  }
+  if (ra == s.here && cfa <= s.sp && ra != 0) return false;  // no progress
+  // A caller's SP below the stack, or so far above it that a frame on it could read nothing in
+  // it: a corrupt stack (and the fast path's one compare needs SP in [low, last + 32 KiB]).
+  if (cfa - low > span + 0x8000) return false;
+  s.sp = cfa;  // the CFA is the caller's stack pointer at the call (DWARF 4, 6.4.1)
+  s.at = ra;
+  return true;
+}
+
 // The walk over a map of Slot-sized rule numbers with slots of 1 << Shift bytes (one instance per
-// map the target's code can have: no choice per frame). The first frame is walked apart: beyond it
-// the link register holds the return address just found, so each frame keeps only the stack
-// pointer, the frame pointer (an odd value once lost: a frame pointer is 4-aligned, so one test
-// serves both) and that return address.
+// map the target's code can have: no choice per frame). One loop serves the sampled frame and its
+// callers: the rule of `at - 1` applies (the pc + 1, then each return address: its call is at
+// ra - 1); the common rule inline, any other by step_rule. A zero return address (the end of the
+// stack) is stored like any other, and dropped when the walk ends: it is outside the map (from()),
+// so the loop's lookup ends there.
 template <class Slot, unsigned Shift, std::size_t Depth, class Read>
-void walk_map(const UnwindTable& t, const Slot* map, const StackContext& c, std::uint32_t low, std::uint32_t span,
-              Read read, FrameSample<Depth>& out) {
+[[gnu::noinline]] void walk_map(const UnwindTable& t, const Slot* map, const StackContext& c, std::uint32_t low,
+                                std::uint32_t span, Read read, FrameSample<Depth>& out) {
   std::uint32_t* p = out.pcs + 1;
   std::uint32_t* const end = out.pcs + Depth + 1;
-  const std::uint32_t start = t.text_start, slots = t.slots;
-  const UnwindRule* const rules = t.rule;
-  std::uint32_t sp = c.sp, fp = c.fp;
-  if (fp % 4 != 0 || fp == 0) fp = 1;  // 0: the board keeps no frame pointer (StackContext)
-  bool complete = false;
-  // One frame: the caller's return address and CFA from the rule at `at`, lr being the link
-  // register's value there; the frame pointer updated. false: the walk ends (complete says how).
-  auto step = [&](std::uint32_t at, std::uint32_t lr, std::uint32_t& ra, std::uint32_t& cfa) [[gnu::always_inline]] {
+  const std::uint32_t start = t.text_start + 1, slots = t.slots, simple = t.simple;
+  const UnwindTableRule* const rules = t.rule;
+  const std::uint32_t last = low + span;  // the last word of the stack
+  std::uint32_t sp = c.sp, at = c.pc + 1;
+  WalkState s;  // field by field: no copy of a zeroed whole
+  s.fp = c.fp % 4 != 0 || c.fp == 0 ? 1 : c.fp;  // 0: the board keeps no frame pointer (StackContext)
+  s.here = c.pc;
+  s.lr = c.lr;
+  s.low = low;
+  s.span = span;
+  s.complete = false;
+  for (;;) {
     // Below the map, at - start wraps to 2^32 - x, beyond any slot count from() accepts.
     const std::uint32_t slot = (at - start) >> Shift;
-    if (slot >= slots) return false;
-    const UnwindRule& e = rules[map[slot]];
-    const std::uint32_t how = e.rules;
-    cfa = sp;
-    if (e.cfa_base != UnwindRule::sp) {
-      if (e.cfa_base != UnwindRule::fp || fp % 4 != 0) return false;  // no rule here (rule 0), or a lost FP
-      cfa = fp;
+    if (slot >= slots) break;
+    const std::uint32_t n = map[slot];
+    if (n < simple) [[likely]] {  // the common rule: CFA = SP + offset, the return address in the frame
+      // Both offsets below 32 KiB (from()) and sp in [low, last + 32 KiB]: a >= sp >= low, and
+      // no sum wraps (walk_table keeps the stack below 2^32 - 64 KiB), so one compare bounds a.
+      const std::uint32_t w = rules[n].offsets;
+      const std::uint32_t a = sp + static_cast<std::uint32_t>(UnwindTableRule::half(w));
+      if (a > last) break;
+      at = read(a);
+      sp += w >> 16;
+    } else {
+      s.sp = sp;
+      if (p != out.pcs + 1) s.here = s.lr = at;
+      if (!step_rule(rules[n], read, s)) break;
+      sp = s.sp;
+      at = s.at;
     }
-    cfa += static_cast<std::uint32_t>(static_cast<std::int32_t>(e.cfa_offset));
-    ra = lr;  // ra_in_lr: a leaf, or a function before its prologue saved it
-    if ((how & 15) == UnwindRule::ra_at_cfa) {
-      const std::uint32_t a = cfa + static_cast<std::uint32_t>(static_cast<std::int32_t>(e.ra_offset));
-      if (a - low > span) return false;
-      ra = read(a);
-    } else if ((how & 15) != UnwindRule::ra_in_lr) {
-      complete = (how & 15) == UnwindRule::ra_undefined;  // the outermost frame
-      return false;
-    }
-    if ((how >> 4) != UnwindRule::fp_same) {
-      const std::uint32_t a = cfa + static_cast<std::uint32_t>(static_cast<std::int32_t>(e.fp_offset));
-      fp = 1;
-      if ((how >> 4) == UnwindRule::fp_at_cfa && a - low <= span) {
-        fp = read(a);
-        if (fp % 4 != 0) fp = 1;
-      }
-    }
-    if (ra == 0) {  // a zero return address ends the stack (start-up code)
-      complete = true;
-      return false;
-    }
-    return true;
-  };
-  std::uint32_t ra, cfa;
-  // The sampled frame: its rule at the pc itself; the return address may still be in lr.
-  if (step(c.pc, c.lr, ra, cfa) && !(ra == c.pc && cfa <= sp)) {
-    *p++ = ra;
-    sp = cfa;  // the CFA is the caller's stack pointer at the call (DWARF 4, 6.4.1)
-    // Callers: the rule at ra - 1 (the call, which may end its function); lr is ra (the return
-    // address column is the link register's: ARM r14, MIPS $31, PowerPC LR).
-    for (std::uint32_t next; p != end; *p++ = ra = next, sp = cfa)
-      if (!step(ra - 1, ra, next, cfa) || (next == ra && cfa <= sp)) break;  // the end, or no progress
+    *p++ = at;
+    if (p == end) break;
+  }
+  if (p != out.pcs + 1 && p[-1] == 0) {  // a zero return address ends the stack (start-up code)
+    --p;
+    s.complete = true;
   }
   out.count = static_cast<std::uint32_t>(p - out.pcs);
-  out.complete = complete;
+  out.complete = s.complete;
 }
 
 // The slot sizes this target's code can need: 4 bytes (ARM, MIPS, PowerPC), 2 (Thumb), 1 (x86).
@@ -195,14 +268,18 @@ void walk_slots(const UnwindTable& t, const Slot* map, const StackContext& c, st
 // pc, then return addresses; complete when it ended at the outermost frame (an undefined return
 // address) or a zero return address. Every address read is 4-aligned (the stack pointer is checked
 // once, a loaded frame pointer when loaded, the table's offsets by from()) and in [bottom, top):
-// a read at a is allowed when a - bottom <= top - 4 - bottom, one compare.
+// a read at a is allowed when a - bottom <= top - 4 - bottom, one compare (the common rule's: a <=
+// top - 4, its address being above a stack pointer kept at or above bottom).
 template <std::size_t Depth, class Read>
 void walk_table(const UnwindTable& t, const StackContext& c, std::uintptr_t bottom, std::uintptr_t top, Read read,
                 FrameSample<Depth>& out) {
   out.pcs[0] = c.pc;
   out.count = 1;
   out.complete = false;
-  if (t.slots == 0 || top < bottom + 4 || c.sp % 4 != 0) return;
+  // The stack ends below 2^32 - 64 KiB (a stack above is walked in its lower part): the fast
+  // path's sums never wrap. A sampled SP outside it is another stack: no walk.
+  if (top > std::uintptr_t{0xffff0000u}) top = std::uintptr_t{0xffff0000u};
+  if (t.slots == 0 || top < bottom + 4 || c.sp % 4 != 0 || c.sp < bottom || c.sp > top) return;
   const auto low = static_cast<std::uint32_t>(bottom), span = static_cast<std::uint32_t>(top - bottom) - 4;
   if (t.map8 != nullptr) detail::walk_slots(t, t.map8, c, low, span, read, out);
   else detail::walk_slots(t, t.map16, c, low, span, read, out);

@@ -30,7 +30,8 @@ std::optional<Regs> regs_for(unsigned machine, int ra_column) {
   }
 }
 
-// An offset the entry can hold and the walk can use: 16 bits, a whole word (the walk reads words,
+// An offset the entry can hold and the walk can use (the table holds them from the CFA's base
+// register: the CFA's offset plus the rule's must fit too): 16 bits, a whole word (the walk reads words,
 // and the table's reader refuses other offsets: MIPS faults on a misaligned load).
 bool fits16(std::int64_t v) {
   return v >= std::numeric_limits<std::int16_t>::min() && v <= std::numeric_limits<std::int16_t>::max() && v % 4 == 0;
@@ -54,7 +55,7 @@ bool to_entry(const CfiRow& row, const Regs& r, UnwindRule& e) {
   bool ok = true;
   const CfiRule rr = rule(row.ra);
   if (rr.kind == CfiRule::undefined) ra = UnwindRule::ra_undefined;
-  else if (rr.kind == CfiRule::at_cfa && fits16(rr.offset)) {
+  else if (rr.kind == CfiRule::at_cfa && fits16(rr.offset) && fits16(row.cfa_offset + rr.offset)) {
     ra = UnwindRule::ra_at_cfa;
     e.ra_offset = static_cast<std::int16_t>(rr.offset);
   } else if (r.lr >= 0 && (rr.kind == CfiRule::same || (rr.kind == CfiRule::in_register && rr.reg == r.lr)))
@@ -63,7 +64,7 @@ bool to_entry(const CfiRow& row, const Regs& r, UnwindRule& e) {
     ok = false;
   const CfiRule fr = rule(r.fp);
   if (fr.kind == CfiRule::same || (fr.kind == CfiRule::in_register && fr.reg == r.fp)) fp = UnwindRule::fp_same;
-  else if (fr.kind == CfiRule::at_cfa && fits16(fr.offset)) {
+  else if (fr.kind == CfiRule::at_cfa && fits16(fr.offset) && fits16(row.cfa_offset + fr.offset)) {
     fp = UnwindRule::fp_at_cfa;
     e.fp_offset = static_cast<std::int16_t>(fr.offset);
   }  // otherwise the caller's FP is unknown: only a walk that needs it ends
@@ -159,7 +160,8 @@ std::vector<std::uint8_t> encode_unwind_table(const UnwindRules& r, bool big) {
   for (const UnwindRow& e : r.entries)
     while (shift > 0 && (e.pc & ((1u << shift) - 1)) != 0) --shift;
   while (shift > 0 && (r.text_start & ((1u << shift) - 1)) != 0) --shift;
-  // The rules, each once; rule 0: none.
+  // The rules, each once; rule 0: none; then the simple ones (the walk's fast path: one compare
+  // of the number), then the others.
   std::vector<UnwindRule> rules(1, UnwindRule{0, 0, 0, UnwindRule::none, UnwindRule::ra_unknown});
   std::vector<std::uint32_t> number(r.entries.size());
   for (std::size_t i = 0; i < r.entries.size(); ++i) {
@@ -172,6 +174,18 @@ std::vector<std::uint8_t> encode_unwind_table(const UnwindRules& r, bool big) {
     number[i] = static_cast<std::uint32_t>(k);
   }
   if (rules.size() > 0x10000) return out;
+  std::vector<std::uint32_t> order(rules.size());  // the new number of each rule
+  std::vector<UnwindRule> sorted(1, rules[0]);
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::size_t k = 1; k < rules.size(); ++k)
+      if (rules[k].simple() == (pass == 0)) {
+        order[k] = static_cast<std::uint32_t>(sorted.size());
+        sorted.push_back(rules[k]);
+      }
+  std::uint32_t simple = 1;
+  while (simple < sorted.size() && sorted[simple].simple()) ++simple;
+  for (std::uint32_t& n : number) n = order[n];
+  rules = std::move(sorted);
   const unsigned width = rules.size() > 0x100 ? 2 : 1;
   const std::uint32_t slots = ((r.text_end - r.text_start) + (1u << shift) - 1) >> shift;
   put(prof::UnwindTableHeader::kMagic, 4);
@@ -180,10 +194,11 @@ std::vector<std::uint8_t> encode_unwind_table(const UnwindRules& r, bool big) {
   put(shift, 2);
   put(width, 2);
   put(static_cast<std::uint32_t>(rules.size()), 4);
-  for (const UnwindRule& x : rules) {
-    put(static_cast<std::uint16_t>(x.cfa_offset), 2);
-    put(static_cast<std::uint16_t>(x.ra_offset), 2);
-    put(static_cast<std::uint16_t>(x.fp_offset), 2);
+  put(simple, 4);
+  for (const UnwindRule& x : rules) {  // every offset from the CFA's base register (UnwindTableRule)
+    const auto from_base = [&](int v) { return static_cast<std::uint16_t>(x.cfa_offset + v); };
+    put(std::uint32_t{static_cast<std::uint16_t>(x.cfa_offset)} << 16 | from_base(x.ra_offset), 4);
+    put(from_base(x.fp_offset), 2);
     put(x.cfa_base, 1);
     put(x.rules, 1);
   }

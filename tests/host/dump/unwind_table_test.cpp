@@ -3,6 +3,7 @@
 // LLVM's rules for MIPS) on the test ELFs of every architecture, stack for stack.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -104,11 +105,11 @@ TEST(UnwindTable, BlobIsInTheTargetsByteOrderAndAForeignOneIsEmpty) {
   const auto big = pmukit::encode_unwind_table(r, true);
   const auto little = pmukit::encode_unwind_table(r, false);
   ASSERT_EQ(big.size(), little.size());
-  EXPECT_EQ((std::vector<std::uint8_t>(big.begin(), big.begin() + 4)), (std::vector<std::uint8_t>{0x55, 0x4e, 0x57, 0x54}));
+  EXPECT_EQ((std::vector<std::uint8_t>(big.begin(), big.begin() + 4)), (std::vector<std::uint8_t>{0x55, 0x4e, 0x57, 0x32}));
   EXPECT_EQ(prof::UnwindTable::from(big.data()).count, 0u);  // wrong byte order: not a table here
   EXPECT_EQ(prof::UnwindTable::from(little.data()).count, 2u);
   std::vector<std::uint8_t> bad = little;
-  bad[20 + 2 * 8] = 2;  // the first slot names a rule beyond the rules
+  bad[sizeof(prof::UnwindTableHeader) + 2 * 8] = 2;  // the first slot names a rule beyond the rules
   EXPECT_EQ(prof::UnwindTable::from(bad.data()).count, 0u);
   // Checked once, not per frame: an offset that would make a misaligned read (a fault on MIPS),
   // a base the walk does not know: no table.
@@ -120,6 +121,35 @@ TEST(UnwindTable, BlobIsInTheTargetsByteOrderAndAForeignOneIsEmpty) {
   }
   const std::uint32_t zero = 0;
   EXPECT_EQ(prof::UnwindTable::from(&zero).count, 0u);  // the first link's placeholder
+}
+
+// The walk's fast path takes rules 1 .. simple - 1 as CFA = SP + offset with the return address
+// saved and the frame pointer kept, without looking at the rule's kind: the tool numbers exactly
+// those first, and a table that numbers another rule among them is no table.
+TEST(UnwindTable, SimpleRulesAreNumberedFirstAndATableThatLiesAboutThemIsRefused) {
+  const auto r = rules_of({entry(0x100, UnwindRule::fp, 8, UnwindRule::ra_at_cfa, -4),
+                           entry(0x110, UnwindRule::sp, 16, UnwindRule::ra_at_cfa, -4),
+                           entry(0x120, UnwindRule::sp, 16, UnwindRule::ra_at_cfa, -4, UnwindRule::fp_at_cfa, -8),
+                           entry(0x130, UnwindRule::sp, 0, UnwindRule::ra_in_lr),
+                           entry(0x140, UnwindRule::sp, 2048, UnwindRule::ra_at_cfa, -4)},
+                          0x100, 0x200);
+  auto blob = pmukit::encode_unwind_table(r, false);
+  const prof::UnwindTable t = prof::UnwindTable::from(blob.data());
+  ASSERT_EQ(t.count, 6u);
+  EXPECT_EQ(t.simple, 3u);  // rule 0, then the two simple ones
+  for (std::uint32_t pc : {0x100u, 0x110u, 0x120u, 0x130u, 0x140u}) {
+    const UnwindRule want = [&] {
+      for (const UnwindRow& e : r.entries)
+        if (e.pc == pc) return e.rule;
+      return UnwindRule{};
+    }();
+    EXPECT_TRUE(same(t.find(pc), want)) << std::hex << pc;
+    EXPECT_EQ(want.simple(), pc == 0x110 || pc == 0x140) << std::hex << pc;
+  }
+  blob[offsetof(prof::UnwindTableHeader, simple)] = 4;  // rule 3 is not simple
+  EXPECT_EQ(prof::UnwindTable::from(blob.data()).count, 0u);
+  blob[offsetof(prof::UnwindTableHeader, simple)] = 2;  // rule 2 is simple
+  EXPECT_EQ(prof::UnwindTable::from(blob.data()).count, 0u);
 }
 
 // A table and a stack that lie (random entries, random words) never make the walk read outside
