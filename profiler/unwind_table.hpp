@@ -52,6 +52,17 @@ struct UnwindRule {
     return cfa_base == sp && rules == (ra_at_cfa | fp_same << 4) && cfa_offset > 0 && ra_from_sp >= 0 &&
            ra_from_sp <= 0x7fff;
   }
+  // The frame chain, walked apart too: CFA = FP + offset, the return address and the caller's
+  // frame pointer saved in the frame (i386's push ebp / mov ebp, esp; any ABI's frame pointer).
+  bool chain() const { return cfa_base == fp && rules == (ra_at_cfa | fp_at_cfa << 4); }
+  // A leaf (or a prologue before it saves the link register): CFA = SP + offset, the return
+  // address in the link register, the frame pointer kept: the sampled frame's, walked apart.
+  bool leaf() const { return cfa_base == sp && rules == (ra_in_lr | fp_same << 4) && cfa_offset >= 0; }
+  // The outermost frame (every board's _start: DW_CFA_undefined on the return address), CFA on SP.
+  bool outer() const { return cfa_base == sp && (rules & 15) == ra_undefined; }
+  // The rules' order in a table (UnwindTableHeader): 0 none, then simple, chain, leaf, the others,
+  // outer.
+  int order() const { return simple() ? 1 : chain() ? 2 : leaf() ? 3 : outer() ? 5 : 4; }
 };
 
 // A rule as the table holds it (8 bytes, target byte order): every offset from the CFA's base
@@ -72,25 +83,30 @@ struct UnwindTableRule {
 };
 static_assert(sizeof(UnwindTableRule) == 8, "the table's rules are 8 bytes");
 
-// The table's header as the tool writes it; then the rules (rule 0: "no rule"; then the simple
-// ones, 1 .. simple - 1; then the others), then the map (a rule number per code slot of
-// 1 << slot_shift bytes: 4 on ARM, MIPS and PowerPC, 2 for Thumb code, 1 on i386), one byte each,
-// or two where there are more than 256 rules.
+// The table's header as the tool writes it; then the rules in the order of UnwindRule::order()
+// (the simple ones, 0 .. simple - 1; the frame chain's, simple .. chain - 1; the leaves', chain ..
+// leaf - 1; the others, "no rule" (base none) among them, leaf .. outer - 1; the outermost
+// frames', outer .. rules - 1), then the map (a rule number per code slot of 1 << slot_shift
+// bytes: 4 on ARM, MIPS and PowerPC, 2 for Thumb code, 1 on i386), one byte each, or two where
+// there are more than 256 rules.
 struct UnwindTableHeader {
   std::uint32_t magic;       // kMagic
   std::uint32_t text_start;  // the map covers [text_start, text_start + (slots << slot_shift))
   std::uint32_t slots;
   std::uint16_t slot_shift;
   std::uint16_t map_bytes;   // 1 or 2
-  std::uint32_t rules;       // rule 0 included
-  std::uint32_t simple;      // rules 1 .. simple - 1 are UnwindRule::simple()
+  std::uint32_t rules;       // "no rule" included
+  std::uint32_t simple;      // rules 0 .. simple - 1 are UnwindRule::simple()
+  std::uint32_t chain;       // rules simple .. chain - 1 are UnwindRule::chain()
+  std::uint32_t leaf;        // rules chain .. leaf - 1 are UnwindRule::leaf()
+  std::uint32_t outer;       // rules outer .. rules - 1 are UnwindRule::outer(); between: the others
   static constexpr std::uint32_t kMagic = 0x554e5732;  // "UNW2"
 };
-static_assert(sizeof(UnwindTableHeader) == 24, "rules follow the header 4-aligned");
+static_assert(sizeof(UnwindTableHeader) == 36, "rules follow the header 4-aligned");
 
 // The table as the walk reads it. An empty one (no slots) ends every walk at the pc.
 struct UnwindTable {
-  std::uint32_t text_start = 0, slots = 0, slot_shift = 0, count = 0, simple = 1;
+  std::uint32_t text_start = 0, slots = 0, slot_shift = 0, count = 0, simple = 0, chain = 0, leaf = 0, outer = 0;
   const UnwindTableRule* rule = nullptr;
   const std::uint8_t* map8 = nullptr;    // one of the two
   const std::uint16_t* map16 = nullptr;
@@ -104,7 +120,7 @@ struct UnwindTable {
     UnwindTable t;
     const auto* h = static_cast<const UnwindTableHeader*>(blob);
     if (h == nullptr || h->magic != UnwindTableHeader::kMagic || h->rules == 0 || h->rules > 0x10000 ||
-        h->simple == 0 || h->simple > h->rules || h->slot_shift > 2 || (h->map_bytes != 1 && h->map_bytes != 2) ||
+        h->simple > h->chain || h->chain > h->leaf || h->leaf > h->outer || h->outer > h->rules || h->slot_shift > 2 || (h->map_bytes != 1 && h->map_bytes != 2) ||
         (h->map_bytes == 1 && h->rules > 0x100) || h->slots > (std::uint32_t{1} << 28) ||
         (std::uint64_t{h->slots} << h->slot_shift) >= (std::uint64_t{1} << 32) - h->text_start)  // the map wraps
       return t;
@@ -113,7 +129,7 @@ struct UnwindTable {
       const UnwindTableRule& x = r[i];
       if (x.cfa_base > UnwindRule::fp || x.offsets % 4 != 0 || (x.offsets >> 16) % 4 != 0 || x.fp_offset % 4 != 0 ||
           (x.rules & 15) > UnwindRule::ra_unknown || (x.rules >> 4) > UnwindRule::fp_unknown ||
-          (i == 0 && x.cfa_base != UnwindRule::none) || (i != 0 && (i < h->simple) != x.rule().simple()))
+          x.rule().order() != (i < h->simple ? 1 : i < h->chain ? 2 : i < h->leaf ? 3 : i < h->outer ? 4 : 5))
         return t;
     }
     const void* map = r + h->rules;
@@ -125,43 +141,42 @@ struct UnwindTable {
     t.slot_shift = h->slot_shift;
     t.count = h->rules;
     t.simple = h->simple;
+    t.chain = h->chain;
+    t.leaf = h->leaf;
+    t.outer = h->outer;
     t.rule = r;
     if (h->map_bytes == 1) t.map8 = static_cast<const std::uint8_t*>(map);
     else t.map16 = static_cast<const std::uint16_t*>(map);
     return t;
   }
 
-  // The rule at pc: rule 0 (no rule) outside the map.
+  // The rule at pc: none (base none) outside the map.
   UnwindRule find(std::uint32_t pc) const {
     const std::uint32_t slot = (pc - text_start) >> slot_shift;
-    if (pc < text_start || slot >= slots) return rule[0].rule();
+    if (pc < text_start || slot >= slots) return UnwindRule{0, 0, 0, UnwindRule::none, UnwindRule::ra_unknown};
     return rule[map8 != nullptr ? map8[slot] : map16[slot]].rule();
   }
 };
 
 namespace detail {
 
-// The walk's state between frames, for the rules the fast path leaves (step_rule).
+// The walk's state for the rules the loop leaves to step_rule.
 struct WalkState {
   std::uint32_t sp, fp, at;  // fp: an odd value once lost; at: the return address found
   std::uint32_t here, lr;    // the frame's pc or return address, and the link register's value there
   std::uint32_t low, span;   // a read at a is in the stack when a - low <= span
-  bool complete;
 };
+enum StepResult { step_end, step_next, step_outermost };
 
-// One frame by any rule (the fast path's, the link register's, a CFA on FP, a frame pointer
-// restored, the outermost frame): false when the walk ends there (complete says how). Out of the
-// loop, so that the common rule's registers stay registers.
+// One frame by any rule (a CFA on FP without the chain's saves, a return address in the link
+// register in a caller, a frame pointer lost or restored alone...): step_next with the caller's
+// state in s, or the end of the walk. Out of the loop, so that its registers stay registers.
 template <class Read>
-[[gnu::noinline]] bool step_rule(const UnwindTableRule& e, Read read, WalkState& s) {
+[[gnu::noinline]] StepResult step_rule(const UnwindTableRule& e, Read read, WalkState& s) {
   const std::uint32_t how = e.rules, low = s.low, span = s.span;
-  if ((how & 15) >= UnwindRule::ra_undefined) {
-    s.complete = (how & 15) == UnwindRule::ra_undefined && e.cfa_base != UnwindRule::none;  // the outermost frame
-    return false;
-  }
   std::uint32_t base = s.sp;
   if (e.cfa_base != UnwindRule::sp) {
-    if (e.cfa_base != UnwindRule::fp || s.fp % 4 != 0) return false;  // no rule here (rule 0), or a lost FP
+    if (e.cfa_base != UnwindRule::fp || s.fp % 4 != 0) return step_end;  // no rule here (base none), or a lost FP
     base = s.fp;
   }
   const std::uint32_t cfa = base + static_cast<std::uint32_t>(UnwindTableRule::half(e.offsets >> 16));
@@ -170,8 +185,10 @@ template <class Read>
   std::uint32_t ra = s.lr;
   if ((how & 15) == UnwindRule::ra_at_cfa) {
     const std::uint32_t a = base + static_cast<std::uint32_t>(UnwindTableRule::half(e.offsets));
-    if (a - low > span) return false;
+    if (a - low > span) return step_end;
     ra = read(a);
+  } else if ((how & 15) != UnwindRule::ra_in_lr) {
+    return (how & 15) == UnwindRule::ra_undefined ? step_outermost : step_end;
   }
   if ((how >> 4) != UnwindRule::fp_same) {
     const std::uint32_t a = base + static_cast<std::uint32_t>(static_cast<std::int32_t>(e.fp_offset));
@@ -182,21 +199,22 @@ template <class Read>
     }
     s.fp = fp;
   }
-  if (ra == s.here && cfa <= s.sp && ra != 0) return false;  // no progress
+  if (ra == s.here && cfa <= s.sp && ra != 0) return step_end;  // no progress
   // A caller's SP below the stack, or so far above it that a frame on it could read nothing in
-  // it: a corrupt stack (and the fast path's one compare needs SP in [low, last + 32 KiB]).
-  if (cfa - low > span + 0x8000) return false;
+  // it: a corrupt stack (and the loop's one compare needs SP in [low, last + 32 KiB]).
+  if (cfa - low > span + 0x8000) return step_end;
   s.sp = cfa;  // the CFA is the caller's stack pointer at the call (DWARF 4, 6.4.1)
   s.at = ra;
-  return true;
+  return step_next;
 }
 
 // The walk over a map of Slot-sized rule numbers with slots of 1 << Shift bytes (one instance per
 // map the target's code can have: no choice per frame). One loop serves the sampled frame and its
 // callers: the rule of `at - 1` applies (the pc + 1, then each return address: its call is at
-// ra - 1); the common rule inline, any other by step_rule. A zero return address (the end of the
-// stack) is stored like any other, and dropped when the walk ends: it is outside the map (from()),
-// so the loop's lookup ends there.
+// ra - 1). The rule's number picks its path (the tool sorts them, from() checks): the common rule,
+// the frame chain's, a leaf's in the sampled frame and the outermost frame's inline, any other by
+// step_rule. A zero return address (the end of the stack) is stored like any other, and dropped
+// when the walk ends: it is outside the map (from()), so the loop's lookup ends there.
 template <class Slot, unsigned Shift, std::size_t Depth, class Read>
 [[gnu::noinline]] void walk_map(const UnwindTable& t, const Slot* map, const StackContext& c, std::uint32_t low,
                                 std::uint32_t span, Read read, FrameSample<Depth>& out) {
@@ -206,13 +224,8 @@ template <class Slot, unsigned Shift, std::size_t Depth, class Read>
   const UnwindTableRule* const rules = t.rule;
   const std::uint32_t last = low + span;  // the last word of the stack
   std::uint32_t sp = c.sp, at = c.pc + 1;
-  WalkState s;  // field by field: no copy of a zeroed whole
-  s.fp = c.fp % 4 != 0 || c.fp == 0 ? 1 : c.fp;  // 0: the board keeps no frame pointer (StackContext)
-  s.here = c.pc;
-  s.lr = c.lr;
-  s.low = low;
-  s.span = span;
-  s.complete = false;
+  std::uint32_t fp = c.fp % 4 != 0 || c.fp == 0 ? 1 : c.fp;  // 0: the board keeps no frame pointer (StackContext)
+  bool complete = false;
   for (;;) {
     // Below the map, at - start wraps to 2^32 - x, beyond any slot count from() accepts.
     const std::uint32_t slot = (at - start) >> Shift;
@@ -226,11 +239,49 @@ template <class Slot, unsigned Shift, std::size_t Depth, class Read>
       if (a > last) break;
       at = read(a);
       sp += w >> 16;
+    } else if (n < t.chain) {  // the frame chain: CFA = FP + offset, the return address and FP saved
+      const UnwindTableRule& e = rules[n];
+      const std::uint32_t w = e.offsets;
+      const std::uint32_t a = fp + static_cast<std::uint32_t>(UnwindTableRule::half(w));
+      const std::uint32_t cfa = fp + static_cast<std::uint32_t>(UnwindTableRule::half(w >> 16));
+      if (fp % 4 != 0 || a - low > span) break;  // a lost FP, or a read outside the stack
+      const std::uint32_t ra = read(a);
+      // No progress, or a caller's SP the loop could not bound: as step_rule.
+      if ((ra == (p != out.pcs + 1 ? at : c.pc) && cfa <= sp && ra != 0) || cfa - low > span + 0x8000) break;
+      const std::uint32_t f = fp + static_cast<std::uint32_t>(static_cast<std::int32_t>(e.fp_offset));
+      fp = 1;
+      if (f - low <= span) {
+        fp = read(f);
+        if (fp % 4 != 0) fp = 1;
+      }
+      sp = cfa;
+      at = ra;
+    } else if (n < t.leaf && p == out.pcs + 1) {  // the sampled frame in a leaf: the return address in lr
+      const std::uint32_t cfa = sp + (rules[n].offsets >> 16);
+      if ((c.lr == c.pc && cfa <= sp && c.lr != 0) || cfa - low > span + 0x8000) break;  // as step_rule
+      sp = cfa;
+      at = c.lr;
+    } else if (n >= t.outer) {  // the outermost frame (CFA on SP, the return address undefined)
+      complete = true;
+      break;
     } else {
+      WalkState s;  // field by field: no copy of a zeroed whole
       s.sp = sp;
-      if (p != out.pcs + 1) s.here = s.lr = at;
-      if (!step_rule(rules[n], read, s)) break;
+      s.fp = fp;
+      s.here = s.lr = at;
+      if (p == out.pcs + 1) {
+        s.here = c.pc;
+        s.lr = c.lr;
+      }
+      s.low = low;
+      s.span = span;
+      const StepResult r = step_rule(rules[n], read, s);
+      if (r != step_next) {
+        complete = r == step_outermost;
+        break;
+      }
       sp = s.sp;
+      fp = s.fp;
       at = s.at;
     }
     *p++ = at;
@@ -238,10 +289,10 @@ template <class Slot, unsigned Shift, std::size_t Depth, class Read>
   }
   if (p != out.pcs + 1 && p[-1] == 0) {  // a zero return address ends the stack (start-up code)
     --p;
-    s.complete = true;
+    complete = true;
   }
   out.count = static_cast<std::uint32_t>(p - out.pcs);
-  out.complete = s.complete;
+  out.complete = complete;
 }
 
 // The slot sizes this target's code can need: 4 bytes (ARM, MIPS, PowerPC), 2 (Thumb), 1 (x86).

@@ -160,8 +160,8 @@ std::vector<std::uint8_t> encode_unwind_table(const UnwindRules& r, bool big) {
   for (const UnwindRow& e : r.entries)
     while (shift > 0 && (e.pc & ((1u << shift) - 1)) != 0) --shift;
   while (shift > 0 && (r.text_start & ((1u << shift) - 1)) != 0) --shift;
-  // The rules, each once; rule 0: none; then the simple ones (the walk's fast path: one compare
-  // of the number), then the others.
+  // The rules, each once, "no rule" first (then numbered among the others); then sorted by
+  // UnwindRule::order() (the walk's paths: one compare of the number selects each).
   std::vector<UnwindRule> rules(1, UnwindRule{0, 0, 0, UnwindRule::none, UnwindRule::ra_unknown});
   std::vector<std::uint32_t> number(r.entries.size());
   for (std::size_t i = 0; i < r.entries.size(); ++i) {
@@ -175,15 +175,18 @@ std::vector<std::uint8_t> encode_unwind_table(const UnwindRules& r, bool big) {
   }
   if (rules.size() > 0x10000) return out;
   std::vector<std::uint32_t> order(rules.size());  // the new number of each rule
-  std::vector<UnwindRule> sorted(1, rules[0]);
-  for (int pass = 0; pass < 2; ++pass)
-    for (std::size_t k = 1; k < rules.size(); ++k)
-      if (rules[k].simple() == (pass == 0)) {
+  std::vector<UnwindRule> sorted;  // "no rule" (rules[0]) among the others: the map's number for none
+  for (int o = 1; o <= 5; ++o)
+    for (std::size_t k = 0; k < rules.size(); ++k)
+      if (rules[k].order() == o) {
         order[k] = static_cast<std::uint32_t>(sorted.size());
         sorted.push_back(rules[k]);
       }
-  std::uint32_t simple = 1;
-  while (simple < sorted.size() && sorted[simple].simple()) ++simple;
+  std::uint32_t bound[6] = {};  // bound[o]: the first rule of order > o
+  for (int o = 1; o <= 5; ++o) {
+    bound[o] = bound[o - 1];
+    while (bound[o] < sorted.size() && sorted[bound[o]].order() == o) ++bound[o];
+  }
   for (std::uint32_t& n : number) n = order[n];
   rules = std::move(sorted);
   const unsigned width = rules.size() > 0x100 ? 2 : 1;
@@ -194,7 +197,10 @@ std::vector<std::uint8_t> encode_unwind_table(const UnwindRules& r, bool big) {
   put(shift, 2);
   put(width, 2);
   put(static_cast<std::uint32_t>(rules.size()), 4);
-  put(simple, 4);
+  put(bound[1], 4);  // simple
+  put(bound[2], 4);  // chain
+  put(bound[3], 4);  // leaf
+  put(bound[4], 4);  // outer
   for (const UnwindRule& x : rules) {  // every offset from the CFA's base register (UnwindTableRule)
     const auto from_base = [&](int v) { return static_cast<std::uint16_t>(x.cfa_offset + v); };
     put(std::uint32_t{static_cast<std::uint16_t>(x.cfa_offset)} << 16 | from_base(x.ra_offset), 4);

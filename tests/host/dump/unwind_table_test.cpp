@@ -123,33 +123,65 @@ TEST(UnwindTable, BlobIsInTheTargetsByteOrderAndAForeignOneIsEmpty) {
   EXPECT_EQ(prof::UnwindTable::from(&zero).count, 0u);  // the first link's placeholder
 }
 
-// The walk's fast path takes rules 1 .. simple - 1 as CFA = SP + offset with the return address
-// saved and the frame pointer kept, without looking at the rule's kind: the tool numbers exactly
-// those first, and a table that numbers another rule among them is no table.
-TEST(UnwindTable, SimpleRulesAreNumberedFirstAndATableThatLiesAboutThemIsRefused) {
+// The walk picks a rule's path by its number alone (one compare each): the tool sorts the rules,
+// CFA = SP + offset with the return address saved and the frame pointer kept first (the common
+// rule), then the frame chain's, the leaves', the others ("no rule" among them), the outermost
+// frame's; and a table that numbers a rule among others it is not like is no table.
+TEST(UnwindTable, RulesAreSortedByTheWalksPathAndATableThatLiesAboutThemIsRefused) {
   const auto r = rules_of({entry(0x100, UnwindRule::fp, 8, UnwindRule::ra_at_cfa, -4),
                            entry(0x110, UnwindRule::sp, 16, UnwindRule::ra_at_cfa, -4),
                            entry(0x120, UnwindRule::sp, 16, UnwindRule::ra_at_cfa, -4, UnwindRule::fp_at_cfa, -8),
                            entry(0x130, UnwindRule::sp, 0, UnwindRule::ra_in_lr),
-                           entry(0x140, UnwindRule::sp, 2048, UnwindRule::ra_at_cfa, -4)},
+                           entry(0x140, UnwindRule::sp, 2048, UnwindRule::ra_at_cfa, -4),
+                           entry(0x150, UnwindRule::fp, 8, UnwindRule::ra_at_cfa, -4, UnwindRule::fp_at_cfa, -8),
+                           entry(0x160, UnwindRule::sp, 0, UnwindRule::ra_undefined)},
                           0x100, 0x200);
   auto blob = pmukit::encode_unwind_table(r, false);
   const prof::UnwindTable t = prof::UnwindTable::from(blob.data());
-  ASSERT_EQ(t.count, 6u);
-  EXPECT_EQ(t.simple, 3u);  // rule 0, then the two simple ones
-  for (std::uint32_t pc : {0x100u, 0x110u, 0x120u, 0x130u, 0x140u}) {
-    const UnwindRule want = [&] {
-      for (const UnwindRow& e : r.entries)
-        if (e.pc == pc) return e.rule;
-      return UnwindRule{};
-    }();
-    EXPECT_TRUE(same(t.find(pc), want)) << std::hex << pc;
-    EXPECT_EQ(want.simple(), pc == 0x110 || pc == 0x140) << std::hex << pc;
+  ASSERT_EQ(t.count, 8u);  // and "no rule"
+  EXPECT_EQ(t.simple, 2u);
+  EXPECT_EQ(t.chain, 3u);
+  EXPECT_EQ(t.leaf, 4u);
+  EXPECT_EQ(t.outer, 7u);
+  for (std::uint32_t i = 0; i < t.count; ++i) {
+    const UnwindRule x = t.rule[i].rule();
+    EXPECT_EQ(x.order(), i < 2 ? 1 : i < 3 ? 2 : i < 4 ? 3 : i < 7 ? 4 : 5) << i;
   }
-  blob[offsetof(prof::UnwindTableHeader, simple)] = 4;  // rule 3 is not simple
-  EXPECT_EQ(prof::UnwindTable::from(blob.data()).count, 0u);
-  blob[offsetof(prof::UnwindTableHeader, simple)] = 2;  // rule 2 is simple
-  EXPECT_EQ(prof::UnwindTable::from(blob.data()).count, 0u);
+  for (const UnwindRow& e : r.entries) {
+    if (e.rule.cfa_base == UnwindRule::none) continue;
+    EXPECT_TRUE(same(t.find(e.pc), e.rule)) << std::hex << e.pc;
+  }
+  EXPECT_EQ(t.find(0x200).cfa_base, UnwindRule::none);
+  for (std::size_t field : {offsetof(prof::UnwindTableHeader, simple), offsetof(prof::UnwindTableHeader, chain),
+                            offsetof(prof::UnwindTableHeader, leaf), offsetof(prof::UnwindTableHeader, outer)}) {
+    for (int d : {-1, 1}) {
+      auto bad = blob;
+      bad[field] = static_cast<std::uint8_t>(bad[field] + d);  // one rule moved to a neighbouring path
+      EXPECT_EQ(prof::UnwindTable::from(bad.data()).count, 0u) << field << " " << d;
+    }
+  }
+}
+
+// "No rule" (a gap between functions) ends the walk even where its number falls among the others:
+// the common rule's path never takes it.
+TEST(UnwindTable, NoRuleEndsTheWalk) {
+  const auto r = rules_of({entry(0x100, UnwindRule::sp, 16, UnwindRule::ra_at_cfa, -4),
+                           entry(0x140, UnwindRule::none, 0, UnwindRule::ra_unknown),
+                           entry(0x180, UnwindRule::sp, 16, UnwindRule::ra_at_cfa, -4)},
+                          0x100, 0x200);
+  const auto blob = pmukit::encode_unwind_table(r, false);
+  const prof::UnwindTable t = prof::UnwindTable::from(blob.data());
+  ASSERT_NE(t.slots, 0u);
+  std::uint32_t stack[64] = {};
+  stack[3] = 0x184;  // pc 0x100's caller: in code with a rule
+  stack[7] = 0x144;  // its caller: in the gap
+  stack[11] = 0x104;
+  const std::uint32_t bottom = 0x8000;
+  prof::FrameSample<16> out{};
+  prof::walk_table<16>(t, prof::StackContext{0x100, 0, bottom, 0}, bottom, bottom + sizeof stack,
+                       [&](std::uint32_t a) { return stack[(a - bottom) / 4]; }, out);
+  EXPECT_EQ((std::vector<std::uint32_t>(out.pcs, out.pcs + out.count)), (std::vector<std::uint32_t>{0x100, 0x184, 0x144}));
+  EXPECT_FALSE(out.complete);
 }
 
 // A table and a stack that lie (random entries, random words) never make the walk read outside
