@@ -52,17 +52,27 @@ struct UnwindRule {
     return cfa_base == sp && rules == (ra_at_cfa | fp_same << 4) && cfa_offset > 0 && ra_from_sp >= 0 &&
            ra_from_sp <= 0x7fff;
   }
-  // The frame chain, walked apart too: CFA = FP + offset, the return address and the caller's
-  // frame pointer saved in the frame (i386's push ebp / mov ebp, esp; any ABI's frame pointer).
-  bool chain() const { return cfa_base == fp && rules == (ra_at_cfa | fp_at_cfa << 4); }
+  // The frame chain, walked apart too: CFA = FP + offset, and a frame record (the caller's frame
+  // pointer, then the return address, in consecutive words) at or below the CFA: i386's push ebp /
+  // mov ebp, esp, ARM's and MIPS's frame pointer prologues. The CFA is within 32 KiB above it.
+  bool chain() const {
+    return cfa_base == fp && rules == (ra_at_cfa | fp_at_cfa << 4) && ra_offset <= 0 && ra_offset == fp_offset + 4;
+  }
+  // The common rule with the frame pointer saved in the frame too (a function using it as a
+  // callee-saved register: PowerPC's r31, MIPS $30), at or above SP, below 32 KiB.
+  bool saves_fp() const {
+    const int fp_from_sp = cfa_offset + fp_offset;
+    return UnwindRule{cfa_offset, ra_offset, 0, cfa_base, ra_at_cfa}.simple() && rules == (ra_at_cfa | fp_at_cfa << 4) &&
+           fp_from_sp >= 0 && fp_from_sp <= 0x7fff;
+  }
   // A leaf (or a prologue before it saves the link register): CFA = SP + offset, the return
   // address in the link register, the frame pointer kept: the sampled frame's, walked apart.
   bool leaf() const { return cfa_base == sp && rules == (ra_in_lr | fp_same << 4) && cfa_offset >= 0; }
   // The outermost frame (every board's _start: DW_CFA_undefined on the return address), CFA on SP.
   bool outer() const { return cfa_base == sp && (rules & 15) == ra_undefined; }
-  // The rules' order in a table (UnwindTableHeader): 0 none, then simple, chain, leaf, the others,
-  // outer.
-  int order() const { return simple() ? 1 : chain() ? 2 : leaf() ? 3 : outer() ? 5 : 4; }
+  // The rules' order in a table (UnwindTableHeader): simple, saves_fp, chain, leaf, the others
+  // ("no rule" among them), outer.
+  int order() const { return simple() ? 1 : saves_fp() ? 2 : chain() ? 3 : leaf() ? 4 : outer() ? 6 : 5; }
 };
 
 // A rule as the table holds it (8 bytes, target byte order): every offset from the CFA's base
@@ -84,9 +94,9 @@ struct UnwindTableRule {
 static_assert(sizeof(UnwindTableRule) == 8, "the table's rules are 8 bytes");
 
 // The table's header as the tool writes it; then the rules in the order of UnwindRule::order()
-// (the simple ones, 0 .. simple - 1; the frame chain's, simple .. chain - 1; the leaves', chain ..
-// leaf - 1; the others, "no rule" (base none) among them, leaf .. outer - 1; the outermost
-// frames', outer .. rules - 1), then the map (a rule number per code slot of 1 << slot_shift
+// (the simple ones, 0 .. simple - 1; those saving FP too, simple .. saves - 1; the frame chain's,
+// saves .. chain - 1; the leaves', chain .. leaf - 1; the others, "no rule" (base none) among
+// them, leaf .. outer - 1; the outermost frames', outer .. rules - 1), then the map (a rule number per code slot of 1 << slot_shift
 // bytes: 4 on ARM, MIPS and PowerPC, 2 for Thumb code, 1 on i386), one byte each, or two where
 // there are more than 256 rules.
 struct UnwindTableHeader {
@@ -97,16 +107,17 @@ struct UnwindTableHeader {
   std::uint16_t map_bytes;   // 1 or 2
   std::uint32_t rules;       // "no rule" included
   std::uint32_t simple;      // rules 0 .. simple - 1 are UnwindRule::simple()
-  std::uint32_t chain;       // rules simple .. chain - 1 are UnwindRule::chain()
+  std::uint32_t saves;       // rules simple .. saves - 1 are UnwindRule::saves_fp()
+  std::uint32_t chain;       // rules saves .. chain - 1 are UnwindRule::chain()
   std::uint32_t leaf;        // rules chain .. leaf - 1 are UnwindRule::leaf()
   std::uint32_t outer;       // rules outer .. rules - 1 are UnwindRule::outer(); between: the others
   static constexpr std::uint32_t kMagic = 0x554e5732;  // "UNW2"
 };
-static_assert(sizeof(UnwindTableHeader) == 36, "rules follow the header 4-aligned");
+static_assert(sizeof(UnwindTableHeader) == 40, "rules follow the header 4-aligned");
 
 // The table as the walk reads it. An empty one (no slots) ends every walk at the pc.
 struct UnwindTable {
-  std::uint32_t text_start = 0, slots = 0, slot_shift = 0, count = 0, simple = 0, chain = 0, leaf = 0, outer = 0;
+  std::uint32_t text_start = 0, slots = 0, slot_shift = 0, count = 0, simple = 0, saves = 0, chain = 0, leaf = 0, outer = 0;
   const UnwindTableRule* rule = nullptr;
   const std::uint8_t* map8 = nullptr;    // one of the two
   const std::uint16_t* map16 = nullptr;
@@ -120,7 +131,7 @@ struct UnwindTable {
     UnwindTable t;
     const auto* h = static_cast<const UnwindTableHeader*>(blob);
     if (h == nullptr || h->magic != UnwindTableHeader::kMagic || h->rules == 0 || h->rules > 0x10000 ||
-        h->simple > h->chain || h->chain > h->leaf || h->leaf > h->outer || h->outer > h->rules || h->slot_shift > 2 || (h->map_bytes != 1 && h->map_bytes != 2) ||
+        h->simple > h->saves || h->saves > h->chain || h->chain > h->leaf || h->leaf > h->outer || h->outer > h->rules || h->slot_shift > 2 || (h->map_bytes != 1 && h->map_bytes != 2) ||
         (h->map_bytes == 1 && h->rules > 0x100) || h->slots > (std::uint32_t{1} << 28) ||
         (std::uint64_t{h->slots} << h->slot_shift) >= (std::uint64_t{1} << 32) - h->text_start)  // the map wraps
       return t;
@@ -129,7 +140,7 @@ struct UnwindTable {
       const UnwindTableRule& x = r[i];
       if (x.cfa_base > UnwindRule::fp || x.offsets % 4 != 0 || (x.offsets >> 16) % 4 != 0 || x.fp_offset % 4 != 0 ||
           (x.rules & 15) > UnwindRule::ra_unknown || (x.rules >> 4) > UnwindRule::fp_unknown ||
-          x.rule().order() != (i < h->simple ? 1 : i < h->chain ? 2 : i < h->leaf ? 3 : i < h->outer ? 4 : 5))
+          x.rule().order() != (i < h->simple ? 1 : i < h->saves ? 2 : i < h->chain ? 3 : i < h->leaf ? 4 : i < h->outer ? 5 : 6))
         return t;
     }
     const void* map = r + h->rules;
@@ -141,6 +152,7 @@ struct UnwindTable {
     t.slot_shift = h->slot_shift;
     t.count = h->rules;
     t.simple = h->simple;
+    t.saves = h->saves;
     t.chain = h->chain;
     t.leaf = h->leaf;
     t.outer = h->outer;
@@ -167,6 +179,10 @@ struct WalkState {
   std::uint32_t low, span;   // a read at a is in the stack when a - low <= span
 };
 enum StepResult { step_end, step_next, step_outermost };
+// A lost frame pointer (unknown, or read misaligned): 4-aligned, and every read at it plus a
+// 16-bit offset lies above any stack walk_table accepts (below 2^32 - 64 KiB), so the bounds
+// check that every read has ends a walk that needs it.
+inline constexpr std::uint32_t kLostFp = 0xffff8000u;
 
 // One frame by any rule (a CFA on FP without the chain's saves, a return address in the link
 // register in a caller, a frame pointer lost or restored alone...): step_next with the caller's
@@ -176,7 +192,7 @@ template <class Read>
   const std::uint32_t how = e.rules, low = s.low, span = s.span;
   std::uint32_t base = s.sp;
   if (e.cfa_base != UnwindRule::sp) {
-    if (e.cfa_base != UnwindRule::fp || s.fp % 4 != 0) return step_end;  // no rule here (base none), or a lost FP
+    if (e.cfa_base != UnwindRule::fp || s.fp == kLostFp) return step_end;  // no rule here (base none), or a lost FP
     base = s.fp;
   }
   const std::uint32_t cfa = base + static_cast<std::uint32_t>(UnwindTableRule::half(e.offsets >> 16));
@@ -192,10 +208,10 @@ template <class Read>
   }
   if ((how >> 4) != UnwindRule::fp_same) {
     const std::uint32_t a = base + static_cast<std::uint32_t>(static_cast<std::int32_t>(e.fp_offset));
-    std::uint32_t fp = 1;
+    std::uint32_t fp = kLostFp;
     if ((how >> 4) == UnwindRule::fp_at_cfa && a - low <= span) {
       fp = read(a);
-      if (fp % 4 != 0) fp = 1;
+      if (fp % 4 != 0) fp = kLostFp;
     }
     s.fp = fp;
   }
@@ -224,7 +240,7 @@ template <class Slot, unsigned Shift, std::size_t Depth, class Read>
   const UnwindTableRule* const rules = t.rule;
   const std::uint32_t last = low + span;  // the last word of the stack
   std::uint32_t sp = c.sp, at = c.pc + 1;
-  std::uint32_t fp = c.fp % 4 != 0 || c.fp == 0 ? 1 : c.fp;  // 0: the board keeps no frame pointer (StackContext)
+  std::uint32_t fp = c.fp % 4 != 0 || c.fp == 0 ? kLostFp : c.fp;  // 0: the board keeps none (StackContext)
   bool complete = false;
   for (;;) {
     // Below the map, at - start wraps to 2^32 - x, beyond any slot count from() accepts.
@@ -239,21 +255,28 @@ template <class Slot, unsigned Shift, std::size_t Depth, class Read>
       if (a > last) break;
       at = read(a);
       sp += w >> 16;
-    } else if (n < t.chain) {  // the frame chain: CFA = FP + offset, the return address and FP saved
+    } else if (n < t.saves) {  // the same, the caller's FP saved in the frame too (at or above SP)
       const UnwindTableRule& e = rules[n];
       const std::uint32_t w = e.offsets;
-      const std::uint32_t a = fp + static_cast<std::uint32_t>(UnwindTableRule::half(w));
-      const std::uint32_t cfa = fp + static_cast<std::uint32_t>(UnwindTableRule::half(w >> 16));
-      if (fp % 4 != 0 || a - low > span) break;  // a lost FP, or a read outside the stack
-      const std::uint32_t ra = read(a);
-      // No progress, or a caller's SP the loop could not bound: as step_rule.
-      if ((ra == (p != out.pcs + 1 ? at : c.pc) && cfa <= sp && ra != 0) || cfa - low > span + 0x8000) break;
-      const std::uint32_t f = fp + static_cast<std::uint32_t>(static_cast<std::int32_t>(e.fp_offset));
-      fp = 1;
-      if (f - low <= span) {
+      const std::uint32_t a = sp + static_cast<std::uint32_t>(UnwindTableRule::half(w));
+      const std::uint32_t f = sp + static_cast<std::uint32_t>(static_cast<std::int32_t>(e.fp_offset));
+      if (a > last) break;
+      at = read(a);
+      fp = kLostFp;
+      if (f <= last) {
         fp = read(f);
-        if (fp % 4 != 0) fp = 1;
+        if (fp % 4 != 0) fp = kLostFp;
       }
+      sp += w >> 16;
+    } else if (n < t.chain) {  // the frame chain: CFA = FP + offset, a frame record below it
+      const std::uint32_t w = rules[n].offsets;
+      const std::uint32_t r = fp + static_cast<std::uint32_t>(UnwindTableRule::half(w)) - 4;  // the record
+      if (r - low > span - 4) break;  // a read outside the stack, or a lost FP (kLostFp)
+      // The CFA at most 32 KiB above the record (chain()): in [low, last + 32 KiB], as the loop needs.
+      const std::uint32_t ra = read(r + 4), cfa = fp + static_cast<std::uint32_t>(UnwindTableRule::half(w >> 16));
+      if (ra == (p != out.pcs + 1 ? at : c.pc) && cfa <= sp && ra != 0) break;  // no progress, as step_rule
+      fp = read(r);
+      if (fp % 4 != 0) fp = kLostFp;
       sp = cfa;
       at = ra;
     } else if (n < t.leaf && p == out.pcs + 1) {  // the sampled frame in a leaf: the return address in lr
@@ -330,7 +353,7 @@ void walk_table(const UnwindTable& t, const StackContext& c, std::uintptr_t bott
   // The stack ends below 2^32 - 64 KiB (a stack above is walked in its lower part): the fast
   // path's sums never wrap. A sampled SP outside it is another stack: no walk.
   if (top > std::uintptr_t{0xffff0000u}) top = std::uintptr_t{0xffff0000u};
-  if (t.slots == 0 || top < bottom + 4 || c.sp % 4 != 0 || c.sp < bottom || c.sp > top) return;
+  if (t.slots == 0 || top < bottom + 8 || c.sp % 4 != 0 || c.sp < bottom || c.sp > top) return;  // two words at least
   const auto low = static_cast<std::uint32_t>(bottom), span = static_cast<std::uint32_t>(top - bottom) - 4;
   if (t.map8 != nullptr) detail::walk_slots(t, t.map8, c, low, span, read, out);
   else detail::walk_slots(t, t.map16, c, low, span, read, out);

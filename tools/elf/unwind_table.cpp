@@ -176,14 +176,14 @@ std::vector<std::uint8_t> encode_unwind_table(const UnwindRules& r, bool big) {
   if (rules.size() > 0x10000) return out;
   std::vector<std::uint32_t> order(rules.size());  // the new number of each rule
   std::vector<UnwindRule> sorted;  // "no rule" (rules[0]) among the others: the map's number for none
-  for (int o = 1; o <= 5; ++o)
+  for (int o = 1; o <= 6; ++o)
     for (std::size_t k = 0; k < rules.size(); ++k)
       if (rules[k].order() == o) {
         order[k] = static_cast<std::uint32_t>(sorted.size());
         sorted.push_back(rules[k]);
       }
-  std::uint32_t bound[6] = {};  // bound[o]: the first rule of order > o
-  for (int o = 1; o <= 5; ++o) {
+  std::uint32_t bound[7] = {};  // bound[o]: the first rule of order > o
+  for (int o = 1; o <= 6; ++o) {
     bound[o] = bound[o - 1];
     while (bound[o] < sorted.size() && sorted[bound[o]].order() == o) ++bound[o];
   }
@@ -197,10 +197,7 @@ std::vector<std::uint8_t> encode_unwind_table(const UnwindRules& r, bool big) {
   put(shift, 2);
   put(width, 2);
   put(static_cast<std::uint32_t>(rules.size()), 4);
-  put(bound[1], 4);  // simple
-  put(bound[2], 4);  // chain
-  put(bound[3], 4);  // leaf
-  put(bound[4], 4);  // outer
+  for (int o = 1; o <= 5; ++o) put(bound[o], 4);  // simple, saves, chain, leaf, outer
   for (const UnwindRule& x : rules) {  // every offset from the CFA's base register (UnwindTableRule)
     const auto from_base = [&](int v) { return static_cast<std::uint16_t>(x.cfa_offset + v); };
     put(std::uint32_t{static_cast<std::uint16_t>(x.cfa_offset)} << 16 | from_base(x.ra_offset), 4);
