@@ -70,9 +70,9 @@ struct UnwindRule {
   bool leaf() const { return cfa_base == sp && rules == (ra_in_lr | fp_same << 4) && cfa_offset >= 0; }
   // The outermost frame (every board's _start: DW_CFA_undefined on the return address), CFA on SP.
   bool outer() const { return cfa_base == sp && (rules & 15) == ra_undefined; }
-  // The rules' order in a table (UnwindTableHeader): simple, saves_fp, chain, leaf, the others
-  // ("no rule" among them), outer.
-  int order() const { return simple() ? 1 : saves_fp() ? 2 : chain() ? 3 : leaf() ? 4 : outer() ? 6 : 5; }
+  // The rules' order in a table (UnwindTableHeader): simple, chain (i386's common rule: second),
+  // saves_fp, leaf, the others ("no rule" among them), outer.
+  int order() const { return simple() ? 1 : chain() ? 2 : saves_fp() ? 3 : leaf() ? 4 : outer() ? 6 : 5; }
 };
 
 // A rule as the table holds it (8 bytes, target byte order): every offset from the CFA's base
@@ -94,9 +94,9 @@ struct UnwindTableRule {
 static_assert(sizeof(UnwindTableRule) == 8, "the table's rules are 8 bytes");
 
 // The table's header as the tool writes it; then the rules in the order of UnwindRule::order()
-// (the simple ones, 0 .. simple - 1; those saving FP too, simple .. saves - 1; the frame chain's,
-// saves .. chain - 1; the leaves', chain .. leaf - 1; the others, "no rule" (base none) among
-// them, leaf .. outer - 1; the outermost frames', outer .. rules - 1), then the map (a rule number per code slot of 1 << slot_shift
+// (the simple ones, 0 .. simple - 1; the frame chain's, simple .. chain - 1; the simple ones
+// saving FP too, chain .. saves - 1; the leaves', saves .. leaf - 1; the others, "no rule" (base
+// none) among them, leaf .. outer - 1; the outermost frames', outer .. rules - 1), then the map (a rule number per code slot of 1 << slot_shift
 // bytes: 4 on ARM, MIPS and PowerPC, 2 for Thumb code, 1 on i386), one byte each, or two where
 // there are more than 256 rules.
 struct UnwindTableHeader {
@@ -107,9 +107,9 @@ struct UnwindTableHeader {
   std::uint16_t map_bytes;   // 1 or 2
   std::uint32_t rules;       // "no rule" included
   std::uint32_t simple;      // rules 0 .. simple - 1 are UnwindRule::simple()
-  std::uint32_t saves;       // rules simple .. saves - 1 are UnwindRule::saves_fp()
-  std::uint32_t chain;       // rules saves .. chain - 1 are UnwindRule::chain()
-  std::uint32_t leaf;        // rules chain .. leaf - 1 are UnwindRule::leaf()
+  std::uint32_t chain;       // rules simple .. chain - 1 are UnwindRule::chain()
+  std::uint32_t saves;       // rules chain .. saves - 1 are UnwindRule::saves_fp()
+  std::uint32_t leaf;        // rules saves .. leaf - 1 are UnwindRule::leaf()
   std::uint32_t outer;       // rules outer .. rules - 1 are UnwindRule::outer(); between: the others
   static constexpr std::uint32_t kMagic = 0x554e5732;  // "UNW2"
 };
@@ -117,7 +117,7 @@ static_assert(sizeof(UnwindTableHeader) == 40, "rules follow the header 4-aligne
 
 // The table as the walk reads it. An empty one (no slots) ends every walk at the pc.
 struct UnwindTable {
-  std::uint32_t text_start = 0, slots = 0, slot_shift = 0, count = 0, simple = 0, saves = 0, chain = 0, leaf = 0, outer = 0;
+  std::uint32_t text_start = 0, slots = 0, slot_shift = 0, count = 0, simple = 0, chain = 0, saves = 0, leaf = 0, outer = 0;
   const UnwindTableRule* rule = nullptr;
   const std::uint8_t* map8 = nullptr;    // one of the two
   const std::uint16_t* map16 = nullptr;
@@ -131,7 +131,7 @@ struct UnwindTable {
     UnwindTable t;
     const auto* h = static_cast<const UnwindTableHeader*>(blob);
     if (h == nullptr || h->magic != UnwindTableHeader::kMagic || h->rules == 0 || h->rules > 0x10000 ||
-        h->simple > h->saves || h->saves > h->chain || h->chain > h->leaf || h->leaf > h->outer || h->outer > h->rules || h->slot_shift > 2 || (h->map_bytes != 1 && h->map_bytes != 2) ||
+        h->simple > h->chain || h->chain > h->saves || h->saves > h->leaf || h->leaf > h->outer || h->outer > h->rules || h->slot_shift > 2 || (h->map_bytes != 1 && h->map_bytes != 2) ||
         (h->map_bytes == 1 && h->rules > 0x100) || h->slots > (std::uint32_t{1} << 28) ||
         (std::uint64_t{h->slots} << h->slot_shift) >= (std::uint64_t{1} << 32) - h->text_start)  // the map wraps
       return t;
@@ -140,7 +140,7 @@ struct UnwindTable {
       const UnwindTableRule& x = r[i];
       if (x.cfa_base > UnwindRule::fp || x.offsets % 4 != 0 || (x.offsets >> 16) % 4 != 0 || x.fp_offset % 4 != 0 ||
           (x.rules & 15) > UnwindRule::ra_unknown || (x.rules >> 4) > UnwindRule::fp_unknown ||
-          x.rule().order() != (i < h->simple ? 1 : i < h->saves ? 2 : i < h->chain ? 3 : i < h->leaf ? 4 : i < h->outer ? 5 : 6))
+          x.rule().order() != (i < h->simple ? 1 : i < h->chain ? 2 : i < h->saves ? 3 : i < h->leaf ? 4 : i < h->outer ? 5 : 6))
         return t;
     }
     const void* map = r + h->rules;
@@ -238,7 +238,7 @@ template <class Slot, unsigned Shift, std::size_t Depth, class Read>
   std::uint32_t* const end = out.pcs + Depth + 1;
   const std::uint32_t start = t.text_start + 1, slots = t.slots, simple = t.simple;
   const UnwindTableRule* const rules = t.rule;
-  const std::uint32_t last = low + span;  // the last word of the stack
+  const std::uint32_t last = low + span, span2 = span - 4;  // the last word; two words at a: a - low <= span2
   std::uint32_t sp = c.sp, at = c.pc + 1;
   std::uint32_t fp = c.fp % 4 != 0 || c.fp == 0 ? kLostFp : c.fp;  // 0: the board keeps none (StackContext)
   bool complete = false;
@@ -255,7 +255,19 @@ template <class Slot, unsigned Shift, std::size_t Depth, class Read>
       if (a > last) break;
       at = read(a);
       sp += w >> 16;
-    } else if (n < t.saves) {  // the same, the caller's FP saved in the frame too (at or above SP)
+    } else if (n < t.chain) {  // the frame chain: CFA = FP + offset, a frame record below it
+      const std::uint32_t w = rules[n].offsets;
+      const std::uint32_t cfa = fp + static_cast<std::uint32_t>(UnwindTableRule::half(w >> 16));
+      const std::uint32_t r = fp + static_cast<std::uint32_t>(UnwindTableRule::half(w)) - 4;  // the record
+      if (r - low > span2) break;  // a read outside the stack, or a lost FP (kLostFp)
+      // The CFA at most 32 KiB above the record (chain()): in [low, last + 32 KiB], as the loop needs.
+      const std::uint32_t ra = read(r + 4);
+      if (ra == (p != out.pcs + 1 ? at : c.pc) && cfa <= sp && ra != 0) break;  // no progress, as step_rule
+      fp = read(r);
+      if (fp % 4 != 0) fp = kLostFp;
+      sp = cfa;
+      at = ra;
+    } else if (n < t.saves) {  // the common rule, the caller's FP saved in the frame too (at or above SP)
       const UnwindTableRule& e = rules[n];
       const std::uint32_t w = e.offsets;
       const std::uint32_t a = sp + static_cast<std::uint32_t>(UnwindTableRule::half(w));
@@ -268,17 +280,6 @@ template <class Slot, unsigned Shift, std::size_t Depth, class Read>
         if (fp % 4 != 0) fp = kLostFp;
       }
       sp += w >> 16;
-    } else if (n < t.chain) {  // the frame chain: CFA = FP + offset, a frame record below it
-      const std::uint32_t w = rules[n].offsets;
-      const std::uint32_t r = fp + static_cast<std::uint32_t>(UnwindTableRule::half(w)) - 4;  // the record
-      if (r - low > span - 4) break;  // a read outside the stack, or a lost FP (kLostFp)
-      // The CFA at most 32 KiB above the record (chain()): in [low, last + 32 KiB], as the loop needs.
-      const std::uint32_t ra = read(r + 4), cfa = fp + static_cast<std::uint32_t>(UnwindTableRule::half(w >> 16));
-      if (ra == (p != out.pcs + 1 ? at : c.pc) && cfa <= sp && ra != 0) break;  // no progress, as step_rule
-      fp = read(r);
-      if (fp % 4 != 0) fp = kLostFp;
-      sp = cfa;
-      at = ra;
     } else if (n < t.leaf && p == out.pcs + 1) {  // the sampled frame in a leaf: the return address in lr
       const std::uint32_t cfa = sp + (rules[n].offsets >> 16);
       if ((c.lr == c.pc && cfa <= sp && c.lr != 0) || cfa - low > span + 0x8000) break;  // as step_rule

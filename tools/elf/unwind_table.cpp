@@ -197,7 +197,7 @@ std::vector<std::uint8_t> encode_unwind_table(const UnwindRules& r, bool big) {
   put(shift, 2);
   put(width, 2);
   put(static_cast<std::uint32_t>(rules.size()), 4);
-  for (int o = 1; o <= 5; ++o) put(bound[o], 4);  // simple, saves, chain, leaf, outer
+  for (int o = 1; o <= 5; ++o) put(bound[o], 4);  // simple, chain, saves, leaf, outer
   for (const UnwindRule& x : rules) {  // every offset from the CFA's base register (UnwindTableRule)
     const auto from_base = [&](int v) { return static_cast<std::uint16_t>(x.cfa_offset + v); };
     put(std::uint32_t{static_cast<std::uint16_t>(x.cfa_offset)} << 16 | from_base(x.ra_offset), 4);
