@@ -281,9 +281,10 @@ template <class Slot, unsigned Shift, std::size_t Depth, class Read>
       }
       sp += w >> 16;
     } else if (n < t.leaf && p == out.pcs + 1) {  // the sampled frame in a leaf: the return address in lr
-      const std::uint32_t cfa = sp + (rules[n].offsets >> 16);
-      if ((c.lr == c.pc && cfa <= sp && c.lr != 0) || cfa - low > span + 0x8000) break;  // as step_rule
-      sp = cfa;
+      // SP is the sampled one, in [low, top] (walk_table): the CFA is in [low, last + 32 KiB].
+      const std::uint32_t off = rules[n].offsets >> 16;
+      if (off == 0 && c.lr == c.pc && c.lr != 0) break;  // no progress, as step_rule
+      sp += off;
       at = c.lr;
     } else if (n >= t.outer) {  // the outermost frame (CFA on SP, the return address undefined)
       complete = true;
