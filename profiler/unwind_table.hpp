@@ -262,7 +262,7 @@ template <class Slot, unsigned Shift, std::size_t Depth, class Read>
       if (r - low > span2) break;  // a read outside the stack, or a lost FP (kLostFp)
       // The CFA at most 32 KiB above the record (chain()): in [low, last + 32 KiB], as the loop needs.
       const std::uint32_t ra = read(r + 4);
-      if (ra == (p != out.pcs + 1 ? at : c.pc) && cfa <= sp && ra != 0) break;  // no progress, as step_rule
+      if (cfa <= sp && ra == (p != out.pcs + 1 ? at : c.pc) && ra != 0) break;  // no progress, as step_rule
       fp = read(r);
       if (fp % 4 != 0) fp = kLostFp;
       sp = cfa;
