@@ -203,7 +203,7 @@ awk -F'|' '{for (i = 2; i <= 9; i++) gsub(/^ +| +$/, "", $i); gsub(/^ +| +$/, ""
 end_table
 echo
 
-echo "## Symbolization (bench/symbolize: 1,000,000 samples; ratio = addr2line -f -C time / pmukit's)"
+echo "## Symbolization (bench/symbolize: 1,000,000 samples; every report format; ratio = addr2line -f -C CPU time / pmukit's; peaks of fresh execs)"
 echo
 bench=$root/host/bench/symbolize/bench_symbolize
 if [ ! -x "$bench" ]; then

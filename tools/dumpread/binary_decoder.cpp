@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "profiler/dump/crc32.hpp"
 #include "profiler/dump/format.hpp"
+#include "tools/dumpread/crc32_host.hpp"
 #include "tools/dumpread/decode_error.hpp"
 #include "tools/dumpread/pair_counter.hpp"
 
@@ -72,6 +72,11 @@ class Reader {
     return s;
   }
   std::size_t left() const { return size_ - pos_; }
+  // Past n bytes the caller read itself (after need_items()).
+  void skip(std::size_t n) {
+    need(n, "skipped bytes");
+    pos_ += n;
+  }
   // Checks that `count` items of `item_size` bytes fit before anything is allocated for them.
   void need_items(std::uint64_t count, unsigned item_size, const char* what) {
     if (count * item_size > size_ - pos_)
@@ -188,7 +193,7 @@ class Decoder {
     const std::uint64_t crc_at = end.offset + fmt::kChunkHeaderSize;
     Reader r(data_ + crc_at, end.length, crc_at, dump_.byte_order, "END chunk");
     const std::uint32_t stored = r.u32("CRC-32");
-    pmu::dump::Crc32 crc;
+    HostCrc32 crc;
     for (std::uint64_t at = 0; at < crc_at; at += kConsumeBlock) {
       const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kConsumeBlock, crc_at - at));
       crc.update(data_ + at, n);
@@ -371,20 +376,48 @@ class Decoder {
     const unsigned a = dump_.target.address_bytes;
     r.need_items(n, 2 * a, "samples");
     if (options_.raw_samples) dump_.samples.reserve(dump_.samples.size() + n);
-    const std::uint8_t* done = r.here();
-    for (std::uint32_t i = 0; i < n; ++i) {
-      Sample s;
-      s.pc = r.uint(a, "pc");
-      s.lr = r.uint(a, "lr");
-      pairs_.add(s.pc, s.lr);
-      if (options_.raw_samples) dump_.samples.push_back(s);
-      if (static_cast<std::size_t>(r.here() - done) >= kConsumeBlock) {
-        consumed(done, static_cast<std::size_t>(r.here() - done));
-        done = r.here();
-      }
+    // need_items() checked the records fit: read them without a check per field, in blocks of
+    // kConsumeBlock bytes (a whole number of records) handed to consumed() as they are done.
+    const std::uint8_t* p = r.here();
+    const std::size_t record = 2 * a;
+    const std::size_t per_block = kConsumeBlock / record;
+    const bool big = dump_.byte_order == ByteOrder::big;
+    for (std::uint32_t i = 0; i < n;) {
+      const std::uint32_t k = static_cast<std::uint32_t>(std::min<std::uint64_t>(per_block, n - i));
+      if (a == 4) read_samples<4>(p, k, big);
+      else read_samples<8>(p, k, big);
+      consumed(p, k * record);
+      p += k * record;
+      i += k;
     }
-    consumed(done, static_cast<std::size_t>(r.here() - done));
+    r.skip(std::size_t{n} * record);
     dump_.sample_records += n;
+  }
+  template <unsigned A>
+  void read_samples(const std::uint8_t* p, std::uint32_t n, bool big) {
+    std::uint64_t pcs[PairCounter::kBatch], lrs[PairCounter::kBatch];
+    for (std::uint32_t i = 0; i < n;) {
+      const std::uint32_t k = std::min<std::uint32_t>(PairCounter::kBatch, n - i);
+      for (std::uint32_t j = 0; j < k; ++j, p += 2 * A) {
+        pcs[j] = big ? load_big<A>(p) : load_little<A>(p);
+        lrs[j] = big ? load_big<A>(p + A) : load_little<A>(p + A);
+        if (options_.raw_samples) dump_.samples.push_back({pcs[j], lrs[j]});
+      }
+      pairs_.add(pcs, lrs, k);
+      i += k;
+    }
+  }
+  template <unsigned A>
+  static std::uint64_t load_little(const std::uint8_t* p) {
+    std::uint64_t v = 0;
+    for (unsigned i = 0; i < A; ++i) v |= std::uint64_t{p[i]} << (8 * i);
+    return v;
+  }
+  template <unsigned A>
+  static std::uint64_t load_big(const std::uint8_t* p) {
+    std::uint64_t v = 0;
+    for (unsigned i = 0; i < A; ++i) v = v << 8 | p[i];
+    return v;
   }
 
   void consumed(const std::uint8_t* p, std::size_t n) const {

@@ -5,8 +5,8 @@
 #include <cstring>
 #include <string_view>
 
-#include "profiler/dump/crc32.hpp"
 #include "profiler/dump/format.hpp"
+#include "tools/dumpread/crc32_host.hpp"
 
 namespace pmukit {
 namespace {
@@ -147,7 +147,7 @@ class FrameScanner {
     }
     const std::uint8_t seq_bytes[2] = {static_cast<std::uint8_t>(seq >> 8),
                                        static_cast<std::uint8_t>(seq)};
-    fmt::Crc32 crc;
+    HostCrc32 crc;
     crc.update(seq_bytes, 2);
     crc.update(bytes, hex.size() / 2);
     if ((crc.value() & 0xFFFFu) != check) {

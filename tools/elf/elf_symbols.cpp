@@ -17,7 +17,7 @@
 #include <memory>
 #include <unordered_map>
 
-#include "profiler/dump/crc32.hpp"
+#include "tools/dumpread/crc32_host.hpp"
 
 namespace pmukit {
 namespace {
@@ -37,7 +37,7 @@ class ElfFile {
     if (elf_version(EV_CURRENT) == EV_NONE) fail("libelf is too old");
     fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) throw ElfError("cannot open ELF '" + path + "': " + std::strerror(errno));
-    elf_ = elf_begin(fd_, ELF_C_READ, nullptr);
+    elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);  // mapped: only the sections read are paged in
     if (elf_ == nullptr || elf_kind(elf_) != ELF_K_ELF) {
       release();
       fail("not an ELF file");
@@ -364,7 +364,7 @@ class ElfFile {
 }  // namespace
 
 std::optional<std::uint32_t> ElfIdentity::crc(std::uint64_t lo, std::uint64_t hi) const {
-  pmu::dump::Crc32 c;
+  HostCrc32 c;
   for (std::uint64_t at = lo; at < hi;) {
     const Segment* in = nullptr;
     for (const Segment& s : segments)

@@ -4,10 +4,12 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "profile.pb.h"
 #include "profiler/dump/format.hpp"
 #include "tools/report/describe.hpp"
+#include "tools/report/flat_map.hpp"
 #include "tools/report/text_util.hpp"
 
 namespace pmukit {
@@ -17,7 +19,9 @@ namespace pb = perftools::profiles;
 
 class Builder {
  public:
-  Builder(const ReportInput& in) : in_(in), p_(in.profile) { out_.add_string_table(""); }
+  Builder(const ReportInput& in) : in_(in), p_(in.profile), function_ids_(p_.functions.size(), 0) {
+    out_.add_string_table("");
+  }
 
   // proto3 strings must be UTF-8: a reader rejects the whole profile over one bad name.
   std::int64_t str(const std::string& s) {
@@ -44,22 +48,26 @@ class Builder {
   // inlining the next (Profile::Frame::call_line). Its lines are pprof's inlined frames, the
   // innermost first, each function with its line there.
   std::uint64_t location(const Profile::Frame* first, const Profile::Frame* last) {
-    auto [it, fresh] = locations_.try_emplace({last->at, last->function}, out_.location_size() + 1);
+    const auto [slot, fresh] = locations_.try_emplace({last->at, last->function}, out_.location_size() + 1);
+    const std::uint64_t id = *slot;
     if (fresh) {
       pb::Location* l = out_.add_location();
-      l->set_id(it->second);
+      l->set_id(id);
       l->set_mapping_id(1);
       l->set_address(last->at);
       for (const Profile::Frame* f = last;; --f) {
         const ProfileFunction& fn = p_.functions[f->function];
         pb::Line* line = l->add_line();
-        line->set_function_id(function(fn.name, fn.line));
+        // By the profile's function id: a name is hashed once, not once per location.
+        std::uint64_t& id = function_ids_[f->function];
+        if (id == 0) id = function(fn.name, fn.line);
+        line->set_function_id(id);
         const std::uint32_t line_id = symbols_ ? p_.frame_line(*f) : kNoLine;
         if (line_id != kNoLine) line->set_line(p_.symbols->line(line_id).line);
         if (f == first) break;
       }
     }
-    return it->second;
+    return id;
   }
 
   pb::Profile build() {
@@ -134,12 +142,13 @@ class Builder {
   pb::Profile out_;
   std::unordered_map<std::string, std::int64_t> strings_;
   std::unordered_map<std::string, std::uint64_t> functions_;
+  std::vector<std::uint64_t> function_ids_;  // profile function id -> function(), 0 before its first
   struct AtHash {
     std::size_t operator()(const std::pair<std::uint64_t, std::uint32_t>& k) const {
       return static_cast<std::size_t>(hash_address(k.first ^ std::uint64_t{k.second} << 48));
     }
   };
-  std::unordered_map<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t, AtHash> locations_;
+  FlatMap<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t, AtHash> locations_;
 };
 
 }  // namespace

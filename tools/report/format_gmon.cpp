@@ -8,8 +8,9 @@
 // divides a function's time among its callers by; a PMU sample cannot count calls. The call
 // graph of samples is in the callgraph, callgrind, folded and pprof outputs.
 #include <algorithm>
-#include <map>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "profiler/dump/format.hpp"
 #include "tools/report/formats.hpp"
@@ -37,10 +38,20 @@ struct Out {
 void write_gmon(std::ostream& os, const ReportInput& in) {
   const Dump& d = in.dump;
   Out o{os, d.byte_order == ByteOrder::big, d.target.address_bytes};
-  // Samples per PC (raw records and histogram bins alike).
-  std::map<std::uint64_t, std::uint64_t> at;
-  for (const SampleCount& s : d.sample_counts) at[s.pc] += s.count;
-  for (const HistogramBin& b : d.histogram) at[b.pc] += b.count;
+  // Samples per PC (raw records and histogram bins alike), sorted by pc: the sample counts come
+  // sorted, so a histogram alone needs sorting.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> at;
+  at.reserve(d.sample_counts.size() + d.histogram.size());
+  for (const SampleCount& s : d.sample_counts) at.emplace_back(s.pc, s.count);
+  for (const HistogramBin& b : d.histogram) at.emplace_back(b.pc, b.count);
+  if (!d.histogram.empty())
+    std::sort(at.begin(), at.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::size_t distinct = 0;
+  for (std::size_t i = 0; i < at.size(); ++i) {
+    if (distinct != 0 && at[distinct - 1].first == at[i].first) at[distinct - 1].second += at[i].second;
+    else at[distinct++] = at[i];
+  }
+  at.resize(distinct);
 
   os.write("gmon", 4);
   o.number(1, 4);  // GMON_VERSION

@@ -13,7 +13,7 @@ constexpr Entry kFormats[] = {
     {"folded", write_folded, false},       {"callgrind", write_callgrind, true},
     {"json", write_json_report, false},    {"csv", write_csv, false},
     {"html", write_html, false},           {"svg", write_svg, false},
-    {"gmon", write_gmon, true},            {"trace", write_trace, false},
+    {"gmon", write_gmon, false},            {"trace", write_trace, false},
     {"callgraph", write_callgraph, false},
 };
 

@@ -1,5 +1,7 @@
 #include "tools/report/profile.hpp"
 
+#include "tools/report/flat_map.hpp"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -68,30 +70,39 @@ class Builder {
 
   void add(std::uint64_t pc, std::uint64_t lr, bool has_lr, std::uint64_t weight) {
     if (weight == 0) return;
-    const std::uint32_t leaf = function_of(pc);
-    // Self is the innermost inlined function's; the stacks are placed by the function the code
-    // is in, and expanded into the inlined calls at the end (take()).
-    const std::uint32_t self = inlined_ ? innermost_at(pc, leaf) : leaf;
+    // The samples come sorted by pc, several (one per lr) at each: a pc is looked up once.
+    if (!last_.valid || last_.pc != pc) {
+      last_.valid = true;
+      last_.pc = pc;
+      last_.leaf = function_of(pc);
+      // Self is the innermost inlined function's; the stacks are placed by the function the code
+      // is in, and expanded into the inlined calls at the end (take()).
+      last_.self = inlined_ ? innermost_at(pc, last_.leaf) : last_.leaf;
+      if (with_lines_) {
+        const std::uint32_t line = line_of(pc);
+        last_.line_self = &profile_.line_self[std::uint64_t{last_.self} << 32 | line];
+        last_.pc_self = profile_.pc_self.append(pc, Profile::PcCost{last_.self, line, 0});
+      }
+    }
+    const std::uint32_t leaf = last_.leaf;
     profile_.total += weight;
-    profile_.functions[self].self += weight;
+    profile_.functions[last_.self].self += weight;
     // LR is a return address: the call is the instruction before it (and may be a function's
     // last one), so the caller and its call-site line are looked up at lr - 1.
     const std::uint32_t caller = has_lr ? caller_of(lr, leaf) : kNoFunction;
-    guesses_[guess_key(caller, lr, leaf, pc)] += weight;
+    *guesses_.try_emplace(guess_key(caller, lr, leaf, pc), 0).first += weight;
     if (!with_lines_) return;
-    const std::uint32_t line = line_of(pc);
-    profile_.line_self[std::uint64_t{self} << 32 | line] += weight;
-    Profile::PcCost& at = profile_.pc_self.try_emplace(pc, Profile::PcCost{self, line, 0}).first->second;
-    at.count += weight;
+    *last_.line_self += weight;  // the map's nodes stay where they are when it grows
+    profile_.pc_self.count(last_.pc_self) += weight;
   }
 
   // A STACKS or FRAMES sample already add()ed with its LR guess: the guess undone, its own
   // stack kept.
   void replace_stack(std::uint64_t pc, std::uint64_t lr, const UnwoundStack& u) {
     const std::uint32_t leaf = function_of(pc);
-    const auto it = guesses_.find(guess_key(caller_of(lr, leaf), lr, leaf, pc));
-    if (it == guesses_.end()) return;  // not a sample of this dump: nothing to replace
-    if (--it->second == 0) guesses_.erase(it);
+    std::uint64_t* const guessed = guesses_.find(guess_key(caller_of(lr, leaf), lr, leaf, pc));
+    if (guessed == nullptr || *guessed == 0) return;  // not a sample of this dump: nothing to replace
+    --*guessed;
     Frames frames;
     frames.push_back({leaf, kNoLine, leaf_pcs_ || inlined_ ? pc : 0});
     for (std::size_t k = 1; k < u.pcs.size(); ++k) {
@@ -113,10 +124,11 @@ class Builder {
     std::vector<bool> wanted(profile_.functions.size(), false);
     for (const auto& [frames, n] : stopped_)
       if (frames.size() > 1) wanted[frames[1].function] = true;
-    for (const auto& [g, n] : guesses_) {
+    guesses_.for_each([&](const Guess& g, std::uint64_t n) {
+      if (n == 0) return;  // all replaced by their own stacks
       wanted[g.leaf] = true;
       if (g.caller != kNoFunction) wanted[g.caller] = true;
-    }
+    });
     // Cut walks, per outermost frame reached: above the marker, the contexts complete walks saw
     // that frame's function in, shared among them all (one walk alone would always go to the
     // heaviest context).
@@ -155,7 +167,9 @@ class Builder {
     using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint64_t, std::uint64_t>;  // leaf, caller, site, pc
     std::vector<std::pair<Key, std::uint64_t>> by_leaf;
     by_leaf.reserve(guesses_.size());
-    for (const auto& [g, n] : guesses_) by_leaf.push_back({{g.leaf, g.caller, g.site, g.pc}, n});
+    guesses_.for_each([&](const Guess& g, std::uint64_t n) {
+      if (n != 0) by_leaf.push_back({{g.leaf, g.caller, g.site, g.pc}, n});
+    });
     std::sort(by_leaf.begin(), by_leaf.end());
     std::vector<std::pair<Key, std::uint64_t>> by_caller;  // leaves no walk saw
     for (auto it = by_leaf.begin(); it != by_leaf.end();) {
@@ -206,13 +220,13 @@ class Builder {
     for (auto& [frames, n] : placed_) profile_.stacks.emplace_back(frames, n);
     for (auto& e : plain) profile_.stacks.push_back(std::move(e));
     if (inlined_) expand_inlined();
+    profile_.pc_self.sort();
     if (with_lines_) arcs();
     return std::move(profile_);
   }
 
-  // At most this many distinct samples: the per-line and per-instruction maps never rehash.
+  // At most this many distinct samples: the per-line map never rehashes.
   void reserve(std::size_t n) {
-    guesses_.reserve(n);
     if (!with_lines_) return;
     profile_.line_self.reserve(n);
     profile_.pc_self.reserve(n);
@@ -449,6 +463,13 @@ class Builder {
     return static_cast<std::uint32_t>(profile_.functions.size() - 1);
   }
 
+  struct LastPc {  // add()'s lookups for the pc it saw last
+    bool valid = false;
+    std::uint64_t pc = 0;
+    std::uint32_t leaf = 0, self = 0;
+    std::uint64_t* line_self = nullptr;
+    std::size_t pc_self = 0;  // index in profile_.pc_self
+  } last_;
   const SymbolTable& symbols_;
   int address_digits_;
   bool with_lines_;
@@ -460,7 +481,8 @@ class Builder {
   std::vector<InlineFrame> chain_;         // inlined_at()'s, reused
   std::unordered_map<std::uint64_t, std::uint32_t, AddressHash> by_address_;  // keys from the dump
   std::uint32_t unknown_ = kNoFunction;
-  std::unordered_map<Guess, std::uint64_t, GuessHash> guesses_;  // samples without a stack of their own
+  // Samples without a stack of their own (an entry back at 0 had all its samples replaced).
+  FlatMap<Guess, std::uint64_t, GuessHash> guesses_;
   std::map<Frames, std::uint64_t> complete_, stopped_;          // walked stacks, outermost first
   std::map<Frames, std::uint64_t> placed_;                       // the walks, and samples placed in them
   std::map<std::string, std::uint32_t> markers_;                // "[unwind stopped: ...]" -> function id
@@ -481,6 +503,19 @@ Profile build_profile(const Dump& dump, const SymbolTable& symbols, bool with_li
     b.replace_stack(f.pcs[0], f.pcs.size() > 1 ? f.pcs[1] : 0,
                     UnwoundStack{f.pcs, f.complete ? "" : "the target's frame walk stopped"});
   return b.take();
+}
+
+void Profile::PcCosts::sort() {
+  if (std::adjacent_find(v_.begin(), v_.end(), [](const value_type& a, const value_type& b) { return a.first >= b.first; }) ==
+      v_.end())
+    return;  // the samples alone: sorted, each pc once
+  std::stable_sort(v_.begin(), v_.end(), [](const value_type& a, const value_type& b) { return a.first < b.first; });
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < v_.size(); ++i) {
+    if (out != 0 && v_[out - 1].first == v_[i].first) v_[out - 1].second.count += v_[i].second.count;
+    else v_[out++] = v_[i];
+  }
+  v_.resize(out);
 }
 
 std::vector<std::uint32_t> Profile::by_self() const {

@@ -15,6 +15,7 @@
 // inlined function down to the innermost, so a sample there is self of the innermost inlined
 // function and inclusive of the functions it was inlined into. An inlined function is the same
 // entry as its out-of-line copy where the ELF has one (one name, one row).
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -52,13 +53,40 @@ struct Profile {
   std::uint64_t unknown_samples() const { return unknown == kNoFunction ? 0 : functions[unknown].self; }
   // Self samples by (function, line). Only with build_profile(..., with_lines = true).
   std::unordered_map<std::uint64_t, std::uint64_t> line_self;  // function << 32 | line
-  // Self samples by instruction address (callgrind's instr positions, gmon's histogram), with the
-  // function and line of that address. Only with lines; as many entries as distinct PCs.
+  // Self samples by instruction address (callgrind's instr positions, annotate's), with the
+  // function and line of that address. Only with lines; as many entries as distinct PCs, sorted
+  // by pc (the samples come sorted: no hashing, one entry of 24 bytes each).
   struct PcCost {
     std::uint32_t function, line;
     std::uint64_t count;
   };
-  std::unordered_map<std::uint64_t, PcCost, AddressHash> pc_self;
+  class PcCosts {
+   public:
+    using value_type = std::pair<std::uint64_t, PcCost>;
+    using const_iterator = std::vector<value_type>::const_iterator;
+    const_iterator begin() const { return v_.begin(); }
+    const_iterator end() const { return v_.end(); }
+    std::size_t size() const { return v_.size(); }
+    bool empty() const { return v_.empty(); }
+    const_iterator find(std::uint64_t pc) const {
+      const auto it = std::lower_bound(v_.begin(), v_.end(), pc,
+                                       [](const value_type& e, std::uint64_t a) { return e.first < a; });
+      return it != v_.end() && it->first == pc ? it : v_.end();
+    }
+    // Building: entries in any order, a pc perhaps several times (the same function and line),
+    // then sort() once.
+    void reserve(std::size_t n) { v_.reserve(n); }
+    std::size_t append(std::uint64_t pc, const PcCost& c) {
+      v_.emplace_back(pc, c);
+      return v_.size() - 1;
+    }
+    std::uint64_t& count(std::size_t index) { return v_[index].second.count; }
+    void sort();
+
+   private:
+    std::vector<value_type> v_;
+  };
+  PcCosts pc_self;
   struct Call {
     std::uint32_t caller, caller_line, callee;
     std::uint64_t site;  // the call instruction's address (lr - 1: inside the call)

@@ -9,11 +9,15 @@ void SymbolTable::add_function(std::uint64_t lo, std::uint64_t size, std::string
 }
 
 std::uint32_t SymbolTable::line_id(std::string_view file, unsigned line) {
-  auto [f, new_file] = file_ids_.try_emplace(std::string(file), static_cast<std::uint32_t>(files_.size()));
-  if (new_file) files_.emplace_back(file);
-  const std::uint64_t key = std::uint64_t{f->second} << 32 | line;
+  // A line table names one file for many rows in a row: those skip the string's hash.
+  if (last_file_ == kNoFile || files_[last_file_] != file) {
+    auto [f, new_file] = file_ids_.try_emplace(std::string(file), static_cast<std::uint32_t>(files_.size()));
+    if (new_file) files_.emplace_back(file);
+    last_file_ = f->second;
+  }
+  const std::uint64_t key = std::uint64_t{last_file_} << 32 | line;
   auto [l, new_line] = line_ids_.try_emplace(key, static_cast<std::uint32_t>(lines_.size()));
-  if (new_line) lines_.push_back({f->second, line});
+  if (new_line) lines_.push_back({last_file_, line});
   return l->second;
 }
 

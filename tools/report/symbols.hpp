@@ -87,6 +87,8 @@ class SymbolTable {
   std::vector<Range> ranges_;
   std::uint64_t last_code_symbol_ = 0;
   std::uint32_t line_id(std::string_view file, unsigned line);
+  static constexpr std::uint32_t kNoFile = 0xFFFFFFFFu;
+  std::uint32_t last_file_ = kNoFile;  // line_id()'s last file
   struct InlineRange {
     std::uint64_t lo, hi;
     InlineFrame frame;

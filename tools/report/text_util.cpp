@@ -212,9 +212,19 @@ std::vector<Glyph> glyphs(std::string_view s) {
 
 }  // namespace
 
+// glyphs()'s widths summed, without the vector: every cell of a text table is measured twice.
 std::size_t display_width(std::string_view s) {
   std::size_t w = 0;
-  for (const Glyph& g : glyphs(s)) w += g.width;
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = utf8_sequence(s, i);
+    if (n == 0) {
+      w += 1;
+      ++i;
+    } else {
+      w += columns(code_point(s, i, n));
+      i += n;
+    }
+  }
   return w;
 }
 

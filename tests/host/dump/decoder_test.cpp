@@ -1,14 +1,18 @@
 // Writer -> decoder round trips in both byte orders, through both carriers.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <random>
 #include <utility>
 #include <string>
+#include <vector>
 
 #include "fixtures.hpp"
+#include "profiler/dump/crc32.hpp"
 #include "profiler/dump/text_frame_sink.hpp"
+#include "tools/dumpread/crc32_host.hpp"
 #include "tools/dumpread/binary_decoder.hpp"
 #include "tools/dumpread/decode_error.hpp"
 #include "tools/dumpread/load.hpp"
@@ -403,4 +407,35 @@ TEST(PairCounter, AddressesWithZeroLowBitsDoNotCollide) {
   EXPECT_LT(high_bits, 4.0);
   EXPECT_LT(wide, 4.0);
   EXPECT_LT(lr_only, 4.0);
+}
+
+// The host's slicing-by-8 CRC-32 is the firmware's nibble-table one (profiler/dump/crc32.hpp)
+// for every length and alignment: the dump's END chunk is checked with it.
+TEST(HostCrc32, EqualsTheFirmwaresCrcOnRandomBuffers) {
+  std::mt19937_64 rng(39);
+  std::vector<std::uint8_t> buffer(4096 + 16);
+  for (auto& b : buffer) b = static_cast<std::uint8_t>(rng());
+  EXPECT_EQ(pmukit::host_crc32(reinterpret_cast<const std::uint8_t*>("123456789"), 9), 0xCBF43926u);
+  for (int round = 0; round < 2000; ++round) {
+    const std::size_t offset = rng() % 16, size = rng() % 4097;
+    const std::uint8_t* p = buffer.data() + offset;
+    pmukit::HostCrc32 pieces;  // in two updates split anywhere, as the decoder's blocks are
+    const std::size_t cut = size == 0 ? 0 : rng() % size;
+    pieces.update(p, cut);
+    pieces.update(p + cut, size - cut);
+    ASSERT_EQ(pmukit::host_crc32(p, size), pd::crc32(p, size)) << "offset " << offset << ", " << size << " bytes";
+    ASSERT_EQ(pieces.value(), pd::crc32(p, size)) << "cut at " << cut << " of " << size;
+  }
+}
+
+TEST(HostCrc32, EqualsTheFirmwaresCrcOnTheDumpCorpus) {
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(PMUKIT_DUMP_TEST_DIR) + "/corpus")) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::vector<std::uint8_t> b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_GT(b.size(), 0u) << entry.path();
+    EXPECT_EQ(pmukit::host_crc32(b.data(), b.size()), pd::crc32(b.data(), b.size())) << entry.path();
+    ++files;
+  }
+  EXPECT_GE(files, 13);  // every dump (and the console log) in tests/host/dump/corpus
 }

@@ -75,26 +75,30 @@ TEST(Profile, WithoutSymbolsEveryAddressIsAnEntry) {
 }
 
 // Issue 31: std::hash of an integer is the integer, so pcs that were multiples of a map's bucket
-// count all shared one bucket (a crafted 4 MB dump took 56 s to profile). The maps keyed by the
-// dump's addresses hash every bit with a per-process seed: such pcs spread like any others.
-TEST(Profile, CraftedAddressesDoNotShareABucket) {
+// count all shared one bucket (a crafted 4 MB dump took 56 s to profile). The per-pc costs are a
+// sorted array now (issue 39: no hashing per distinct pc), found by binary search whatever the
+// addresses: crafted strides are found like any others, and a histogram bin at a sampled pc adds
+// to that pc's entry.
+TEST(Profile, CraftedAddressesAreFoundInTheSortedPcCosts) {
   const std::uint64_t n = 20000;
   const pmukit::SymbolTable none;
   pmukit::Dump d;
   d.target.address_bytes = 8;
   d.sample_records = n;
-  auto fill = [&](std::uint64_t stride) {
-    d.sample_counts.clear();
-    for (std::uint64_t i = 1; i <= n; ++i) d.sample_counts.push_back({i * stride, 0, 1});
-  };
-  fill(1);
-  const std::size_t buckets = pmukit::build_profile(d, none).pc_self.bucket_count();
-  fill(buckets);
+  for (std::uint64_t i = 1; i <= n; ++i) d.sample_counts.push_back({i << 20, 0, 1});
+  d.histogram.push_back({std::uint64_t{7} << 20, 5});
+  d.histogram.push_back({3, 2});
   const pmukit::Profile p = pmukit::build_profile(d, none);
-  ASSERT_EQ(p.pc_self.bucket_count(), buckets);
-  std::size_t largest = 0;
-  for (std::size_t b = 0; b < buckets; ++b) largest = std::max(largest, p.pc_self.bucket_size(b));
-  EXPECT_LT(largest, 16u) << "of " << n << " pcs in " << buckets << " buckets";
+  ASSERT_EQ(p.pc_self.size(), n + 1);
+  EXPECT_TRUE(std::is_sorted(p.pc_self.begin(), p.pc_self.end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; }));
+  for (std::uint64_t i = 1; i <= n; ++i) {
+    const auto it = p.pc_self.find(i << 20);
+    ASSERT_NE(it, p.pc_self.end()) << i;
+    EXPECT_EQ(it->second.count, i == 7 ? 6u : 1u) << i;
+  }
+  EXPECT_EQ(p.pc_self.find(3)->second.count, 2u);
+  EXPECT_EQ(p.pc_self.find(4), p.pc_self.end());
 }
 
 TEST(TextUtil, DecimalRatiosWithoutFloatingPoint) {
