@@ -14,6 +14,15 @@
 //   static std::uint32_t pmu_handwritten_samples();     // the hand-written ring's count
 //   static constexpr std::uint32_t kPmuHandwrittenPeriod;
 //   static bool in_known_loop(prof::Sample);            // optional, as for the fast timer path
+//   // Optional, where an interrupt can land on a branch's delay slot (MIPS): costs are the mean
+//   // over kPmuPeriods periods one apart (kPmuHandwrittenPeriod + k, the hand-written handler's
+//   // own for each k), see pmu_periods().
+//   static constexpr unsigned kPmuPeriods;
+//   static bool pmu_handwritten_start(unsigned k);
+//
+// Where the backend has no exact instructions counter beside the sampled one (one counter, or
+// none that counts instructions: MIPS CM, RM7000) but the board's clock is instruction-exact
+// (pmusim), every cost is measured whole on the clock instead (clock_cost_x10).
 //
 // The counter is armed by the Sampler as for the general path (its preset, its overflow interrupt
 // enabled); only the entry differs. The fast vector cannot afford Profiler::account_rearm: its
@@ -52,6 +61,64 @@ inline void put_ratio(const Console& out, std::uint64_t ours, std::uint64_t hand
   out.dec(pct % 100);
 }
 
+// A MIPS interrupt taken on a branch's delay slot returns to the branch (EPC is the branch,
+// Cause.BD set: MIPS32 PRA, Cause and EPC registers), which runs once more; with one fixed period
+// the spin loop's overflows all settle on the branch or all on its delay slot, by the period's
+// parity. A board that says so is measured at kPmuPeriods periods one apart and the figure is
+// their mean: the cost with interrupts spread evenly over the loop.
+template <class Board>
+constexpr unsigned pmu_periods() {
+  if constexpr (requires { Board::kPmuPeriods; }) return Board::kPmuPeriods;
+  else return 1;
+}
+template <class Board>
+bool pmu_handwritten_start(unsigned k) {
+  if constexpr (requires { Board::pmu_handwritten_start(k); }) return Board::pmu_handwritten_start(k);
+  else return k == 0 && Board::pmu_handwritten_start();
+}
+
+// The board's clock over a spin of n known-loop iterations, in its ticks.
+template <class Board>
+std::uint64_t spin_clock_ticks(std::uint32_t n) {
+  const std::uint64_t mask = Board::Clock::kWidth >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << Board::Clock::kWidth) - 1;
+  const std::uint64_t t0 = Board::Clock::now();
+  Board::spin_exact(n);
+  return (Board::Clock::now() - t0) & mask;
+}
+// Ticks over the quiet spin's to instructions x10, rounded, per interrupt (under pmusim one
+// instruction is 1 ns); kNoCost without interrupts.
+template <class Board>
+std::uint64_t ticks_x10_per_interrupt(std::uint64_t busy, std::uint64_t quiet, std::uint32_t n) {
+  if (n == 0 || busy <= quiet) return kNoCost;
+  return ((busy - quiet) * 10'000'000'000ull / Board::clock_hz() + n / 2) / n;
+}
+// The clock over a spin of `iters` with interrupts unmasked only around the spin (the board's
+// mask, Board::irq_enable), and the interrupts taken in it (interrupts(): a running count); masked
+// after.
+template <class Board, class Count>
+std::uint64_t clock_run_ticks(std::uint32_t iters, Count interrupts, std::uint32_t& taken) {
+  const std::uint64_t mask = Board::Clock::kWidth >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << Board::Clock::kWidth) - 1;
+  Board::irq_disable();
+  const std::uint32_t n0 = interrupts();
+  const std::uint64_t t0 = Board::Clock::now();
+  Board::irq_enable();
+  Board::spin_exact(iters);
+  Board::irq_disable();
+  const std::uint64_t t1 = Board::Clock::now();
+  taken = interrupts() - n0;
+  return (t1 - t0) & mask;
+}
+// One sampling interrupt's cost measured whole on the clock: the spin of `iters` with the
+// interrupt routed less the same spin quiet (`quiet` ticks, clock_run_ticks with nothing routed),
+// per interrupt taken in it: from the vector to the return and what it makes the interrupted code
+// run again.
+template <class Board, class Count>
+std::uint64_t clock_cost_x10(std::uint32_t iters, std::uint64_t quiet, Count interrupts) {
+  std::uint32_t n = 0;
+  const std::uint64_t busy = clock_run_ticks<Board>(iters, interrupts, n);
+  return ticks_x10_per_interrupt<Board>(busy, quiet, n);
+}
+
 // The general entry (board glue, Sampler::on_pmu_interrupt) measured whole: it freezes every counter
 // for part of its work, which no PMU counter then sees, so the board's free-running clock times a
 // long spin with and without it (under pmusim one instruction is 1 ns: instructions = ticks x
@@ -59,7 +126,7 @@ inline void put_ratio(const Console& out, std::uint64_t ours, std::uint64_t hand
 // every 2.5, the PC's TSC every one). x10, or kNoCost.
 template <class Board, prof::Backend B>
 std::uint64_t entry_whole_x10(const Setup& s, prof::Counter cycles, void (*entry)(std::uint32_t, std::uint32_t),
-                              Checks& checks) {
+                              Checks& checks, unsigned k = 0) {
   if constexpr (!BoardClock<Board>) {
     return kNoCost;
   } else {
@@ -69,13 +136,8 @@ std::uint64_t entry_whole_x10(const Setup& s, prof::Counter cycles, void (*entry
     // depends on it: NetBurst's at 1,000 is not its cost at 100,000), and longer where one tick is
     // many instructions, so that the two readings' ticks are well under an instruction per interrupt.
     const std::uint32_t kTimes = 2000 * static_cast<std::uint32_t>(1 + 1'000'000'000ull / hz / 50);
-    const std::uint64_t kPeriod = s.pmu_period;
-    const std::uint64_t mask = Board::Clock::kWidth >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << Board::Clock::kWidth) - 1;
-    auto spin_ticks = [&] {
-      const std::uint64_t t0 = Board::Clock::now();
-      Board::spin_exact(kTimes * s.known_iters);
-      return (Board::Clock::now() - t0) & mask;
-    };
+    const std::uint64_t kPeriod = s.pmu_period + k;
+    auto spin_ticks = [&] { return spin_clock_ticks<Board>(kTimes * s.known_iters); };
     const std::uint64_t quiet = spin_ticks();
     checks.check(Board::pmu_interrupt(entry), "PMU interrupt routed (clock-timed)");
     checks.check(Bench<B>::sampler.arm(cycles, kPeriod) == pmu::Status::ok, "sampler armed (clock-timed)");
@@ -87,10 +149,20 @@ std::uint64_t entry_whole_x10(const Setup& s, prof::Counter cycles, void (*entry
     Bench<B>::sampler.disarm();
     for (prof::Sample drop; profile_ring.pop(drop);) {
     }
-    if (n == 0 || busy <= quiet) return kNoCost;
-    // Ticks to instructions x10, rounded, per interrupt.
-    return ((busy - quiet) * 10'000'000'000ull / hz + n / 2) / n;
+    return ticks_x10_per_interrupt<Board>(busy, quiet, n);
   }
+}
+// Its mean over the board's periods (pmu_periods).
+template <class Board, prof::Backend B>
+std::uint64_t entry_whole_mean_x10(const Setup& s, prof::Counter cycles, void (*entry)(std::uint32_t, std::uint32_t),
+                                   Checks& checks) {
+  std::uint64_t sum = 0;
+  for (unsigned k = 0; k < pmu_periods<Board>(); ++k) {
+    const std::uint64_t x10 = entry_whole_x10<Board, B>(s, cycles, entry, checks, k);
+    if (x10 == kNoCost) return kNoCost;
+    sum += x10;
+  }
+  return (sum + pmu_periods<Board>() / 2) / pmu_periods<Board>();
 }
 
 // The general entry's figure, whole; the clock's method checked first on the compile-time-slot
@@ -115,33 +187,60 @@ template <class Board, prof::Backend B>
                                             prof::Counter cycles, prof::Counter instr, Checks& checks) {
   if constexpr (PmuFastVector<Board>) {
     const Console& out = checks.out;
-    if (p.slot_of(cycles) != 0 || !instr.valid() || s.per_instr_num != 1 || s.per_instr_den != 1 ||
-        s.resolution != 0) {
+    const bool exact = s.per_instr_num == 1 && s.per_instr_den == 1 && s.resolution == 0;
+    // No exact instructions counter: the board's clock measures whole (clock_cost_x10).
+    const bool clocked = !instr.valid() && BoardClock<Board>;
+    if (p.slot_of(cycles) != 0 || !exact || (!instr.valid() && !clocked)) {
       out.line("PMU sampling, fast vector: not measured here (the cycles counter on slot 0 and an exact instructions counter needed)");
       return;
     }
     auto& sampler = Bench<B>::sampler;
     constexpr std::uint32_t period = Board::kPmuHandwrittenPeriod;
+    constexpr unsigned kPeriods = pmu_periods<Board>();
     static prof::RegionStats<B> ours_stats{"spin_exact_pmu_fast_sampled"}, hand_stats{"spin_exact_pmu_hand_sampled"};
+    std::uint64_t quiet = 0;
+    if constexpr (BoardClock<Board>) {
+      std::uint32_t none = 0;
+      if (clocked) quiet = clock_run_ticks<Board>(1000 * s.known_iters, [] { return 0u; }, none);
+    }
+    // One entry's cost, already routed: on the instructions counter, or whole on the clock.
+    auto measure = [&](prof::RegionStats<B>& st, auto interrupts) -> std::uint64_t {
+      if constexpr (BoardClock<Board>)
+        if (clocked) return clock_cost_x10<Board>(1000 * s.known_iters, quiet, interrupts);
+      return interrupt_cost_x10<Board>(s, regions, st, interrupts, instr.index);
+    };
+    // The mean of kPeriods costs (kNoCost if any has none).
+    auto mean = [](const std::uint64_t (&x10)[kPeriods]) {
+      std::uint64_t sum = 0;
+      for (const std::uint64_t v : x10) {
+        if (v == kNoCost) return kNoCost;
+        sum += v;
+      }
+      return (sum + kPeriods / 2) / kPeriods;
+    };
 
-    // The fast vector.
-    fast_ring.reset();
-    p.count_rearms_in(cycles, fast_ring_head(), period);
-    checks.check(sampler.arm(cycles, period) == pmu::Status::ok, "sampler armed (fast vector)");
-    checks.check(Board::pmu_fast_start(period, p.fold_count_word()), "PMU interrupt routed to the fast vector");
-    const std::uint64_t ours = interrupt_cost_x10<Board>(s, regions, ours_stats, [] { return fast_ring.recorded(); },
-                                                         instr.index);
-    Board::pmu_fast_stop();
-    sampler.disarm();
+    // The fast vector, at each period.
+    std::uint64_t ours_k[kPeriods];
+    std::uint32_t n = 0, off = 0;
+    for (unsigned k = 0; k < kPeriods; ++k) {
+      fast_ring.reset();
+      p.count_rearms_in(cycles, fast_ring_head(), period + k);
+      checks.check(sampler.arm(cycles, period + k) == pmu::Status::ok, "sampler armed (fast vector)");
+      checks.check(Board::pmu_fast_start(period + k, p.fold_count_word()), "PMU interrupt routed to the fast vector");
+      ours_k[k] = measure(ours_stats, [] { return fast_ring.recorded(); });
+      Board::pmu_fast_stop();
+      sampler.disarm();
+      if constexpr (requires { Board::in_known_loop(prof::Sample{}); })
+        for (prof::Sample smp; fast_ring.pop(smp); ++n) off += !Board::in_known_loop(smp) || smp.lr == 0;
+    }
+    const std::uint64_t ours = mean(ours_k);
     if constexpr (requires { Board::in_known_loop(prof::Sample{}); }) {
-      std::uint32_t n = 0, off = 0;
-      for (prof::Sample smp; fast_ring.pop(smp); ++n) off += !Board::in_known_loop(smp) || smp.lr == 0;
       out.put("PMU fast vector samples in the spin loop: ");
       out.dec(n - off);
       out.put(" of ");
       out.dec(n);
       out.line(" with its PC and caller's return address");
-      checks.check(n > 0 && off <= 1, "PMU fast vector samples carry the interrupted PC and return address");
+      checks.check(n > 0 && off <= kPeriods, "PMU fast vector samples carry the interrupted PC and return address");
     }
 
     // The sampled counter across many fast re-arms: a region on it reads the loop plus the vector's
@@ -185,15 +284,18 @@ template <class Board, prof::Backend B>
     p.count_rearms_in(cycles, nullptr, 0);
     fast_ring.reset();
 
-    // The hand-written handler, at its own period (the same as the fast vector's above).
-    checks.check(sampler.arm(cycles, period) == pmu::Status::ok, "sampler armed (hand-written)");
-    const std::uint32_t h0 = Board::pmu_handwritten_samples();
-    checks.check(Board::pmu_handwritten_start(), "PMU interrupt routed to the hand-written handler");
-    const std::uint64_t hand = interrupt_cost_x10<Board>(
-        s, regions, hand_stats, [] { return Board::pmu_handwritten_samples(); }, instr.index);
-    Board::pmu_fast_stop();
-    sampler.disarm();
-    p.account_rearm(cycles, std::uint64_t{period} * (Board::pmu_handwritten_samples() - h0));
+    // The hand-written handler, at its own period(s) (the same as the fast vector's above).
+    std::uint64_t hand_k[kPeriods];
+    for (unsigned k = 0; k < kPeriods; ++k) {
+      checks.check(sampler.arm(cycles, period + k) == pmu::Status::ok, "sampler armed (hand-written)");
+      const std::uint32_t h0 = Board::pmu_handwritten_samples();
+      checks.check(pmu_handwritten_start<Board>(k), "PMU interrupt routed to the hand-written handler");
+      hand_k[k] = measure(hand_stats, [] { return Board::pmu_handwritten_samples(); });
+      Board::pmu_fast_stop();
+      sampler.disarm();
+      p.account_rearm(cycles, std::uint64_t{period + k} * (Board::pmu_handwritten_samples() - h0));
+    }
+    const std::uint64_t hand = mean(hand_k);
 
     print_cost(out, "PMU sampling interrupt cost, fast vector", ours,
                "vector to return, PC and return address into the ring");

@@ -409,6 +409,19 @@ auto pmu_sampling_cost(const Setup& s, prof::Profiler<B>& p, prof::Regions<B>& r
   }
   if (!instr.valid() || s.per_instr_num != 1 || s.per_instr_den != 1 || s.resolution != 0) {
     out.line("PMU sampling: compile-time slot entry (its cost needs an exact instructions counter: not here)");
+    // No instructions counter beside the sampled one, but an instruction-exact clock (pmusim's
+    // MIPS boards): every entry measured whole on the clock (pmu_fast_vector.hpp).
+    if constexpr (BoardClock<Board>) {
+      if (!instr.valid() && s.per_instr_num == 1 && s.per_instr_den == 1 && s.resolution == 0) {
+        const std::uint64_t slot0 = entry_whole_mean_x10<Board, B>(s, cycles, &Bench<B>::on_pmu_slot0, checks);
+        print_cost(out, "PMU sampling interrupt cost, compile-time slot, clock-timed", slot0,
+                   "vector to return, whole: the general entry's method");
+        print_cost(out, "PMU sampling interrupt cost, general entry",
+                   entry_whole_mean_x10<Board, B>(s, cycles, &Bench<B>::on_pmu, checks), "vector to return, whole");
+        checks.check(slot0 != kNoCost, "PMU sampling interrupt cost measured");
+        pmu_fast_vector_cost<Board>(s, p, regions, cycles, instr, checks);
+      }
+    }
     return &Bench<B>::on_pmu_slot0;
   }
   static prof::RegionStats<B> fast{"spin_exact_pmu_slot0_sampled"};

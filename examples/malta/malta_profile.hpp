@@ -12,6 +12,11 @@
 extern "C" {
 extern const std::uint32_t handwritten_count_vector[], handwritten_count_vector_end[];  // handwritten_count.S
 extern volatile std::uint32_t handwritten_head;
+// board/handwritten_pmu.S: the PMU's hand-written handler, one image per period (fast_sampling.h).
+extern const std::uint32_t handwritten_pmu_vector_cm[], handwritten_pmu_vector_cm_end[];
+extern const std::uint32_t handwritten_pmu_vector_cm_plus1[], handwritten_pmu_vector_cm_plus1_end[];
+extern const std::uint32_t handwritten_pmu_vector_rm7000[], handwritten_pmu_vector_rm7000_end[];
+extern const std::uint32_t handwritten_pmu_vector_rm7000_plus1[], handwritten_pmu_vector_rm7000_plus1_end[];
 }
 
 namespace malta {
@@ -69,6 +74,36 @@ struct Board {
     board::timer_stop();
   }
   static std::uint32_t handwritten_samples() { return handwritten_head; }
+  // PMU overflow sampling through the board's fast vector (board.hpp, fast_pmu_sampling_start) into
+  // the fast ring, and its hand-written baseline (board/handwritten_pmu.S), measured by
+  // examples/common/pmu_fast_vector.hpp. Status.IE set here. pmu_counter: the sampled counter's
+  // address where it is memory-mapped (the CM's PC_CYCLE, set by its main), else 0.
+  static inline std::uintptr_t pmu_counter = 0;
+  static bool pmu_fast_start(std::uint32_t period, volatile std::uint32_t* folds) {
+    const bool ok = board::fast_pmu_sampling_start(period, pmu_counter, examples::fast_ring, folds);
+    if (ok) board::irq_enable();
+    return ok;
+  }
+  // Two periods one apart (fast_sampling.h): the hand-written image for each.
+  static constexpr unsigned kPmuPeriods = 2;
+  static constexpr std::uint32_t kPmuHandwrittenPeriod = MALTA_PMU_PERIOD;
+  static bool pmu_handwritten_start(unsigned k = 0) {
+#if defined(__mips_isa_rev) && __mips_isa_rev >= 2
+    const std::uint32_t* const image[2] = {handwritten_pmu_vector_cm, handwritten_pmu_vector_cm_plus1};
+    const std::uint32_t* const end[2] = {handwritten_pmu_vector_cm_end, handwritten_pmu_vector_cm_plus1_end};
+#else
+    const std::uint32_t* const image[2] = {handwritten_pmu_vector_rm7000, handwritten_pmu_vector_rm7000_plus1};
+    const std::uint32_t* const end[2] = {handwritten_pmu_vector_rm7000_end, handwritten_pmu_vector_rm7000_plus1_end};
+#endif
+    const bool ok = k < 2 && board::pmu_vector_start(image[k], end[k]);
+    if (ok) board::irq_enable();
+    return ok;
+  }
+  static void pmu_fast_stop() {
+    board::irq_disable();
+    board::pmu_vector_stop();
+  }
+  static std::uint32_t pmu_handwritten_samples() { return handwritten_head; }
   static std::uint64_t fast_sampling_period_ns() { return std::uint64_t{MALTA_FAST_PERIOD} * board::kCountNs; }
   // spin_exact is `bnez; addiu` then `jr $ra; nop`: EPC is the bnez (also when the addiu in its
   // delay slot was interrupted) or the addiu, and $ra - 8 a `jal` (opcode 3) whose target, the

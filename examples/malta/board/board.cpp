@@ -301,7 +301,6 @@ extern "C" [[noreturn]] void malta_main_returned(int code) { board::exit(code); 
 extern "C" {
 void* volatile malta_fast_ring = nullptr;
 volatile std::uint32_t malta_fast_period = 0;
-// What malta_fast_pmu_vector_* read: the rewind's period and, on the CM, PC_CYCLE's address.
-volatile std::uint32_t malta_fast_pmu_period = 0;
-volatile std::uint32_t malta_fast_pmu_counter = 0;
+// What malta_fast_pmu_vector_* read (board.hpp).
+MaltaFastPmuState malta_fast_pmu_state{};
 }

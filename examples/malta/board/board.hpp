@@ -14,6 +14,7 @@
 //     (IP13) to the PMU callback, reserved-instruction, coprocessor-unusable and data bus error
 //     exceptions through pmu_fault_catch(); anything else prints what happened and exits with kExitFault;
 //   - stack, .bss zeroed, .init_array constructors run (constructors must not print).
+#include <cstddef>
 #include <cstdint>
 
 #include "examples/common/console.hpp"
@@ -69,7 +70,9 @@ std::uintptr_t stack_top();
 // On silicon the copy is written back from the D-cache and the I-cache lines invalidated (synci on
 // MIPS32r2, CACHE Hit_Writeback_Inv_D / Hit_Invalidate_I on MIPS IV); QEMU has no caches, so that
 // part is untested.
-inline constexpr unsigned kVectorImageWords = 32;  // 0x180 .. 0x200, where Cause.IV = 1 would vector
+// 0x180 .. 0x280: past 0x200, where Cause.IV = 1 would vector; start.S keeps IV = 0, and the
+// first MiB below the image holds nothing else there (malta.ld).
+inline constexpr unsigned kVectorImageWords = 64;
 bool timer_vector_start(std::uint32_t period_ticks, const std::uint32_t* image, const std::uint32_t* image_end);
 
 }  // namespace board
@@ -81,8 +84,14 @@ extern volatile std::uint32_t malta_fast_period;
 // The fast PMU vectors (start.S), one per image's ISA, and what they read.
 extern const std::uint32_t malta_fast_pmu_vector_cm[], malta_fast_pmu_vector_cm_end[];
 extern const std::uint32_t malta_fast_pmu_vector_rm7000[], malta_fast_pmu_vector_rm7000_end[];
-extern volatile std::uint32_t malta_fast_pmu_period;
-extern volatile std::uint32_t malta_fast_pmu_counter;  // CM: PC_CYCLE's uncached address
+// One %hi reaches all three words (16-byte aligned); start.S's PMU_* offsets.
+struct alignas(16) MaltaFastPmuState {
+  volatile std::uint32_t counter;  // CM: PC_CYCLE's uncached address
+  volatile std::uint32_t period;
+  volatile std::uint32_t* volatile folds;  // prof::Profiler::fold_count_word
+};
+static_assert(offsetof(MaltaFastPmuState, period) == 4 && offsetof(MaltaFastPmuState, folds) == 8);
+extern MaltaFastPmuState malta_fast_pmu_state;
 }
 
 namespace board {
@@ -113,21 +122,24 @@ bool pmu_vector_start(const std::uint32_t* image, const std::uint32_t* image_end
 void pmu_vector_stop();
 
 // Fast PMU overflow sampling: the vector runs this ISA's malta_fast_pmu_vector_* (start.S) in
-// place: the Cause check for the PMU's interrupt alone, the acknowledge and the rewind of the
-// sampled counter by `period` (slot 0: PC_CYCLE on the CM, whose uncached address is
-// `counter_address`; PerfCount on the RM7000, counter_address unused), EPC and $ra into `ring`,
-// k0 and k1 only (24 instructions on the RM7000, 28 on the CM, vector to eret). The counter must
-// already be armed (preset, interrupt enabled: Sampler::arm); the vector leaves its 64-bit software
-// part alone (each run is one rewind and one ring entry: the caller adds head delta x period at the
-// stop, examples/malta/pmu_fast_vector.hpp). period in 64..2^31 (its rewind's bit 31 says ahead).
+// place: the Cause check for the PMU's interrupt alone, *folds + 1 (prof::Profiler::
+// fold_count_word: a read it interrupted retries), the acknowledge and the rewind of the sampled
+// counter by `period` (slot 0: PC_CYCLE on the CM, whose uncached address is `counter_address`;
+// PerfCount on the RM7000, counter_address unused), EPC and $ra into `ring`, k0 and k1 only (29
+// instructions on the RM7000, 32 on the CM, vector to eret). The counter must already be armed
+// (preset, interrupt enabled: Sampler::arm). The re-arms are the ring's head: prof::Profiler::
+// count_rearms_in adds head x period to the counter's value. period in 64..2^31 (its rewind's bit
+// 31 says ahead).
 template <class Ring>
-bool fast_pmu_sampling_start(std::uint32_t period, std::uintptr_t counter_address, Ring& ring) {
+bool fast_pmu_sampling_start(std::uint32_t period, std::uintptr_t counter_address, Ring& ring,
+                             volatile std::uint32_t* folds) {
   static_assert(prof::kAssemblyFastRing<Ring>,
                 "malta_fast_pmu_vector_* write a prof::SampleRing<256, prof::RingFull::keep_newest>");
-  if (period < 64 || period > 0x80000000u) return false;
+  if (period < 64 || period > 0x80000000u || folds == nullptr) return false;
   malta_fast_ring = &ring;
-  malta_fast_pmu_period = period;
-  malta_fast_pmu_counter = static_cast<std::uint32_t>(counter_address);
+  malta_fast_pmu_state.period = period;
+  malta_fast_pmu_state.counter = static_cast<std::uint32_t>(counter_address);
+  malta_fast_pmu_state.folds = folds;
 #if defined(__mips_isa_rev) && __mips_isa_rev >= 2
   return pmu_vector_start(malta_fast_pmu_vector_cm, malta_fast_pmu_vector_cm_end);
 #else

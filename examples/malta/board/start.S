@@ -131,18 +131,25 @@ malta_fast_vector_end:
 /* Fast PMU overflow sampling (board.hpp, fast_pmu_sampling_start): the same job as the fast timer
  * path for the PMU's own overflow interrupt, copied to 0x80000180 and run in place after the same
  * kind of Cause check: acknowledge the overflow by the PMU's own rule, re-arm by rewind (counter
- * -= malta_fast_pmu_period: what it counted since the overflow stays, and the next interrupt comes
- * a period after the last one), EPC and $ra into the keep-newest SampleRing<256> at
- * malta_fast_ring, eret. k0 and k1 only. The 64-bit software part of the sampled counter is not
- * touched here: every run of the vector rewinds by exactly one period and adds exactly one to the
- * ring's head, so fast_pmu_sampling_stop's caller adds (head delta) x period to it at the stop
- * (examples/malta/pmu_fast_vector.hpp). The events the counter takes between the rewind's read
- * and its write (the vector's own, 4 of them) are not counted, as with Driver::rearm<0>. */
+ * -= the period: what it counted since the overflow stays, and the next interrupt comes a period
+ * after the last one), EPC and $ra into the keep-newest SampleRing<256> at malta_fast_ring, eret.
+ * k0 and k1 only. The 64-bit software part of the sampled counter is not touched here: every run
+ * of the vector rewinds by exactly one period and adds exactly one to the ring's head, which the
+ * profiler adds to the counter's value (prof::Profiler::count_rearms_in), so read() and regions are
+ * right while it runs; it bumps the profiler's fold count first (Profiler::fold_count_word), so a
+ * read it interrupted retries. The period, the fold count's address and, on the CM, PC_CYCLE's are
+ * in malta_fast_pmu_state (board.hpp, fast_pmu_sampling_start). The events the counter takes
+ * between the rewind's read and its write (the vector's own, 4 of them) are not counted, as with
+ * Driver::rearm<0>. */
         .set    PC_OV_FROM_PC_CYCLE, 0x120 - 0x180
+/* malta_fast_pmu_state (board.cpp), 16-byte aligned so that one %hi reaches its three words. */
+        .set    PMU_COUNTER, 0
+        .set    PMU_PERIOD, 4
+        .set    PMU_FOLDS, 8
 #if defined(__mips_isa_rev) && __mips_isa_rev >= 2
 /* The MIPS CPS Coherence Manager (MIPS32r2 images): CM_PCInt, which pmusim's Malta wires to
  * hardware interrupt 4 (Cause.IP6, bit 14; board.hpp). The counter is PC_CYCLE (slot 0), reached
- * uncached at malta_fast_pmu_counter (GCR base + 0x6180, discovered at run time). Acknowledge
+ * uncached at the state's PMU_COUNTER (GCR base + 0x6180, discovered at run time). Acknowledge
  * (MIPS CPS training, "Performance Registers (GCR)", GCR_DB_PC_OV: write 1 to clear; CM_PCInt is
  * a level while an overflow bit is set): Cycl_Cnt_Overflow cleared only when the rewound count is
  * ahead of its next overflow, i.e. went back past 0 (bit 31 set, for a period of at most 2^31),
@@ -152,17 +159,21 @@ malta_fast_vector_end:
         .globl  malta_fast_pmu_vector_cm, malta_fast_pmu_vector_cm_end
 malta_fast_pmu_vector_cm:
         mfc0    $k0, CP0_CAUSE
-        lui     $k1, %hi(malta_fast_pmu_period)
+        lui     $k1, %hi(malta_fast_pmu_state)
         andi    $k0, $k0, 0x407C        /* IP6 (bit 14) and ExcCode (bits 6:2) */
         xori    $k0, $k0, 0x4000
         bnez    $k0, 9f
-        lw      $k1, %lo(malta_fast_pmu_period)($k1)   /* (delay slot; k1 is scratch there too) */
-        lui     $k0, %hi(malta_fast_pmu_counter)
-        lw      $k0, %lo(malta_fast_pmu_counter)($k0)  /* &PC_CYCLE */
+        lw      $k0, %lo(malta_fast_pmu_state + PMU_FOLDS)($k1)  /* (delay slot; k0 is scratch there too) */
+        lw      $k1, 0($k0)
+        addiu   $k1, $k1, 1
+        sw      $k1, 0($k0)             /* the fold count + 1: a read it interrupted retries */
+        lui     $k1, %hi(malta_fast_pmu_state)
+        lw      $k0, %lo(malta_fast_pmu_state + PMU_COUNTER)($k1)  /* &PC_CYCLE */
         lw      $k0, 0($k0)             /* the count, just past its roll-over to 0 */
+        lw      $k1, %lo(malta_fast_pmu_state + PMU_PERIOD)($k1)
         subu    $k0, $k0, $k1           /* rewound by the period */
-        lui     $k1, %hi(malta_fast_pmu_counter)
-        lw      $k1, %lo(malta_fast_pmu_counter)($k1)
+        lui     $k1, %hi(malta_fast_pmu_state)
+        lw      $k1, %lo(malta_fast_pmu_state + PMU_COUNTER)($k1)
         sw      $k0, 0($k1)
         srl     $k0, $k0, 31            /* 1: ahead of the next overflow, acknowledge */
         sw      $k0, PC_OV_FROM_PC_CYCLE($k1)  /* PC_OV, W1C: bit 0 is Cycl_Cnt_Overflow */
@@ -200,9 +211,14 @@ malta_fast_pmu_vector_rm7000:
         and     $k0, $k0, $k1
         xori    $k1, $k1, 0x007C        /* IP13 alone */
         bne     $k0, $k1, 9f
-        mfc0    $k0, CP0_PERFCOUNT      /* (delay slot; k0 is scratch there too) */
-        lui     $k1, %hi(malta_fast_pmu_period)
-        lw      $k1, %lo(malta_fast_pmu_period)($k1)
+        lui     $k1, %hi(malta_fast_pmu_state)  /* (delay slot; k1 is scratch there too) */
+        lw      $k0, %lo(malta_fast_pmu_state + PMU_FOLDS)($k1)
+        lw      $k1, 0($k0)
+        addiu   $k1, $k1, 1
+        sw      $k1, 0($k0)             /* the fold count + 1: a read it interrupted retries */
+        mfc0    $k0, CP0_PERFCOUNT
+        lui     $k1, %hi(malta_fast_pmu_state)
+        lw      $k1, %lo(malta_fast_pmu_state + PMU_PERIOD)($k1)
         subu    $k0, $k0, $k1
         mtc0    $k0, CP0_PERFCOUNT      /* the rewind, which is the acknowledge */
         lui     $k1, %hi(malta_fast_ring)
