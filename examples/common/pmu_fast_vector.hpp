@@ -126,16 +126,16 @@ std::uint64_t clock_cost_x10(std::uint32_t iters, std::uint64_t quiet, Count int
 // every 2.5, the PC's TSC every one). x10, or kNoCost.
 template <class Board, prof::Backend B>
 std::uint64_t entry_whole_x10(const Setup& s, prof::Counter cycles, void (*entry)(std::uint32_t, std::uint32_t),
-                              Checks& checks, unsigned k = 0) {
+                              Checks& checks, unsigned k = 0, std::uint32_t times = 2000) {
   if constexpr (!BoardClock<Board>) {
     return kNoCost;
   } else {
     if (s.per_instr_num != 1 || s.per_instr_den != 1 || s.resolution != 0) return kNoCost;
     const std::uint64_t hz = Board::clock_hz();
-    // The spin long enough for 2,000 x known region at the firmware's own period (the entry's cost
+    // The spin long enough for `times` (2,000) x known region at the firmware's own period (the entry's cost
     // depends on it: NetBurst's at 1,000 is not its cost at 100,000), and longer where one tick is
     // many instructions, so that the two readings' ticks are well under an instruction per interrupt.
-    const std::uint32_t kTimes = 2000 * static_cast<std::uint32_t>(1 + 1'000'000'000ull / hz / 50);
+    const std::uint32_t kTimes = times * static_cast<std::uint32_t>(1 + 1'000'000'000ull / hz / 50);
     const std::uint64_t kPeriod = s.pmu_period + k;
     auto spin_ticks = [&] { return spin_clock_ticks<Board>(kTimes * s.known_iters); };
     const std::uint64_t quiet = spin_ticks();
@@ -152,13 +152,13 @@ std::uint64_t entry_whole_x10(const Setup& s, prof::Counter cycles, void (*entry
     return ticks_x10_per_interrupt<Board>(busy, quiet, n);
   }
 }
-// Its mean over the board's periods (pmu_periods).
+// Its mean over the board's periods (pmu_periods), on a spin of `times` x the known region.
 template <class Board, prof::Backend B>
 std::uint64_t entry_whole_mean_x10(const Setup& s, prof::Counter cycles, void (*entry)(std::uint32_t, std::uint32_t),
-                                   Checks& checks) {
+                                   Checks& checks, std::uint32_t times) {
   std::uint64_t sum = 0;
   for (unsigned k = 0; k < pmu_periods<Board>(); ++k) {
-    const std::uint64_t x10 = entry_whole_x10<Board, B>(s, cycles, entry, checks, k);
+    const std::uint64_t x10 = entry_whole_x10<Board, B>(s, cycles, entry, checks, k, times);
     if (x10 == kNoCost) return kNoCost;
     sum += x10;
   }
