@@ -5,9 +5,9 @@
  * handler), acknowledge it by the PMU's rule, rewind the counter by the period, and store the
  * interrupted PC into handwritten_ring (handwritten_count.S) with a free-running head. Unlike the
  * fast vectors the ring, the period and the GCR's address are link-time constants, only the PC is
- * stored and nothing is kept for the counter's software part. Two copies, for the periods
+ * stored and nothing is kept for the counter's software part (no fold count). Two copies, for the periods
  * MALTA_PMU_PERIOD and MALTA_PMU_PERIOD + 1 (fast_sampling.h says why). The profiling examples
- * measure them and the fast vector in the same run (examples/malta/pmu_fast_vector.hpp).
+ * measure them and the fast vector in the same run (examples/common/pmu_fast_vector.hpp).
  * MIPS32 PRA (Cause ExcCode 6:2, EPC, eret); MIPS CPS training, "Performance Registers (GCR)"
  * (GCR_DB_PC_CYCLE, GCR_DB_PC_OV: write 1 to clear); RM7000 datasheet, "Performance Counters"
  * (PerfCount bit 31 is the interrupt request) and the interrupt section (IP13, Cause bit 21). */
