@@ -143,9 +143,9 @@ struct FrameView {
   const std::uint32_t* (*pcs)(const void* ring, std::size_t i, std::uint32_t& count, bool& complete);
   void (*consume)(void* ring, std::size_t n);
 
-  template <std::size_t N, std::size_t Depth>
-  static FrameView of(FrameRing<N, Depth>& r) {
-    using R = FrameRing<N, Depth>;
+  // Any ring of FrameSample entries: FrameRing, UnwindRing (profiler/unwind_table.hpp).
+  template <class R>
+  static FrameView of(R& r) {
     return {&r, r.size(), r.dropped(),
             [](const void* p, std::size_t i, std::uint32_t& count, bool& complete) -> const std::uint32_t* {
               const auto& e = static_cast<const R*>(p)->peek(i);

@@ -388,17 +388,7 @@ class UnwindRing : public CaptureRing<FrameSample<Depth>, N> {
     return true;
   }
   // The ring as write_dump reads walked frames (FrameView, profiler/frame_walk.hpp).
-  FrameView view() {
-    using R = UnwindRing<N, Depth>;
-    return {this, this->size(), this->dropped(),
-            [](const void* p, std::size_t i, std::uint32_t& count, bool& complete) -> const std::uint32_t* {
-              const auto& e = static_cast<const R*>(p)->peek(i);
-              count = e.count;
-              complete = e.complete;
-              return e.pcs;
-            },
-            [](void* p, std::size_t n) { static_cast<R*>(p)->consume(n); }};
-  }
+  FrameView view() { return FrameView::of(*this); }
 
  private:
   UnwindTable table_{};
