@@ -264,17 +264,8 @@ template <class Board, prof::Backend B>
         Board::pmu_fast_stop();
         sampler.disarm();
         const std::uint64_t v = st.total[cycles.index], n = fast_ring.recorded();
-        out.put("fast-vector sampled counter, period ");
-        out.dec(per);
-        out.put(": known region ");
-        out.dec(static_cast<std::uint32_t>(v));
-        out.put(" = ");
-        out.dec(static_cast<std::uint32_t>(known));
-        out.put(" + ");
-        out.dec(static_cast<std::uint32_t>(n));
-        out.put(" interrupts x ");
-        out.dec(static_cast<std::uint32_t>(n == 0 || v < known ? 0 : (v - known) / n));
-        out.line(" instructions");
+        put_known_region(out, "fast-vector sampled counter", per, v, known, n);
+        out.line("");
         const std::uint64_t periods = v / per, slack = 1 + periods * 3 / 100;
         all &= v >= known && v <= known + kSetUp + n * kHandlerBound && n + slack >= periods && n <= periods + slack &&
                st.clamped + st.voided == 0;

@@ -338,6 +338,24 @@ std::uint64_t capture_cost_x10(const Setup& s, prof::Regions<B>& regions, prof::
   return ring.dropped() == 0 ? x10 : kNoCost;
 }
 
+// "WHAT, period P: known region V = K + N interrupts x X instructions" (no end of line): a region
+// on a sampled counter against its known instructions, the rest per interrupt taken.
+inline void put_known_region(const Console& out, const char* what, std::uint64_t period, std::uint64_t v,
+                             std::uint64_t known, std::uint64_t n) {
+  out.put(what);
+  out.put(", period ");
+  out.dec(static_cast<std::uint32_t>(period));
+  out.put(": known region ");
+  out.dec(static_cast<std::uint32_t>(v));
+  out.put(" = ");
+  out.dec(static_cast<std::uint32_t>(known));
+  out.put(" + ");
+  out.dec(static_cast<std::uint32_t>(n));
+  out.put(" interrupts x ");
+  out.dec(static_cast<std::uint32_t>(n == 0 || v < known ? 0 : (v - known) / n));
+  out.put(" instructions");
+}
+
 inline void print_cost(const Console& out, const char* what, std::uint64_t x10, const char* scope) {
   out.put(what);
   if (x10 == kNoCost) {
@@ -489,17 +507,8 @@ template <class Board, prof::Backend B>
     for (prof::Sample drop; profile_ring.pop(drop);) {
     }
     const std::uint64_t v = st.total[cycles.index], n = st.interrupts;
-    out.put("sampled counter, period ");
-    out.dec(static_cast<std::uint32_t>(period));
-    out.put(": known region ");
-    out.dec(static_cast<std::uint32_t>(v));
-    out.put(" = ");
-    out.dec(static_cast<std::uint32_t>(known));
-    out.put(" + ");
-    out.dec(static_cast<std::uint32_t>(n));
-    out.put(" interrupts x ");
-    out.dec(static_cast<std::uint32_t>(n == 0 ? 0 : (v - known) / n));
-    out.put(" instructions, ");
+    put_known_region(out, "sampled counter", period, v, known, n);
+    out.put(", ");
     out.dec(static_cast<std::uint32_t>(samples));
     out.line(" samples");
     // Samples per counted period: within 3% and one (NetBurst under pmusim takes 1.8% more samples
