@@ -1,12 +1,12 @@
 #include "tools/pprof/format_pprof.hpp"
 
 #include <map>
+#include <string_view>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-#include "profile.pb.h"
 #include "profiler/dump/format.hpp"
 #include "tools/report/describe.hpp"
 #include "tools/report/flat_map.hpp"
@@ -15,31 +15,105 @@
 namespace pmukit {
 namespace {
 
-namespace pb = perftools::profiles;
+// The profile is written as it is built, in protobuf's own encoding (the bytes protobuf's
+// serializer gives for tools/pprof/profile.proto: fields in number order, proto3 zeros left out,
+// repeated scalars packed): a message object per sample and location cost more than the rest of
+// the report on a large ELF. The samples go out as they come; only the locations, functions and
+// strings (distinct addresses and names) are kept, to follow them (fields 4-6).
+class Out {
+ public:
+  explicit Out(std::ostream& os) : os_(os) { buf_.reserve(kFlush + 4096); }
+  std::string& buf() { return buf_; }
+  void flush() {
+    if (!buf_.empty() && !os_.write(buf_.data(), static_cast<std::streamsize>(buf_.size())))
+      throw std::runtime_error("pprof: write failed");
+    buf_.clear();
+  }
+  void maybe_flush() {
+    if (buf_.size() >= kFlush) flush();
+  }
+
+ private:
+  static constexpr std::size_t kFlush = 1 << 20;
+  std::ostream& os_;
+  std::string buf_;
+};
+
+inline void varint(std::string& b, std::uint64_t v) {
+  if (v < 0x80) {  // most ids, lines and counts of a small profile
+    b += static_cast<char>(v);
+    return;
+  }
+  char tmp[10];
+  std::size_t n = 0;
+  while (v >= 0x80) {
+    tmp[n++] = static_cast<char>(v | 0x80);
+    v >>= 7;
+  }
+  tmp[n++] = static_cast<char>(v);
+  b.append(tmp, n);
+}
+std::size_t varint_size(std::uint64_t v) {
+  std::size_t n = 1;
+  for (; v >= 0x80; v >>= 7) ++n;
+  return n;
+}
+// A scalar field (wire type 0), left out at zero as proto3 does.
+void field(std::string& b, unsigned number, std::uint64_t v) {
+  if (v == 0) return;
+  varint(b, number << 3);
+  varint(b, v);
+}
+// A length-delimited field (wire type 2): a message, string or packed scalars.
+void bytes_field(std::string& b, unsigned number, std::string_view v) {
+  varint(b, number << 3 | 2);
+  varint(b, v.size());
+  b.append(v);
+}
+// Packed scalars, left out when empty.
+void packed(std::string& b, unsigned number, const std::vector<std::uint64_t>& v) {
+  if (v.empty()) return;
+  std::size_t n = 0;
+  for (const std::uint64_t x : v) n += varint_size(x);
+  varint(b, number << 3 | 2);
+  varint(b, n);
+  for (const std::uint64_t x : v) varint(b, x);
+}
+
+// ValueType {type = 1, unit = 2}.
+std::string value_type(std::int64_t type, std::int64_t unit) {
+  std::string m;
+  field(m, 1, static_cast<std::uint64_t>(type));
+  field(m, 2, static_cast<std::uint64_t>(unit));
+  return m;
+}
 
 class Builder {
  public:
   Builder(const ReportInput& in) : in_(in), p_(in.profile), function_ids_(p_.functions.size(), 0) {
-    out_.add_string_table("");
+    strings_out_.push_back("");
   }
 
   // proto3 strings must be UTF-8: a reader rejects the whole profile over one bad name.
   std::int64_t str(const std::string& s) {
-    auto [it, fresh] = strings_.try_emplace(s, out_.string_table_size());
-    if (fresh) out_.add_string_table(to_valid_utf8(s));
+    auto [it, fresh] = strings_.try_emplace(s, static_cast<std::int64_t>(strings_out_.size()));
+    if (fresh) strings_out_.push_back(to_valid_utf8(s));
     return it->second;
   }
   std::uint64_t function(const std::string& name, std::uint32_t line_id) {
-    auto [it, fresh] = functions_.try_emplace(name, out_.function_size() + 1);
+    auto [it, fresh] = functions_.try_emplace(name, functions_out_.size() + 1);
     if (fresh) {
-      pb::Function* f = out_.add_function();
-      f->set_id(it->second);
-      f->set_name(str(name));
-      f->set_system_name(f->name());
+      // Function {id = 1, name = 2, system_name = 3, filename = 4, start_line = 5}.
+      const auto n = static_cast<std::uint64_t>(str(name));
+      std::string f;
+      field(f, 1, it->second);
+      field(f, 2, n);
+      field(f, 3, n);
       if (line_id != kNoLine) {
-        f->set_filename(str(p_.symbols->file(p_.symbols->line(line_id).file)));
-        f->set_start_line(p_.symbols->line(line_id).line);
+        field(f, 4, static_cast<std::uint64_t>(str(p_.symbols->file(p_.symbols->line(line_id).file))));
+        field(f, 5, static_cast<std::uint64_t>(std::int64_t{p_.symbols->line(line_id).line}));
       }
+      functions_out_.push_back(std::move(f));
     }
     return it->second;
   }
@@ -48,29 +122,39 @@ class Builder {
   // inlining the next (Profile::Frame::call_line). Its lines are pprof's inlined frames, the
   // innermost first, each function with its line there.
   std::uint64_t location(const Profile::Frame* first, const Profile::Frame* last) {
-    const auto [slot, fresh] = locations_.try_emplace({last->at, last->function}, out_.location_size() + 1);
+    const auto [slot, fresh] = locations_.try_emplace({last->at, last->function}, location_count_ + 1);
     const std::uint64_t id = *slot;
     if (fresh) {
-      pb::Location* l = out_.add_location();
-      l->set_id(id);
-      l->set_mapping_id(1);
-      l->set_address(last->at);
+      ++location_count_;
+      // Location {id = 1, mapping_id = 2, address = 3, line = 4 (Line {function_id = 1, line = 2})}.
+      std::string& l = locations_out_;
+      std::string lines;
       for (const Profile::Frame* f = last;; --f) {
         const ProfileFunction& fn = p_.functions[f->function];
-        pb::Line* line = l->add_line();
         // By the profile's function id: a name is hashed once, not once per location.
-        std::uint64_t& id = function_ids_[f->function];
-        if (id == 0) id = function(fn.name, fn.line);
-        line->set_function_id(id);
+        std::uint64_t& fid = function_ids_[f->function];
+        if (fid == 0) fid = function(fn.name, fn.line);
         const std::uint32_t line_id = symbols_ ? p_.frame_line(*f) : kNoLine;
-        if (line_id != kNoLine) line->set_line(p_.symbols->line(line_id).line);
+        const std::uint64_t line =
+            line_id != kNoLine ? static_cast<std::uint64_t>(std::int64_t{p_.symbols->line(line_id).line}) : 0;
+        lines += '\x22';  // field 4, length-delimited
+        varint(lines, varint_size(fid) + 1 + (line != 0 ? 1 + varint_size(line) : 0));
+        field(lines, 1, fid);
+        field(lines, 2, line);
         if (f == first) break;
       }
+      const std::size_t size = 1 + varint_size(id) + 2 + (last->at != 0 ? 1 + varint_size(last->at) : 0) + lines.size();
+      l += '\x22';  // Profile.location, field 4
+      varint(l, size);
+      field(l, 1, id);
+      field(l, 2, 1);
+      field(l, 3, last->at);
+      l += lines;
     }
     return id;
   }
 
-  pb::Profile build() {
+  void write(std::ostream& os) {
     const Dump& d = in_.dump;
     const bool timer = d.source && d.source->kind == static_cast<unsigned>(pmu::dump::SampleSourceKind::timer);
     const std::uint64_t period = d.source ? d.source->period : 0;
@@ -78,22 +162,26 @@ class Builder {
     if (d.source && !timer)
       for (const Counter& c : d.counters)
         if (c.slot == d.source->counter_slot) event = counter_label(c);
+    Out out(os);
+    std::string& b = out.buf();
     // Two values per sample: the count, and what it stands for (nanoseconds of a timer, events
     // of the sampled counter) where the period is known.
-    pb::ValueType* t = out_.add_sample_type();
-    t->set_type(str("samples"));
-    t->set_unit(str("count"));
+    {
+      const std::int64_t type = str("samples");
+      bytes_field(b, 1, value_type(type, str("count")));
+    }
     const bool weighted = period != 0;
+    std::string period_type;
     if (weighted) {
-      pb::ValueType* w = out_.add_sample_type();
-      w->set_type(str(timer ? "cpu" : event));
-      w->set_unit(str(timer ? "nanoseconds" : "events"));
-      out_.mutable_period_type()->CopyFrom(*w);
-      out_.set_period(static_cast<std::int64_t>(period));
+      const std::int64_t type = str(timer ? "cpu" : event);
+      period_type = value_type(type, str(timer ? "nanoseconds" : "events"));
+      bytes_field(b, 1, period_type);
     }
     // The code the samples are in, named by the ELF and its build-id where known.
-    pb::Mapping* m = out_.add_mapping();
-    m->set_id(1);
+    // Mapping {id = 1, memory_start = 2, memory_limit = 3, filename = 5, build_id = 6,
+    // has_functions = 7, has_filenames = 8, has_line_numbers = 9}.
+    std::string mapping;
+    field(mapping, 1, 1);
     std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
     for (const auto& [pc, c] : p_.pc_self) {
       lo = std::min(lo, pc);
@@ -104,42 +192,78 @@ class Builder {
       hi = d.image->code_hi;
     }
     if (hi > lo) {
-      m->set_memory_start(lo);
-      m->set_memory_limit(hi);
+      field(mapping, 2, lo);
+      field(mapping, 3, hi);
     }
-    if (!in_.options.elf.empty()) m->set_filename(str(in_.options.elf));
-    if (d.image && !d.image->build_id.empty()) m->set_build_id(str(hex_bytes(d.image->build_id)));
+    if (!in_.options.elf.empty()) field(mapping, 5, static_cast<std::uint64_t>(str(in_.options.elf)));
+    if (d.image && !d.image->build_id.empty())
+      field(mapping, 6, static_cast<std::uint64_t>(str(hex_bytes(d.image->build_id))));
     const bool symbols = symbols_ = p_.symbols != nullptr && !p_.symbols->empty();
-    m->set_has_functions(symbols);
-    m->set_has_filenames(symbols);
-    m->set_has_line_numbers(symbols);
+    field(mapping, 7, symbols);
+    field(mapping, 8, symbols);
+    field(mapping, 9, symbols);
 
     // One sample per stack of the profile (Profile::stacks: unwound, walked, placed or the LR
     // guess), its locations leaf first: the sampled pc, then each caller's call instruction; the
     // frames inlined at one instruction (report --inline) are one location.
+    // Sample {location_id = 1, value = 2}, both packed.
+    std::vector<std::uint64_t> ids;
     for (const auto& [frames, count] : p_.stacks) {
       if (count == 0) continue;
-      pb::Sample* s = out_.add_sample();
+      ids.clear();
       for (std::size_t end = frames.size(); end != 0;) {
         std::size_t first = end - 1;
         while (first != 0 && frames[first - 1].call_line != kNoLine) --first;
-        s->add_location_id(location(&frames[first], &frames[end - 1]));
+        ids.push_back(location(&frames[first], &frames[end - 1]));
         end = first;
       }
-      s->add_value(static_cast<std::int64_t>(count));
-      if (weighted) s->add_value(static_cast<std::int64_t>(count * period));
+      std::size_t id_bytes = 0;
+      for (const std::uint64_t id : ids) id_bytes += varint_size(id);
+      const std::size_t value_bytes = varint_size(count) + (weighted ? varint_size(count * period) : 0);
+      b += '\x12';  // Profile.sample, field 2
+      varint(b, (ids.empty() ? 0 : 1 + varint_size(id_bytes) + id_bytes) + 1 + varint_size(value_bytes) + value_bytes);
+      if (!ids.empty()) {
+        b += '\x0a';  // Sample.location_id
+        varint(b, id_bytes);
+        for (const std::uint64_t id : ids) varint(b, id);
+      }
+      b += '\x12';  // Sample.value
+      varint(b, value_bytes);
+      varint(b, count);
+      if (weighted) varint(b, count * period);
+      out.maybe_flush();
     }
+    std::vector<std::uint64_t> comments;
     if (d.source && d.source->dropped != 0)
-      out_.add_comment(str(std::to_string(d.source->dropped) + " samples dropped on the target"));
-    out_.add_comment(str("pmukit: " + describe_target(d)));
-    return std::move(out_);
+      comments.push_back(static_cast<std::uint64_t>(str(std::to_string(d.source->dropped) + " samples dropped on the target")));
+    comments.push_back(static_cast<std::uint64_t>(str("pmukit: " + describe_target(d))));
+
+    bytes_field(b, 3, mapping);
+    b += locations_out_;
+    locations_out_.clear();
+    locations_out_.shrink_to_fit();
+    for (const std::string& f : functions_out_) bytes_field(b, 5, f);
+    out.maybe_flush();
+    for (const std::string& s : strings_out_) {
+      bytes_field(b, 6, s);
+      out.maybe_flush();
+    }
+    if (weighted) {
+      bytes_field(b, 11, period_type);
+      field(b, 12, period);
+    }
+    packed(b, 13, comments);
+    out.flush();
   }
 
  private:
   const ReportInput& in_;
   const Profile& p_;
   bool symbols_ = false;
-  pb::Profile out_;
+  std::vector<std::string> strings_out_;    // the string table, in order
+  std::vector<std::string> functions_out_;  // each Function message, in id order
+  std::string locations_out_;               // the Location fields (4) of the profile, in id order
+  std::uint64_t location_count_ = 0;
   std::unordered_map<std::string, std::int64_t> strings_;
   std::unordered_map<std::string, std::uint64_t> functions_;
   std::vector<std::uint64_t> function_ids_;  // profile function id -> function(), 0 before its first
@@ -153,9 +277,6 @@ class Builder {
 
 }  // namespace
 
-void write_pprof(std::ostream& os, const ReportInput& in) {
-  const pb::Profile profile = Builder(in).build();
-  if (!profile.SerializeToOstream(&os)) throw std::runtime_error("pprof: write failed");
-}
+void write_pprof(std::ostream& os, const ReportInput& in) { Builder(in).write(os); }
 
 }  // namespace pmukit

@@ -64,7 +64,8 @@ class Builder {
         leaf_pcs_(leaf_pcs),
         inlined_(inlined && symbols.has_inlined()),
         by_symbol_(symbols.function_count(), kNoFunction),
-        by_inlined_(inlined_ ? symbols.inlined_count() : 0, kNoFunction) {
+        by_inlined_(inlined_ ? symbols.inlined_count() : 0, kNoFunction),
+        listed_(leaf_pcs || inlined_) {
     profile_.symbols = &symbols;
   }
 
@@ -90,7 +91,7 @@ class Builder {
     // LR is a return address: the call is the instruction before it (and may be a function's
     // last one), so the caller and its call-site line are looked up at lr - 1.
     const std::uint32_t caller = has_lr ? caller_of(lr, leaf) : kNoFunction;
-    *guesses_.try_emplace(guess_key(caller, lr, leaf, pc), 0).first += weight;
+    guess(guess_key(caller, lr, leaf, pc)) += weight;
     if (!with_lines_) return;
     *last_.line_self += weight;  // the map's nodes stay where they are when it grows
     profile_.pc_self.count(last_.pc_self) += weight;
@@ -100,7 +101,7 @@ class Builder {
   // stack kept.
   void replace_stack(std::uint64_t pc, std::uint64_t lr, const UnwoundStack& u) {
     const std::uint32_t leaf = function_of(pc);
-    std::uint64_t* const guessed = guesses_.find(guess_key(caller_of(lr, leaf), lr, leaf, pc));
+    std::uint64_t* const guessed = find_guess(guess_key(caller_of(lr, leaf), lr, leaf, pc));
     if (guessed == nullptr || *guessed == 0) return;  // not a sample of this dump: nothing to replace
     --*guessed;
     Frames frames;
@@ -124,7 +125,7 @@ class Builder {
     std::vector<bool> wanted(profile_.functions.size(), false);
     for (const auto& [frames, n] : stopped_)
       if (frames.size() > 1) wanted[frames[1].function] = true;
-    guesses_.for_each([&](const Guess& g, std::uint64_t n) {
+    for_each_guess([&](const Guess& g, std::uint64_t n) {
       if (n == 0) return;  // all replaced by their own stacks
       wanted[g.leaf] = true;
       if (g.caller != kNoFunction) wanted[g.caller] = true;
@@ -165,13 +166,19 @@ class Builder {
     // caller's; else the LR guess as it is. Sorted, so the split is the same on every run (a
     // vector, not a map: a million-sample profile has as many keys).
     using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint64_t, std::uint64_t>;  // leaf, caller, site, pc
+    // Without walks no leaf has a context: all go straight to by_caller.
+    const bool walks = !complete.empty() || !walked.empty();
     std::vector<std::pair<Key, std::uint64_t>> by_leaf;
-    by_leaf.reserve(guesses_.size());
-    guesses_.for_each([&](const Guess& g, std::uint64_t n) {
-      if (n != 0) by_leaf.push_back({{g.leaf, g.caller, g.site, g.pc}, n});
-    });
-    std::sort(by_leaf.begin(), by_leaf.end());
     std::vector<std::pair<Key, std::uint64_t>> by_caller;  // leaves no walk saw
+    (walks ? by_leaf : by_caller).reserve(listed_ ? list_.size() : guesses_.size());
+    for_each_guess([&](const Guess& g, std::uint64_t n) {
+      if (n == 0) return;
+      if (walks)
+        by_leaf.push_back({{g.leaf, g.caller, g.site, g.pc}, n});
+      else
+        by_caller.push_back({{g.caller, g.leaf, g.site, g.pc}, n});
+    });
+    sort_by_leaf(by_leaf);
     for (auto it = by_leaf.begin(); it != by_leaf.end();) {
       const std::uint32_t leaf = std::get<0>(it->first);
       auto end = it;
@@ -191,7 +198,7 @@ class Builder {
       }
       it = end;
     }
-    std::sort(by_caller.begin(), by_caller.end());  // caller, leaf, site, pc
+    sort_by_leaf(by_caller);  // caller, leaf, site, pc
     for (auto it = by_caller.begin(); it != by_caller.end();) {
       const std::uint32_t caller = std::get<0>(it->first);
       auto end = it;
@@ -201,6 +208,7 @@ class Builder {
       if (c == nullptr) {
         for (auto g = it; g != end; ++g) {
           Frames f;  // unique: no other entry has this caller, leaf, site and pc
+          f.reserve(2);
           if (caller != kNoFunction) f.push_back({caller, kNoLine, std::get<2>(g->first)});
           f.push_back({std::get<1>(g->first), kNoLine, std::get<3>(g->first)});
           plain.emplace_back(std::move(f), g->second);
@@ -225,8 +233,27 @@ class Builder {
     return std::move(profile_);
   }
 
+  // std::sort of the whole, in the same order, but first spread by the key's first function id
+  // (the leaf, or the caller; a counting pass) and then sorted a function at a time: the sort's
+  // passes stay in cache, which a million keys of a large ELF with leaf pcs do not.
+  template <class Entry>
+  void sort_by_leaf(std::vector<Entry>& v) const {
+    const std::size_t buckets = profile_.functions.size() + 1;  // the last one: any other id
+    const auto bucket = [&](const Entry& e) { return std::min<std::size_t>(std::get<0>(e.first), buckets - 1); };
+    std::vector<std::size_t> start(buckets + 1, 0);
+    for (const Entry& e : v) ++start[bucket(e) + 1];
+    for (std::size_t i = 1; i <= buckets; ++i) start[i] += start[i - 1];
+    std::vector<Entry> spread(v.size());
+    std::vector<std::size_t> at(start.begin(), start.end() - 1);
+    for (const Entry& e : v) spread[at[bucket(e)]++] = e;
+    for (std::size_t i = 0; i < buckets; ++i) std::sort(spread.begin() + start[i], spread.begin() + start[i + 1]);
+    v.swap(spread);
+  }
+
   // At most this many distinct samples: the per-line map never rehashes.
   void reserve(std::size_t n) {
+    // With the pc in its key, a guess per distinct sample, or nearly.
+    if (listed_) list_.reserve(n);
     if (!with_lines_) return;
     profile_.line_self.reserve(n);
     profile_.pc_self.reserve(n);
@@ -244,6 +271,41 @@ class Builder {
                                                    hash_address(g.site) ^ g.pc));
     }
   };
+  // With the pc in the key (leaf pcs, inlined), the guesses come grouped by pc, as the dump's
+  // samples are sorted: a list, each pc's few entries searched, instead of a hash table a key per
+  // distinct sample wide (a cache miss each on a large ELF). A pc out of order, or one with many
+  // entries, moves them all to the table.
+  std::uint64_t& guess(const Guess& g) {
+    if (listed_) {
+      if (list_.empty() || list_.back().first.pc < g.pc) {
+        run_ = list_.size();
+        return list_.emplace_back(g, 0).second;
+      }
+      if (list_.back().first.pc == g.pc && list_.size() - run_ < kRun) {
+        for (std::size_t i = run_; i < list_.size(); ++i)
+          if (list_[i].first == g) return list_[i].second;
+        return list_.emplace_back(g, 0).second;
+      }
+      listed_ = false;
+      for (const auto& [k, n] : list_) guesses_.try_emplace(k, n);  // the keys are distinct
+      std::vector<std::pair<Guess, std::uint64_t>>().swap(list_);
+    }
+    return *guesses_.try_emplace(g, 0).first;
+  }
+  std::uint64_t* find_guess(const Guess& g) {
+    if (!listed_) return guesses_.find(g);
+    auto it = std::lower_bound(list_.begin(), list_.end(), g.pc,
+                               [](const auto& e, std::uint64_t pc) { return e.first.pc < pc; });
+    for (; it != list_.end() && it->first.pc == g.pc; ++it)
+      if (it->first == g) return &it->second;
+    return nullptr;
+  }
+  template <class F>
+  void for_each_guess(F f) const {
+    if (!listed_) return guesses_.for_each(f);
+    for (const auto& [k, n] : list_) f(k, n);
+  }
+
   // Inlined code is found by address: then the call and the pc are kept until take() expands them.
   Guess guess_key(std::uint32_t caller, std::uint64_t lr, std::uint32_t leaf, std::uint64_t pc) const {
     return {caller, leaf, (with_lines_ || inlined_) && caller != kNoFunction ? lr - 1 : 0,
@@ -483,6 +545,10 @@ class Builder {
   std::uint32_t unknown_ = kNoFunction;
   // Samples without a stack of their own (an entry back at 0 had all its samples replaced).
   FlatMap<Guess, std::uint64_t, GuessHash> guesses_;
+  static constexpr std::size_t kRun = 16;  // at most this many entries per pc in list_
+  bool listed_;                            // in list_ (sorted by pc), not in guesses_ (see guess())
+  std::vector<std::pair<Guess, std::uint64_t>> list_;
+  std::size_t run_ = 0;  // where the last pc's entries start in list_
   std::map<Frames, std::uint64_t> complete_, stopped_;          // walked stacks, outermost first
   std::map<Frames, std::uint64_t> placed_;                       // the walks, and samples placed in them
   std::map<std::string, std::uint32_t> markers_;                // "[unwind stopped: ...]" -> function id

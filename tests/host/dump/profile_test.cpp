@@ -182,6 +182,42 @@ pmukit::Dump cut_walks_dump() {
 }
 }  // namespace
 
+// With leaf pcs (pprof) the samples' LR guesses are kept in a list while the pcs come in order,
+// a few per pc, and in the hash table otherwise: a pc with many callers, pcs out of order and a
+// histogram after the samples give the same stacks, by name, as without leaf pcs.
+TEST(Profile, LeafPcStacksAreTheFunctionStacksWhateverTheSampleOrder) {
+  pmukit::SymbolTable t;
+  t.add_function(0x1000, 0x100, "leaf");
+  for (unsigned i = 0; i < 40; ++i) t.add_function(0x2000 + 0x100 * i, 0x100, "caller" + std::to_string(i));
+  t.add_function(0x8000, 0x100, "other");
+  t.finalize();
+  for (const bool sorted : {true, false}) {
+    pmukit::Dump d;
+    d.target.address_bytes = 4;
+    d.sample_counts.push_back({0x1004, 0, 3});
+    d.sample_counts.push_back({0x1008, 0x2010, 2});
+    for (unsigned i = 0; i < 40; ++i) d.sample_counts.push_back({0x1010, 0x2004 + 0x100 * i, 1 + i % 3});
+    d.sample_counts.push_back({0x8004, 0x1020, 5});
+    if (!sorted) std::swap(d.sample_counts.front(), d.sample_counts.back());
+    d.histogram.push_back({0x1008, 4});
+    d.histogram.push_back({0x8008, 1});
+    const auto folded = [&](bool leaf_pcs) {
+      std::string text;
+      for (const auto& st : pmukit::build_profile(d, t, true, nullptr, leaf_pcs).folded()) {
+        for (const std::string& f : st.frames) text += f + ";";
+        text += " " + std::to_string(st.count) + "\n";
+      }
+      return text;
+    };
+    EXPECT_EQ(folded(true), folded(false)) << "sorted " << sorted;
+    const pmukit::Profile p = pmukit::build_profile(d, t, true, nullptr, true);
+    std::uint64_t at_many = 0;  // the pc with 40 callers: a stack per caller, its samples all there
+    for (const auto& [frames, n] : p.stacks)
+      if (!frames.empty() && frames.back().at == 0x1010) at_many += n;
+    EXPECT_EQ(at_many, 79u) << "sorted " << sorted;
+  }
+}
+
 // Cut walks that reached f are shared among the callers complete walks saw f under, in their
 // proportions, however many distinct walks there are: a walk alone would always go to the heavier
 // caller (16 and 4 here, not 12 and 8), and with or without call-site addresses the split is the
