@@ -1,9 +1,10 @@
 #include "tools/pprof/format_pprof.hpp"
 
+#include <algorithm>
 #include <map>
-#include <string_view>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 

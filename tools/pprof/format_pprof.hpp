@@ -1,7 +1,8 @@
 #pragma once
-// `pprof`: the samples as a pprof profile (protocol buffers, tools/pprof/profile.proto, written
-// with Debian's protobuf library), for `pprof -top`, `pprof -http`, speedscope and the other tools
-// that read it. Host tool only: the library is not there for the cross builds of tools/report.
+// `pprof`: the samples as a pprof profile (protocol buffers, tools/pprof/profile.proto, encoded
+// here as protobuf's serializer would, byte for byte; the tests parse it with Debian's protobuf
+// library), for `pprof -top`, `pprof -http`, speedscope and the other tools that read it. Host
+// tool only, as the library the tests need is.
 #include <ostream>
 
 #include "tools/report/formats.hpp"
