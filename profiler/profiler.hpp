@@ -263,6 +263,14 @@ class Profiler {
     return read_extended(s);
   }
 
+  // read() of a counter that is not linked, with the register value it was extended from: a
+  // CounterRegion's anchor (profiler/counter_region.hpp). Running profiler only (else 0, raw 0).
+  std::uint64_t read_anchor(Counter c, std::uint64_t& raw) const {
+    raw = 0;
+    if (!valid(c) || !running_ || counters_[c.index].linked_lo != Counter::kInvalid) return 0;
+    return read_extended(counters_[c.index], &raw);
+  }
+
   // Regions' read, in two steps so that only register reads run inside a measured window: take()
   // reads the counters in use in one unrolled sweep (slot order; per slot a mask test, no dispatch
   // and no call; counters not in use are not read, as a part may trap on them: QEMU's PXA27x has
@@ -459,12 +467,13 @@ class Profiler {
   // Bounded: on silicon a second pass always succeeds (an overflow needs 2^width events); a part or
   // model that keeps changing gets kReadTries passes, then the last one is returned and the
   // give-up counted (read_giveups()), never a hang.
-  std::uint64_t read_extended(const Slot& s) const {
+  std::uint64_t read_extended(const Slot& s, std::uint64_t* raw = nullptr) const {
     const unsigned w = B::width(s.slot);
     for (unsigned i = 0;; ++i) {
       const std::uint32_t f1 = folds_;
       const bool c1 = B::overflow_status() & bit(s.slot);
       const std::uint64_t v = B::read(s.slot);
+      if (raw) *raw = v;
       const bool c2 = B::overflow_status() & bit(s.slot);
       const std::uint64_t high = s.high + (&s == &counters_[rearm_index_] ? rearms_counted() : 0);
       if (c1 == c2 && f1 == folds_) return high + (c1 ? carry(s.slot, v) : 0) + (v & low_mask(w));

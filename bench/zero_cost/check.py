@@ -350,6 +350,87 @@ def window_of(arch: str, body: list[Insn], n: int) -> tuple[int, str]:
                for c in range(n)), ""
 
 
+# A counter region (profiler/counter_region.hpp): the reads are in per-slot readers called through
+# a pointer chosen at run time, so its window is the code between the two indirect calls (the
+# second call, with a MIPS delay slot, included; the body's direct calls excluded) plus the
+# largest reader's instructions other than its read (what runs before the read, in the second,
+# and after it, the return included, in the first).
+REGION_WINDOW_LIMIT = 4
+INDIRECT_CALL = {
+    "arm": re.compile(r"^blx$"),
+    "ppc": re.compile(r"^bctrl$"),
+    "mips": re.compile(r"^jalr$"),
+    "x86": re.compile(r"^call[l]?$"),
+}
+
+
+def is_indirect_call(arch: str, i: Insn) -> bool:
+    if not INDIRECT_CALL[arch].match(i.mnem):
+        return False
+    if arch == "arm":
+        return not re.match(r"^[0-9a-f]+ <", i.ops)  # blx <label> is direct
+    if arch == "x86":
+        return i.ops.startswith("*")
+    return True
+
+
+def reader_cost(arch: str, funcs: dict) -> tuple[int, str]:
+    """The largest reader's instructions other than its one counter read (return included)."""
+    costs = []
+    for name, f in funcs.items():
+        if "read_slot" not in name:
+            continue
+        body = counted(arch, f)
+        reads = [k for k, text in signature_items(arch, body) if COUNTER_READ[arch].match(text)]
+        if len(reads) != 1:
+            return -1, f"reader {name}: {len(reads)} counter reads, expected 1"
+        # Every instruction the reader runs but its read: the return and a MIPS delay slot too.
+        ins, last = f.insns, None
+        for k in range(len(ins) - 1, -1, -1):
+            if is_return(arch, ins[k]):
+                last = k
+                break
+        if last is None:
+            return -1, f"reader {name}: no return"
+        costs.append(last + (2 if arch == "mips" else 1) - 1)
+    if not costs:
+        return -1, "no per-slot reader (read_slot) in the object"
+    return max(costs), ""
+
+
+def region_window_of(arch: str, body: list[Insn], funcs: dict) -> tuple[int, str]:
+    calls = [k for k, i in enumerate(body) if is_indirect_call(arch, i)]
+    if not calls:  # the reads inline: the two accesses between begin's call and finish's
+        items = signature_items(arch, body)
+        direct = [k for k, text in items if text == "call"]
+        if len(direct) < 2:
+            return -1, "no anchor and finish calls around inline reads"
+        first = direct[0] + (2 if arch == "mips" else 1)  # a delay slot runs before the call's target
+        reads = [k for k, text in items if first <= k < direct[-1] and text != "call"]
+        if len(reads) != 2:
+            return -1, f"{len(reads)} accesses between the anchor and finish calls, expected the two reads"
+        inner = {k for k in direct if reads[0] < k < reads[1]}
+        if arch == "mips":
+            inner |= {k + 1 for k in list(inner) if k + 1 < len(body) and is_padding(arch, body[k + 1])}
+        return reads[1] - reads[0] - 1 - len(inner), ""
+    if len(calls) != 2:
+        return -1, f"{len(calls)} indirect calls, expected the two reads'"
+    lo, hi = calls[0] + 1, calls[1] + 1  # the second call counts
+    if arch == "mips":
+        lo, hi = lo + 1, hi + 1  # a delay slot runs before its call's target
+    direct = set()
+    for k, text in signature_items(arch, body):
+        if text == "call" and not is_indirect_call(arch, body[k]):
+            direct.add(k)
+            if arch == "mips" and k + 1 < len(body) and is_padding(arch, body[k + 1]):
+                direct.add(k + 1)
+    own = sum(1 for k in range(lo, hi) if k not in direct)
+    r, problem = reader_cost(arch, funcs)
+    if r < 0:
+        return -1, problem
+    return own + r, ""
+
+
 # Conditional branches with a target, per architecture (calls and unconditional jumps excluded).
 COND_BRANCH = {
     "arm": re.compile(r"^(b(eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le)(\.[nw])?|cbn?z)$"),
@@ -407,6 +488,11 @@ def check_object(target: str, objdump: str, obj: str) -> list[Row]:
         if not name.startswith("window_"):
             continue
         op = name[len("window_"):]
+        if re.fullmatch(r"(\w+_)?region(_\w+)?_1counter", op):
+            w, problem = region_window_of(arch, counted(arch, f), funcs)
+            rows.append(Row(target, f"window_{op}", max(w, 0), REGION_WINDOW_LIMIT, True,
+                            op.startswith("info_"), problem, [i.text() for i in counted(arch, f)], []))
+            continue
         slots = re.search(r"(?:^|_)(\d+)slots?$", op)
         body = counted(arch, f)
         w, problem = window_of(arch, body, int(slots.group(1))) if slots else (-1, "name ends in _<N>slot(s)")

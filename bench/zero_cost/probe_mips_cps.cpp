@@ -239,6 +239,7 @@ void hand_info_write_unchecked(u32 ev) {
 
 // Fast-region windows (check.py, "Windows"): PC_CYCLE, PC_CNT0 (GCR loads at a run-time base).
 PMU_ZC_WINDOW(Driver, 0)
+PMU_ZC_WINDOW_REGION(Driver)
 PMU_ZC_WINDOW_CALL(Driver, 0)
 PMU_ZC_WINDOW_CALIBRATE(Driver, 0)
 PMU_ZC_WINDOW2(Driver, 0, 1)

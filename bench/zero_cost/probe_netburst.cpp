@@ -186,6 +186,7 @@ void hand_info_write_unchecked(u32 ev) { hand_wrmsr(0x3A0, static_cast<u64>(ev &
 
 // Fast-region windows (check.py, "Windows"): rdpmc ECX = 12, 13 (IQ counters).
 PMU_ZC_WINDOW(Driver, 12)
+PMU_ZC_WINDOW_REGION(Driver)
 PMU_ZC_WINDOW_CALL(Driver, 12)
 PMU_ZC_WINDOW_CALIBRATE(Driver, 12)
 PMU_ZC_WINDOW2(Driver, 12, 13)

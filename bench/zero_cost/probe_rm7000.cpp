@@ -199,6 +199,7 @@ void hand_info_write_unchecked(u32 ev) {
 
 // Fast-region windows (check.py, "Windows"): PerfCount: the one counter.
 PMU_ZC_WINDOW(Driver, 0)
+PMU_ZC_WINDOW_REGION(Driver)
 PMU_ZC_WINDOW_CALL(Driver, 0)
 PMU_ZC_WINDOW_CALIBRATE(Driver, 0)
 PMU_ZC_PMU_IRQ(Driver, 0, 1)

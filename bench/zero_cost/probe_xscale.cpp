@@ -177,6 +177,7 @@ void hand_info_write_unchecked(u32 ev) {
 
 // Fast-region windows (check.py, "Windows"): slot 0 = CCNT, 1 = PMN0.
 PMU_ZC_WINDOW(Xsc2, 0)
+PMU_ZC_WINDOW_REGION(Xsc2)
 PMU_ZC_WINDOW_CALL(Xsc2, 0)
 PMU_ZC_WINDOW_CALIBRATE(Xsc2, 0)
 PMU_ZC_WINDOW2(Xsc2, 0, 1)

@@ -9,10 +9,16 @@
 //                                     whose window (in its loop) every region must have
 //   PMU_ZC_WINDOW2(Pmu, slot, slot2)  window_info_2slots: on two, reported (the other counter's
 //                                     read sits in each window)
+//   PMU_ZC_WINDOW_REGION(Pmu)         window_region_1counter and window_region_call_1counter: a
+//                                     prof::CounterRegion (one counter chosen at run time) around
+//                                     nothing and around a call; its reads are in the per-slot
+//                                     readers (zc_region_select makes them), which check.py
+//                                     counts with the region (REGION_WINDOW_LIMIT)
 // And the PMU sampling interrupt for a counter known at compile time (check.py, "Branches"):
 //   PMU_ZC_PMU_IRQ(Pmu, slot, tests)  branches_pmu_irq_<tests>: Sampler::on_pmu_interrupt<slot>
 //                                     into a keep-newest ring, gated on at most `tests` conditional
 //                                     branches (1: the test for the common case)
+#include "profiler/counter_region.hpp"
 #include "profiler/fast_region.hpp"
 #include "profiler/sampler.hpp"
 
@@ -25,6 +31,9 @@ template <class Pmu, unsigned... Slots>
 inline const prof::FastRegions<Pmu, Slots...> fast{profiler<Pmu>};
 template <class Pmu, unsigned... Slots>
 inline prof::FastRegions<Pmu, Slots...> calibrated{profiler<Pmu>};
+
+template <class Pmu>
+inline prof::CounterRegions<Pmu> counter_regions{profiler<Pmu>};
 
 using Ring = prof::SampleRing<256, prof::RingFull::keep_newest>;
 template <class Pmu>
@@ -52,6 +61,19 @@ template <class Pmu, unsigned... Slots>
   v[2] = g * h + n;
 }
 
+template <class Pmu>
+[[gnu::always_inline]] inline void window_region_call(unsigned n) {
+  unsigned* const v = zc_window_values;
+  const unsigned a = v[0], b = v[1], c = v[2], d = v[3], e = v[4], f = v[5], g = v[6], h = v[7];
+  {
+    prof::CounterRegion r{counter_regions<Pmu>, stats<Pmu>};
+    zc_window_body();
+  }
+  v[0] = a * b + c;
+  v[1] = d * e + f;
+  v[2] = g * h + n;
+}
+
 template <class Pmu, unsigned... Slots>
 [[gnu::always_inline]] inline void window() {
   prof::FastRegion r{fast<Pmu, Slots...>, stats<Pmu>};
@@ -67,6 +89,15 @@ template <class Pmu, unsigned... Slots>
   extern "C" void window_call_1slot(unsigned n) { zc::window_call<Pmu, a>(n); }
 #define PMU_ZC_WINDOW2(Pmu, a, b) \
   extern "C" void window_info_2slots() { zc::window<Pmu, a, b>(); }
+#define PMU_ZC_WINDOW_REGION(Pmu)                                                            \
+  extern "C" unsigned zc_region_select(unsigned i) {                                    \
+    return static_cast<unsigned>(zc::counter_regions<Pmu>.select(prof::Counter{static_cast<std::uint8_t>(i)})); \
+  }                                                                                          \
+  extern "C" void window_region_1counter() {                                                \
+    prof::CounterRegion r{zc::counter_regions<Pmu>, zc::stats<Pmu>};                         \
+    asm volatile("" ::: "memory");                                                           \
+  }                                                                                          \
+  extern "C" void window_region_call_1counter(unsigned n) { zc::window_region_call<Pmu>(n); }
 #define PMU_ZC_PMU_IRQ(Pmu, slot, tests)                                                 \
   extern "C" void branches_pmu_irq_##tests(std::uint32_t pc, std::uint32_t lr) {         \
     zc::sampler<Pmu>.template on_pmu_interrupt<slot>(pc, lr);                            \

@@ -55,6 +55,7 @@
 #include "examples/common/summary.hpp"
 #include "examples/common/workloads.hpp"
 #include "profiler/board.hpp"
+#include "profiler/counter_region.hpp"
 #include "profiler/dump/text_frame_sink.hpp"
 #include "profiler/emit.hpp"
 #include "profiler/fast_region.hpp"
@@ -286,6 +287,41 @@ template <class Board, class B>
   if (exact && known_expectation(s, expect, tol))
     checks.check(fknown.min[0] == expect, "fast region: known region exact, no uncalibrated instruction");
 #endif
+}
+
+// The same known region through a counter region (profiler/counter_region.hpp): the cycles
+// counter chosen at run time, whatever its slot. Its calibrated window (read included) and the
+// known region; at most 4 instructions between the reads on every target (bench/zero_cost gates
+// the disassembly: window_region_1counter).
+template <class Board, class B>
+[[gnu::noinline]] void counter_region(prof::Profiler<B>& p, prof::Counter cycles, const Setup& s, Checks& checks) {
+  const Console& out = checks.out;
+  static prof::CounterRegions<B> one{p};
+  if (one.select(cycles) != pmu::Status::ok) {
+    out.line("counter region: the cycles counter is linked or armed for sampling: not measured");
+    return;
+  }
+  one.calibrate();
+  static prof::RegionStats<B> cknown{"spin_exact_counter_region"};
+  std::uint32_t iters = s.known_iters;
+  asm volatile("" : "+r"(iters));
+  for (int i = 0; i < 8; ++i) {
+    prof::CounterRegion<B> r{one, cknown};
+    Board::spin_exact(iters);
+  }
+  out.put("counter region (one counter chosen at run time): window ");
+  out.dec(one.overhead());
+  out.put(' ');
+  out.put(s.unit);
+  out.put(" raw; known region measured ");
+  out.dec(cknown.min[0]);
+  out.put('\n');
+  const bool exact = !requires { B::kSoftwareRead; } && s.per_instr_num == 1 && s.per_instr_den == 1 && s.resolution == 0;
+  if (exact) checks.check(one.overhead() <= 5, "counter region window: at most 4 instructions between the reads");
+  std::uint64_t expect = 0, tol = 0;
+  if (known_expectation(s, expect, tol))
+    checks.check(cknown.min[0] + tol >= expect && cknown.min[0] <= expect + tol && cknown.clamped + cknown.voided == 0,
+                 "counter region: known region within tolerance");
 }
 
 inline constexpr std::uint64_t kNoCost = ~std::uint64_t{0};
@@ -674,6 +710,7 @@ template <class Board, prof::Backend B>
   checks.check(crc.total[0] > sort.total[0] && crc.total[0] > fibr.total[0],
                "crc32 region costs the most");
   fast_region<Board>(p, cycles, known, s, checks);
+  counter_region<Board>(p, cycles, s, checks);
 
   // 2. What one sampling interrupt costs (timer sampling only; see the top of this file; and the
   // PMU's entries against each other where an instructions counter can measure them).

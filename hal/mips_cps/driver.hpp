@@ -38,6 +38,8 @@
 // source); the board names the source with set_pcint_source(), and pcint_wired() says whether it did.
 #include <cstdint>
 
+#include <type_traits>
+
 #include "hal/core/bus/composite.hpp"
 #include "hal/core/bus/cp0.hpp"
 #include "hal/core/bus/irq.hpp"
@@ -120,6 +122,14 @@ struct Driver : CounterDriver<Bus, RegList<PC_CYCLE, PC_CNT0, PC_CNT1>, 32> {
   using Base::read;
   using Base::write;
   using R = Regs<Bus>;
+
+  // The count register of a slot as an address, on the hardware bus: a read chosen at run time is
+  // one load from it (profiler/counter_region.hpp), as read<Slot>() is one load at a fixed offset.
+  static const volatile std::uint32_t* counter_address(unsigned slot) requires std::is_same_v<Bus, HwBus> {
+    constexpr std::uintptr_t kOffset[] = {PC_CYCLE::location::offset, PC_CNT0::location::offset,
+                                          PC_CNT1::location::offset};
+    return reinterpret_cast<const volatile std::uint32_t*>(GcrBase::address() + kOffset[slot < kSlots ? slot : 0]);
+  }
 
   // --- static description (pmu::Driver) ---
   static constexpr const PmuCatalog& catalog = pmu::mips_cps::catalog;
