@@ -316,7 +316,8 @@ template <class Board, class B>
   out.put(" raw; known region measured ");
   out.dec(cknown.min[0]);
   out.put('\n');
-  const bool exact = !requires { B::kSoftwareRead; } && s.per_instr_num == 1 && s.per_instr_den == 1 && s.resolution == 0;
+  [[maybe_unused]] const bool exact =
+      !requires { B::kSoftwareRead; } && s.per_instr_num == 1 && s.per_instr_den == 1 && s.resolution == 0;
   // GCC's code, as bench/zero_cost gates it: clang puts the pointer call's set-up between the
   // reads (under pmusim: e500 5, NetBurst 7 between them), printed above, not checked.
 #if !defined(__clang__)
