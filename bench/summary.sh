@@ -156,6 +156,24 @@ done
 end_table
 echo
 
+echo "## Full stacks from the unwind table (profiler/unwind_table.hpp: ten levels of 2 KiB frames; instructions per sampling interrupt)"
+echo
+table unwind-table compared
+echo "| preset | run | walks reaching _start | frames | per interrupt, vector to return | interrupt path alone | the walk | goal: walk <= 300 |"
+echo "|---|---|---|---|---|---|---|---|"
+for log in "$root"/*/examples/*/*_unwind_table.elf.*.log; do
+  [ -f "$log" ] || continue
+  run=$(basename "$log" .log); run=${run#*.elf.}
+  preset=$(basename "$(dirname "$(dirname "$(dirname "$log")")")")
+  walks=$(first 's/^unwind table walks: \([0-9]*\) samples, [0-9]* complete, \([0-9]*\) reach _start, \([0-9.]*\) frames.*/\2 of \1|\3/p' "$log")
+  cost=$(first 's/^sampling interrupt cost with the unwind table walk: \([0-9.]*\) .*alone: \([0-9.]*\); the walk: \([0-9.]*\).*/\1|\2|\3/p' "$log")
+  [ -n "$walks" ] && [ -n "$cost" ] || continue
+  w=${cost##*|}
+  echo "| $preset | $run | ${walks%%|*} | ${walks#*|} | ${cost%%|*} | $(cut -d'|' -f2 <<<"$cost") | $w | $(awk -v w="$w" 'BEGIN { print (w + 0 <= 300) ? "yes" : "no" }') |"
+done
+end_table
+echo
+
 echo "## Zero-cost gate and fast-region window from the disassembly (bench/zero_cost)"
 echo
 # The probes scripts/test.sh's run_all.sh built just before, where they are all there (only read:
