@@ -235,7 +235,7 @@ if [ -x "$bench" ]; then
   t=${pmu_targets[0]}
   fw=$root/$t/examples/${pmu_dir[$t]}/${pmu_profile[$t]}.elf
   [ -f "$fw" ] && elfs+=("$fw")
-  "$bench" "${elfs[@]}"
+  "$bench" "${elfs[@]}" | sed "s|$root/|build/|g"  # the page names the build tree, not this machine's path
 else
   echo "bench_symbolize not built (build the host preset first)"
 fi
