@@ -12,17 +12,7 @@ namespace {
 using prof::Counter;
 using prof::Status;
 
-template <class B>
-struct Rig {
-  prof::Profiler<B> p;
-  Counter cyc, ins;
-  Rig() {
-    B::reset_state();
-    EXPECT_EQ(p.add_on(0, {1, 0, 0}, cyc), Status::ok);
-    EXPECT_EQ(p.add_on(1, {2, 0, 0}, ins), Status::ok);
-    p.start();
-  }
-};
+using fake::Rig;
 
 using P31 = fake::Pmu<31>;
 using P32 = fake::Pmu<32>;

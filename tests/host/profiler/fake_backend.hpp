@@ -3,6 +3,8 @@
 // every counter width (31: e500/RM7000 bit-31 condition, 32: XScale/CM wrap, 40: NetBurst) and
 // link kind. Counters advance only when the test says so; an access hook lets a test inject
 // events in the middle of any read sequence.
+#include <gtest/gtest.h>
+
 #include <cstdint>
 
 #include "profiler/profiler.hpp"
@@ -175,6 +177,20 @@ struct Pmu {
   static void touch() {
     if (++st.accesses == st.hook_at && st.hook) st.hook();
     if (st.cost_event) event(st.cost_event, 1);
+  }
+};
+
+// A started profiler with the cycles (slot 0) and instructions (slot 1) events added: the region
+// tests' common set-up.
+template <class B>
+struct Rig {
+  prof::Profiler<B> p;
+  prof::Counter cyc, ins;
+  Rig() {
+    B::reset_state();
+    EXPECT_EQ(p.add_on(0, {1, 0, 0}, cyc), prof::Status::ok);
+    EXPECT_EQ(p.add_on(1, {2, 0, 0}, ins), prof::Status::ok);
+    p.start();
   }
 };
 
