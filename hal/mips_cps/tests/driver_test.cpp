@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "fixture.hpp"
+#include "profiler/counter_region.hpp"
 #include "profiler/profiler.hpp"
 #include "profiler/sampler.hpp"
 
@@ -508,6 +509,62 @@ void sampler_counts_exactly_across_perf_ovf_stop(F& f) {
   f.model.on_interrupt(nullptr, nullptr);
 }
 
+// A CounterRegion (profiler/counter_region.hpp) on the counter Perf_Ovf_Stop stopped, under both
+// readings, with the interrupt's acknowledge (a fold: it writes a held counter back to 0 and lets all
+// three go on) and 3 cycles injected after every register access of the region. The region counts
+// what its two window reads saw: 0 or 3 of the injected cycles, plus the body's 5 if the fold came
+// before them; never one more (a held 0xFFFFFFFF read as a wrap) and never voided.
+template <class F>
+void counter_region_exact_across_perf_ovf_stop(F& f) {
+  using D = typename F::D;
+  f.found_and_claimed();
+  static prof::Profiler<D> p;
+  static F* fx;
+  fx = &f;
+  const std::uint64_t lap = F::kReading == OvfStopReading::stops_at_max ? 0xFFFFFFFFull : 0x100000000ull;
+  unsigned folded_inside = 0;
+  for (unsigned at = 1; at <= 24; ++at) {
+    SCOPED_TRACE(at);
+    p.clear();
+    prof::Counter cyc;
+    ASSERT_EQ(p.template add<Preset::cycles>(cyc), Status::ok);
+    D::set_overflow_stop(true);
+    p.start();
+    prof::CounterRegions<D> one{p};
+    ASSERT_EQ(one.select(cyc), Status::ok);
+    f.model.cycles(lap + 40);  // up to the stop, then 40 that nothing counts
+    ASSERT_EQ(D::overflow_status(), 0x1u);
+    ASSERT_EQ(p.read(cyc), lap);
+    static bool injected;
+    injected = false;
+    prof::RegionStats<D> s{"s"};
+    f.model.reset_access_count();
+    f.model.after_access(
+        at,
+        [](void*) {
+          injected = true;
+          p.fold();
+          fx->model.cycles(3);
+        },
+        nullptr);
+    {
+      prof::CounterRegion r{one, s};
+      f.model.cycles(5);
+    }
+    f.model.after_access(0, nullptr, nullptr);
+    if (!injected) break;
+    const std::uint64_t v = s.total[0];
+    EXPECT_EQ(s.voided, 0u);
+    EXPECT_TRUE(v == 0 || v == 3 || v == 5 || v == 8) << v;
+    folded_inside += v >= 5;
+    // The body's cycles counted only after the fold, and then inside the window.
+    EXPECT_EQ(p.read(cyc), lap + 3 + (v >= 5 ? 5 : 0)) << "the profiler's own reading";
+    p.stop();
+  }
+  EXPECT_GT(folded_inside, 0u) << "no injection landed between the window's reads";
+  p.clear();
+}
+
 struct TagHeld;
 struct TagRolled;
 using mips_cmOvfStopHeld = mipscmtest::Fixture<TagHeld, OvfStopReading::stops_at_max>;
@@ -524,6 +581,13 @@ TEST_F(mips_cmOvfStopHeld, SamplerCountsExactlyWhenPerfOvfStopHoldsTheCounterAtI
 }
 TEST_F(mips_cmOvfStopRolled, SamplerCountsExactlyWhenPerfOvfStopStopsAfterTheRollOver) {
   sampler_counts_exactly_across_perf_ovf_stop(*this);
+}
+
+TEST_F(mips_cmOvfStopHeld, CounterRegionCountsExactlyWhenPerfOvfStopHoldsTheCounterAtItsMaximum) {
+  counter_region_exact_across_perf_ovf_stop(*this);
+}
+TEST_F(mips_cmOvfStopRolled, CounterRegionCountsExactlyWhenPerfOvfStopStopsAfterTheRollOver) {
+  counter_region_exact_across_perf_ovf_stop(*this);
 }
 
 }  // namespace
