@@ -125,6 +125,12 @@ void init() {
   e500::mtspr<e500::TSR>(e500::TSR_DIS | e500::TSR_FIS);
 }
 
+bool try_putc(char c) {
+  if ((uart(ULSR) & ULSR_THRE) == 0) return false;
+  uart(UTHR) = static_cast<std::uint8_t>(c);
+  return true;
+}
+
 void putc(char c) {
   while ((uart(ULSR) & ULSR_THRE) == 0) {
   }

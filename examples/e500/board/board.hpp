@@ -36,6 +36,9 @@ void init();
 
 // One character out of DUART channel 0 (CCSR + 0x4500), polled.
 void putc(char c);
+// Non-blocking: writes c and returns true if the DUART's transmit holding register is empty
+// (ULSR.THRE), else returns false at once (the live stream's drainer, profiler/stream/drainer.hpp).
+bool try_putc(char c);
 inline constexpr examples::Console console{&putc};
 
 // Prints "EXIT <code>" on its own line, then asks the SoC for a reset (GUTS RSTCR), which QEMU

@@ -96,6 +96,12 @@ void init() {
   timer_stop();
 }
 
+bool try_putc(char c) {
+  if ((uart(LSR) & LSR_THRE) == 0) return false;
+  uart(THR) = static_cast<std::uint8_t>(c);
+  return true;
+}
+
 void putc(char c) {
   while ((uart(LSR) & LSR_THRE) == 0) {
   }

@@ -31,6 +31,9 @@ using IrqHandler = void (*)(std::uint32_t pc, std::uint32_t lr);
 void init();
 
 void putc(char c);
+// Non-blocking: writes c and returns true if the 16550's transmit holding register is empty
+// (LSR.THRE), else returns false at once (the live stream's drainer, profiler/stream/drainer.hpp).
+bool try_putc(char c);
 inline constexpr examples::Console console{&putc};
 
 // Prints "EXIT <code>" on its own line, then exits QEMU with that status (UHI exit under

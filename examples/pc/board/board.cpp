@@ -116,6 +116,12 @@ void init() {
   timer_stop();
 }
 
+bool try_putc(char c) {
+  if ((inb(LSR) & LSR_THRE) == 0) return false;
+  outb(THR, static_cast<u8>(c));
+  return true;
+}
+
 void putc(char c) {
   while ((inb(LSR) & LSR_THRE) == 0) {
   }

@@ -35,6 +35,9 @@ using IrqHandler = void (*)(std::uint32_t pc, std::uint32_t lr);
 void init();
 
 void putc(char c);
+// Non-blocking: writes c and returns true if COM1's transmit holding register is empty
+// (LSR.THRE), else returns false at once (the live stream's drainer, profiler/stream/drainer.hpp).
+bool try_putc(char c);
 inline constexpr examples::Console console{&putc};
 
 // Prints "EXIT <code>" on its own line, then exits QEMU through the isa-debug-exit device at I/O

@@ -115,6 +115,12 @@ void init() {
   uart_init();
 }
 
+bool try_putc(char c) {
+  if ((rd(FFLSR) & LSR_TDRQ) == 0) return false;
+  wr(FFTHR, static_cast<unsigned char>(c));
+  return true;
+}
+
 void putc(char c) {
   while ((rd(FFLSR) & LSR_TDRQ) == 0) {
   }

@@ -21,6 +21,9 @@ void init();
 
 // Polled output on the FFUART (QEMU -nographic shows it on stdout). No newline translation.
 void putc(char c);
+// Non-blocking: writes c and returns true if the FFUART's transmit FIFO has room (LSR.TDRQ),
+// else returns false at once (the live stream's drainer, profiler/stream/drainer.hpp).
+bool try_putc(char c);
 void write(const char* s);
 
 // Number formatting over putc (examples/common/console.hpp).
