@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs a board's live stream example (examples/common/stream_run.hpp) on its QEMU machine with the
-# console UART on a TCP port or in a file, for `pmukit record` or a check (docs/live.md).
+# console UART on a TCP port or in a file, for `pmukit record` or a check (docs/stream-format.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/targets.sh
@@ -57,5 +57,7 @@ if [ "$seconds" != 0 ]; then
 else
   "${run[@]}" </dev/null || status=$?
 fi
+# The PC's isa-debug-exit makes QEMU's status (code << 1) | 1: 1 is the firmware's exit(0).
+[ "${pmu_debug_exit[$preset]}" = 1 ] && [ $status = 1 ] && status=0
 [ $status = 0 ] || { echo "stream_qemu.sh: QEMU exited with status $status" >&2; exit 4; }
 [ $check = 0 ] || exec python3 tests/stream/check_stream.py "$dest" --min-samples "$min"

@@ -1,5 +1,5 @@
 #pragma once
-// The streaming example (docs/live.md), the same on every board: the three workloads run forever
+// The streaming example (docs/stream-format.md), the same on every board: the three workloads run forever
 // (or for STREAM_SECONDS of the board's clock) in small pieces, each piece a region, the board's
 // timer samples them into a ring, and between pieces the idle loop's Drainer::poll() streams
 // HELLO, SAMPLES, COUNTS and the regions' CHUNK snapshots (docs/stream-format.md) over the console
@@ -10,7 +10,7 @@
 //     static constexpr bool kWithLr = true;               // false where there is no lr (x86)
 //     static constexpr std::uint64_t kClockHz = ...;      // clock()'s rate
 //     static std::uint32_t clock();                       // free-running, wraps at 2^32
-//     static bool try_putc(char c);                       // UART: false while the transmitter is busy
+//     static std::size_t try_write(const std::uint8_t*, std::size_t);  // UART: what it takes now
 //     static bool tick_start(std::uint32_t hz, void (*)(std::uint32_t pc, std::uint32_t lr));
 //     static void irq_enable();
 //     [[noreturn]] static void exit(int code);
@@ -19,7 +19,8 @@
 //
 // STREAM_SAMPLE_HZ (default 2000): the timer's rate. STREAM_PACE_BAUD (default 0: none): send no
 // faster than a UART at that baud rate (8N1, 10 bits a byte) would, timed by the board's clock,
-// for QEMU's UART, which takes every byte at once. STREAM_SECONDS (default 0: forever).
+// for QEMU's UART, which takes every byte at once. STREAM_SORT (default 1): sort each SAMPLES
+// frame's samples by pc. STREAM_SECONDS (default 0: forever).
 #include <cstddef>
 #include <cstdint>
 
@@ -35,6 +36,9 @@
 #endif
 #ifndef STREAM_PACE_BAUD
 #define STREAM_PACE_BAUD 0
+#endif
+#ifndef STREAM_SORT
+#define STREAM_SORT 1
 #endif
 #ifndef STREAM_SECONDS
 #define STREAM_SECONDS 0
@@ -55,33 +59,33 @@ struct Run {
   static inline prof::Sampler<B, Ring> sampler{profiler, ring};
   static inline prof::Regions<B> regions{profiler};
   static inline prof::RegionStats<B> stats[kRegions];
-  static inline std::uint32_t next_byte = 0;  // pacing: the clock when the UART is free again
+  static inline pmu::dump::ImageInfo image{};  // this_image() once: its code CRC reads the whole image
+  static inline std::uint32_t line_free = 0;  // pacing: the clock when the line has sent all it took
 
   static void on_tick(std::uint32_t pc, std::uint32_t lr) { sampler.on_timer_tick(pc, lr); }
 
-  static bool try_putc(char c) {
-    if constexpr (kPaceBaud != 0) {
-      constexpr std::uint32_t per_byte = static_cast<std::uint32_t>(Board::kClockHz * 10 / kPaceBaud);
-      const std::uint32_t now = Board::clock();
-      if (static_cast<std::int32_t>(now - next_byte) < 0) return false;
-      if (!Board::try_putc(c)) return false;
-      // A late poll does not bank time: the UART cannot send faster than its baud rate.
-      next_byte = (static_cast<std::int32_t>(now - next_byte) > static_cast<std::int32_t>(per_byte) ? now : next_byte) + per_byte;
-      return true;
-    } else {
-      return Board::try_putc(c);
-    }
-  }
   static std::size_t write(void*, const std::uint8_t* p, std::size_t n) {
-    std::size_t i = 0;
-    while (i < n && try_putc(static_cast<char>(p[i]))) ++i;
-    return i;
+    if constexpr (kPaceBaud != 0) {
+      // A 16-byte FIFO emptied onto a line at kPaceBaud: what it has room for now.
+      constexpr std::uint32_t per_byte = static_cast<std::uint32_t>(Board::kClockHz * 10 / kPaceBaud);
+      constexpr std::uint32_t kFifo = 16;
+      const std::uint32_t now = Board::clock();
+      if (static_cast<std::int32_t>(line_free - now) < 0) line_free = now;
+      const std::uint32_t queued = (line_free - now + per_byte - 1) / per_byte;
+      if (queued >= kFifo) return 0;
+      if (n > kFifo - queued) n = kFifo - queued;
+      const std::size_t took = Board::try_write(p, n);
+      line_free += static_cast<std::uint32_t>(took) * per_byte;
+      return took;
+    } else {
+      return Board::try_write(p, n);
+    }
   }
 
   static void describe(void*, pmu::dump::Writer& w, std::uint64_t dropped) {
     constexpr unsigned kMax = prof::Profiler<B>::kMaxCounters;
     const unsigned n = profiler.counters_added();
-    pmu::dump::CounterInfo c[kMax];
+    pmu::dump::CounterInfo c[kMax]{};
     unsigned width = 0;
     for (unsigned i = 0; i < n; ++i) {
       const prof::Counter h{static_cast<std::uint8_t>(i)};
@@ -95,13 +99,13 @@ struct Run {
     w.begin({Board::kTarget, B::catalog.id, Board::kClockHz, static_cast<std::uint8_t>(width), 4});
     w.counters(c, n);
     w.sample_source({pmu::dump::SampleSourceKind::timer, pmu::dump::kNoCounter, 1'000'000'000u / kSampleHz, dropped});
-    w.image(pmu::dump::this_image());
+    w.image(image);
   }
   static bool snapshot(void*, std::size_t i, pmu::dump::Writer& w) {
     if (i >= kRegions) return false;
     constexpr unsigned kMax = prof::Profiler<B>::kMaxCounters;
     const unsigned n = profiler.counters_added();
-    pmu::dump::CounterStats cs[kMax];
+    pmu::dump::CounterStats cs[kMax]{};
     const prof::RegionStats<B>& r = stats[i];
     for (unsigned k = 0; k < n; ++k) cs[k] = {r.total[k], r.min[k], r.max[k], regions.overhead(k)};
     w.region({r.name, r.calls, cs, n, r.clamped, r.voided, r.interrupts});
@@ -115,6 +119,23 @@ struct Run {
   }
   static std::uint32_t clock(void*) { return Board::clock(); }
 
+  // Console text after the stream (a bounded run's figures): bytes outside frames, which a
+  // decoder skips and counts.
+  static void say(const char* s) {
+    while (*s)
+      if (Board::try_write(reinterpret_cast<const std::uint8_t*>(s), 1) == 1) ++s;
+  }
+  static void say(std::uint64_t v) {
+    char b[21];
+    unsigned n = 0;
+    do b[n++] = static_cast<char>('0' + v % 10);
+    while ((v /= 10) != 0);
+    char r[22];
+    for (unsigned i = 0; i < n; ++i) r[i] = b[n - 1 - i];
+    r[n] = 0;
+    say(r);
+  }
+
   static int main() {
     if (profiler.probe().status == pmu::Status::ok) {
       prof::Counter c;
@@ -122,6 +143,7 @@ struct Run {
       profiler.add(pmu::Preset::instructions, c);
       profiler.start();
     }
+    image = pmu::dump::this_image();
     regions.calibrate();
     stats[0].name = "crc32";
     stats[1].name = "sort";
@@ -137,6 +159,8 @@ struct Run {
     pmu::stream::Options opt;
     opt.boot_id = Board::clock();
     opt.with_lr = Board::kWithLr;
+    opt.sort = STREAM_SORT != 0;
+    opt.counts_per_s = 1;          // COUNTS and the 3 regions' snapshots: ~320 bytes a second
     opt.max_bytes_per_poll = 16;  // a 16550's transmit FIFO
     static pmu::stream::Drainer<Ring> drain{ring, {&write, nullptr}, src, opt};
 
@@ -146,30 +170,57 @@ struct Run {
     std::uint64_t elapsed = 0;
     std::uint32_t last = start;
     std::uint32_t seed = 1;
+    // The board clock's ticks inside poll(): all of them, and those of the polls that built a
+    // SAMPLES frame (popped, sorted, encoded, sealed and sent the first bytes of it).
+    std::uint64_t poll_ticks = 0, samples_ticks = 0;
+    const auto poll = [&] {
+      const std::uint64_t frames = drain.stats().frames[static_cast<unsigned>(pmu::stream::FrameType::samples)];
+      const std::uint32_t t0 = Board::clock();
+      drain.poll();
+      const std::uint32_t t = Board::clock() - t0;
+      poll_ticks += t;
+      if (drain.stats().frames[static_cast<unsigned>(pmu::stream::FrameType::samples)] != frames) samples_ticks += t;
+    };
     for (;;) {
       // Pieces of a few thousand instructions each, a poll between any two.
       {
         prof::Region r(regions, stats[0]);
         work::sink = work::crc32(work::buffer + (seed & 7) * 256, 256);
       }
-      drain.poll();
+      poll();
       {
         prof::Region r(regions, stats[1]);
         for (std::uint32_t i = 0; i < 16; ++i) work::table[i] = (seed = seed * 1103515245u + 12345u) >> 8;
         work::insertion_sort(work::table, 16);
       }
-      drain.poll();
+      poll();
       {
         prof::Region r(regions, stats[2]);
         work::sink = work::fib(10 + (seed & 3));
       }
-      drain.poll();
+      poll();
       const std::uint32_t now = Board::clock();
       elapsed += now - last;
       last = now;
       if (kSeconds != 0 && elapsed >= std::uint64_t{kSeconds} * Board::kClockHz) break;
     }
     while (drain.pending()) drain.poll();
+    const pmu::stream::DrainStats& st = drain.stats();
+    say("\nstream: ");
+    say(st.samples);
+    say(" samples sent, ");
+    say(st.dropped);
+    say(" dropped, ");
+    say(st.bytes);
+    say(" bytes, ");
+    say(poll_ticks);
+    say(" clock ticks in poll() (");
+    say(samples_ticks);
+    say(" in the ");
+    say(drain.stats().frames[static_cast<unsigned>(pmu::stream::FrameType::samples)]);
+    say(" polls that built a SAMPLES frame) of ");
+    say(elapsed);
+    say("\n");
     Board::exit(0);
     return 0;
   }

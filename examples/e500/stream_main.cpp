@@ -1,4 +1,4 @@
-// The live stream example (examples/common/stream_run.hpp, docs/live.md) on the MPC8544DS: the
+// The live stream example (examples/common/stream_run.hpp, docs/stream-format.md) on the MPC8544DS: the
 // decrementer samples (QEMU's e500 has no PMU), DUART channel 0 carries the frames.
 #include <cstdint>
 
@@ -13,7 +13,7 @@ struct Mpc8544ds {
   static constexpr bool kWithLr = true;
   static constexpr std::uint64_t kClockHz = board::kTimebaseHz;  // TBL
   static std::uint32_t clock() { return board::timebase_lo(); }
-  static bool try_putc(char c) { return board::try_putc(c); }
+  static std::size_t try_write(const std::uint8_t* p, std::size_t n) { return board::try_write(p, n); }
   static bool tick_start(std::uint32_t hz, board::IrqHandler f) {
     board::decrementer_start(board::kTimebaseHz / hz, f);
     return true;

@@ -1,4 +1,4 @@
-// The live stream example (examples/common/stream_run.hpp, docs/live.md) on Malta: the CP0
+// The live stream example (examples/common/stream_run.hpp, docs/stream-format.md) on Malta: the CP0
 // Count/Compare timer samples (QEMU's CM and 5Kc counters do not count), the 16550 behind the
 // PIIX4 carries the frames. STREAM_CPS: the P5600 build (CM counters), else the RM7000 one.
 #include <cstdint>
@@ -22,7 +22,7 @@ struct Malta {
   static constexpr bool kWithLr = true;
   static constexpr std::uint64_t kClockHz = board::kCountHz;  // CP0 Count
   static std::uint32_t clock() { return board::count(); }
-  static bool try_putc(char c) { return board::try_putc(c); }
+  static std::size_t try_write(const std::uint8_t* p, std::size_t n) { return board::try_write(p, n); }
   static bool tick_start(std::uint32_t hz, board::IrqHandler f) {
     board::timer_start(board::kCountHz / hz, f);
     return true;

@@ -58,7 +58,8 @@ struct Source {
   // many. Optional (no COUNTS frames without it).
   std::size_t (*counts)(void* ctx, std::uint64_t* out, std::size_t max) = nullptr;
   // A free-running clock wrapping at 2^32, in the TARGET chunk's counter clock ticks, and its rate.
-  // poll() extends it to 64 bits: call poll() at least once per wrap.
+  // poll() extends it to 64 bits: call poll() at least once per wrap. Needed for the periodic
+  // frames (HELLO at least once a second, COUNTS, snapshots, partial SAMPLES batches).
   std::uint32_t (*clock)(void* ctx) = nullptr;
   std::uint64_t clock_hz = 0;
 };
@@ -150,8 +151,9 @@ class Drainer {
  private:
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
 
+  // Without a clock (clock_hz 0) nothing is periodic: one HELLO, then full SAMPLES batches only.
   std::uint64_t interval(std::uint32_t per_s) const {
-    return per_s == 0 ? kNever : src_.clock_hz / per_s;
+    return per_s == 0 || src_.clock_hz == 0 ? kNever : src_.clock_hz / per_s;
   }
   std::uint64_t clock() {
     if (src_.clock == nullptr) return 0;
@@ -270,16 +272,19 @@ class Drainer {
     return true;
   }
 
-  // Insertion sort by pc: n <= 96, and the ring's order is already mostly runs of one function.
+  // Shell sort by pc (Ciura's gaps): n <= 96, no recursion, no extra memory.
   void sort(std::size_t n) {
-    for (std::size_t i = 1; i < n; ++i) {
-      const prof::Sample s = batch_[i];
-      std::size_t j = i;
-      while (j != 0 && batch_[j - 1].pc > s.pc) {
-        batch_[j] = batch_[j - 1];
-        --j;
+    static constexpr std::size_t kGaps[] = {57, 23, 10, 4, 1};
+    for (const std::size_t gap : kGaps) {
+      for (std::size_t i = gap; i < n; ++i) {
+        const prof::Sample s = batch_[i];
+        std::size_t j = i;
+        while (j >= gap && batch_[j - gap].pc > s.pc) {
+          batch_[j] = batch_[j - gap];
+          j -= gap;
+        }
+        batch_[j] = s;
       }
-      batch_[j] = s;
     }
   }
 

@@ -8,6 +8,7 @@ usage: check_stream.py FILE [--min-samples N] [--expect-dropped 0]
 Exit 0: at least one HELLO, at least N samples, no corrupt frame, no sequence gap; the capture
 may end in a frame cut short (the board was killed) and begin with console text."""
 import argparse
+import signal
 import struct
 import sys
 import zlib
@@ -31,6 +32,7 @@ def unzigzag(u):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # | head: no traceback
     ap = argparse.ArgumentParser()
     ap.add_argument("file")
     ap.add_argument("--min-samples", type=int, default=1)
@@ -44,6 +46,9 @@ def main():
     hello_seen = False
     sample_bytes = 0
     cut = 0
+    type_bytes = {}
+    clock_hz = 0
+    times = []
     while i < len(s):
         j = s.find(b"\xa5\x5a", i)
         if j < 0:
@@ -73,12 +78,21 @@ def main():
             gaps += (seq - prev_seq - 1) & 0xFFFF
         prev_seq = seq
         types[typ] = types.get(typ, 0) + 1
+        type_bytes[typ] = type_bytes.get(typ, 0) + ln + 12
+        if typ == 4 and hello_seen:
+            t, _ = varint(p, 0)
+            times.append((t, samples, dict(type_bytes)))
         if typ == 1:
             if p[0] != 1:
                 sys.exit(f"check_stream: HELLO of stream version {p[0]}")
             if p[5:9] != b"PMUD":
                 sys.exit("check_stream: HELLO without a dump header")
             hello_seen = True
+            order = "<" if p[9:13] == b"\x04\x03\x02\x01" else ">"
+            k = 5 + 16 + 8  # the TARGET chunk's payload: target id, PMU id, counter clock
+            k += 1 + p[k]
+            k += 1 + p[k]
+            (clock_hz,) = struct.unpack_from(order + "Q", p, k)
         elif typ == 2 and hello_seen:
             d, k = varint(p, 0)
             n, k = varint(p, k)
@@ -106,6 +120,12 @@ def main():
           f"; {samples} samples, {dropped} dropped by the firmware, "
           f"{sample_bytes / samples if samples else 0:.2f} bytes per sample in SAMPLES frames (framing included); "
           f"{corrupt} corrupt, {gaps} frames missing, {skipped} bytes outside frames, {cut} bytes of a cut last frame")
+    if clock_hz and len(times) >= 2:
+        (t0, s0, b0), (t1, s1, b1) = times[0], times[-1]
+        span = (t1 - t0) / clock_hz
+        print(f"check_stream: {span:.3f} s of the board's clock between the first and last COUNTS; per second: " +
+              ", ".join(f"{names.get(t, t)} {(b - b0.get(t, 0)) / span:.0f} bytes" for t, b in sorted(b1.items())) +
+              f"; {(s1 - s0) / span:.0f} samples")
     ok = hello_seen and samples >= a.min_samples and corrupt == 0 and gaps == 0
     if a.expect_dropped is not None and dropped != a.expect_dropped:
         ok = False

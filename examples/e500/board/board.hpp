@@ -11,6 +11,7 @@
 //   - TLB1 entry 1 maps CCSR (0xE000_0000, 1 MiB, cache-inhibited, guarded); QEMU's TLB1 entry 0
 //     maps low RAM 1:1 before entry;
 //   - MSR[ME] set, MSR[EE] clear.
+#include <cstddef>
 #include <cstdint>
 
 #include "board/e500_core.hpp"
@@ -36,8 +37,11 @@ void init();
 
 // One character out of DUART channel 0 (CCSR + 0x4500), polled.
 void putc(char c);
-// Non-blocking: writes c and returns true if the DUART's transmit holding register is empty
-// (ULSR.THRE), else returns false at once (the live stream's drainer, profiler/stream/drainer.hpp).
+// Non-blocking output for the live stream (profiler/stream/drainer.hpp): while ULSR.THRE says the
+// DUART's 16-byte transmit FIFO is empty (FIFOs on, 16550 behaviour), writes up to kTxBurst of the
+// n bytes and returns how many; else returns 0 at once. try_putc: the same for one byte.
+inline constexpr std::size_t kTxBurst = 16;
+std::size_t try_write(const std::uint8_t* data, std::size_t n);
 bool try_putc(char c);
 inline constexpr examples::Console console{&putc};
 

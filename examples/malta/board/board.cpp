@@ -96,10 +96,16 @@ void init() {
   timer_stop();
 }
 
+std::size_t try_write(const std::uint8_t* data, std::size_t n) {
+  if ((uart(LSR) & LSR_THRE) == 0) return 0;
+  if (n > kTxBurst) n = kTxBurst;
+  for (std::size_t i = 0; i < n; ++i) uart(THR) = data[i];
+  return n;
+}
+
 bool try_putc(char c) {
-  if ((uart(LSR) & LSR_THRE) == 0) return false;
-  uart(THR) = static_cast<std::uint8_t>(c);
-  return true;
+  const auto b = static_cast<std::uint8_t>(c);
+  return try_write(&b, 1) == 1;
 }
 
 void putc(char c) {

@@ -31,8 +31,11 @@ using IrqHandler = void (*)(std::uint32_t pc, std::uint32_t lr);
 void init();
 
 void putc(char c);
-// Non-blocking: writes c and returns true if the 16550's transmit holding register is empty
-// (LSR.THRE), else returns false at once (the live stream's drainer, profiler/stream/drainer.hpp).
+// Non-blocking output for the live stream (profiler/stream/drainer.hpp): while LSR.THRE says the
+// 16550's 16-byte transmit FIFO is empty (FIFOs on), writes up to kTxBurst of the n bytes and
+// returns how many; else returns 0 at once. try_putc: the same for one byte.
+inline constexpr std::size_t kTxBurst = 16;
+std::size_t try_write(const std::uint8_t* data, std::size_t n);
 bool try_putc(char c);
 inline constexpr examples::Console console{&putc};
 

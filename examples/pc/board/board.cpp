@@ -116,10 +116,16 @@ void init() {
   timer_stop();
 }
 
+std::size_t try_write(const std::uint8_t* data, std::size_t n) {
+  if ((inb(LSR) & LSR_THRE) == 0) return 0;
+  if (n > kTxBurst) n = kTxBurst;
+  for (std::size_t i = 0; i < n; ++i) outb(THR, data[i]);
+  return n;
+}
+
 bool try_putc(char c) {
-  if ((inb(LSR) & LSR_THRE) == 0) return false;
-  outb(THR, static_cast<u8>(c));
-  return true;
+  const auto b = static_cast<std::uint8_t>(c);
+  return try_write(&b, 1) == 1;
 }
 
 void putc(char c) {

@@ -11,6 +11,7 @@
 //     performance-counter LVT (vector kPmiVector) to the PMU callback; #UD and #GP on rdmsr,
 //     wrmsr or rdpmc through pmu_fault_catch() (resumed after the 2-byte instruction); anything
 //     else prints what happened and exits with kExitFault.
+#include <cstddef>
 #include <cstdint>
 
 #include "examples/common/console.hpp"
@@ -35,8 +36,11 @@ using IrqHandler = void (*)(std::uint32_t pc, std::uint32_t lr);
 void init();
 
 void putc(char c);
-// Non-blocking: writes c and returns true if COM1's transmit holding register is empty
-// (LSR.THRE), else returns false at once (the live stream's drainer, profiler/stream/drainer.hpp).
+// Non-blocking output for the live stream (profiler/stream/drainer.hpp): while LSR.THRE says
+// COM1's 16-byte transmit FIFO is empty (a 16550, FIFOs on), writes up to kTxBurst of the n bytes
+// and returns how many; else returns 0 at once. try_putc: the same for one byte.
+inline constexpr std::size_t kTxBurst = 16;
+std::size_t try_write(const std::uint8_t* data, std::size_t n);
 bool try_putc(char c);
 inline constexpr examples::Console console{&putc};
 

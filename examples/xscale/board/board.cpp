@@ -115,10 +115,16 @@ void init() {
   uart_init();
 }
 
+std::size_t try_write(const std::uint8_t* data, std::size_t n) {
+  if ((rd(FFLSR) & LSR_TDRQ) == 0) return 0;
+  if (n > kTxBurst) n = kTxBurst;
+  for (std::size_t i = 0; i < n; ++i) wr(FFTHR, data[i]);
+  return n;
+}
+
 bool try_putc(char c) {
-  if ((rd(FFLSR) & LSR_TDRQ) == 0) return false;
-  wr(FFTHR, static_cast<unsigned char>(c));
-  return true;
+  const auto b = static_cast<std::uint8_t>(c);
+  return try_write(&b, 1) == 1;
 }
 
 void putc(char c) {

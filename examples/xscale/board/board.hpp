@@ -6,6 +6,7 @@
 // Call board::init() first. Everything here is polled or interrupt driven, with no heap.
 //
 // Hardware facts and where they come from are listed at the top of board.cpp.
+#include <cstddef>
 #include <cstdint>
 
 #include "examples/common/console.hpp"
@@ -21,8 +22,12 @@ void init();
 
 // Polled output on the FFUART (QEMU -nographic shows it on stdout). No newline translation.
 void putc(char c);
-// Non-blocking: writes c and returns true if the FFUART's transmit FIFO has room (LSR.TDRQ),
-// else returns false at once (the live stream's drainer, profiler/stream/drainer.hpp).
+// Non-blocking output for the live stream (profiler/stream/drainer.hpp): while LSR.TDRQ says the
+// transmit FIFO wants data (PXA27x manual ch. 10: 64 bytes, half or more empty; QEMU models a
+// 16550 whose 16-byte FIFO is then empty), writes up to kTxBurst of the n bytes and returns how
+// many; else returns 0 at once. try_putc: the same for one byte.
+inline constexpr std::size_t kTxBurst = 16;
+std::size_t try_write(const std::uint8_t* data, std::size_t n);
 bool try_putc(char c);
 void write(const char* s);
 

@@ -404,7 +404,7 @@ TEST(StreamDrain, RingOverflowKeepNewestIsSentAsCumulativeDroppedExactly) {
   overflow_counts_exactly<prof::RingFull::keep_newest>();
 }
 
-TEST(StreamDrain, LossWithNoSampleLeftIsStillSent) {
+TEST(StreamDrain, PartialBatchGoesOutAtTheLatencyTickNothingWhenIdle) {
   Env e;
   prof::SampleRing<2> ring;
   st::Drainer<prof::SampleRing<2>> d(ring, e.sink(), e.source(false, false));
@@ -449,6 +449,21 @@ TEST(StreamDrain, BoundedWorkPerPollABusySinkNeverBlocks) {
   e.per_call = 1;  // one byte per poll: a frame goes out over many polls, whole
   drain_all(d, 2000);
   EXPECT_FALSE(decode_all(e.out).empty());
+}
+
+TEST(StreamDrain, WithoutAClockOneHelloThenOnlyFullBatches) {
+  Env e;
+  prof::SampleRing<256> ring;
+  st::Source src = e.source(true, true);
+  src.clock = nullptr;
+  src.clock_hz = 0;
+  st::Drainer<prof::SampleRing<256>> d(ring, e.sink(), src);
+  for (std::uint32_t i = 0; i < 100; ++i) ring.record(0x1000 + 4 * i, 0);
+  drain_all(d, 500);
+  const auto frames = decode_all(e.out);
+  ASSERT_EQ(frames.size(), 2u);  // HELLO, then one SAMPLES frame of 96; 4 wait for a full batch
+  EXPECT_EQ(frames[0].type, 1);
+  EXPECT_EQ(decode_samples(frames[1].payload).samples.size(), st::kMaxBatch);
 }
 
 // ---- The sampling interrupt at every step of poll() -----------------------------------------------
