@@ -10,7 +10,7 @@ namespace pmu::dump {
 inline constexpr std::uint8_t kMagic[4] = {'P', 'M', 'U', 'D'};
 inline constexpr std::uint32_t kByteOrderMark = 0x01020304u;  // written in the writer's byte order
 inline constexpr std::uint16_t kVersionMajor = 1;  // a decoder rejects any other major version
-inline constexpr std::uint16_t kVersionMinor = 4;  // minor bumps only append chunks or chunk fields
+inline constexpr std::uint16_t kVersionMinor = 5;  // minor bumps only append chunks or chunk fields
 inline constexpr std::uint16_t kHeaderSize = 16;
 inline constexpr std::size_t kChunkHeaderSize = 8;  // type u16, flags u16, payload length u32
 
@@ -29,6 +29,10 @@ enum class ChunkType : std::uint16_t {
   frames = 0x000A,         // samples with their call chain walked on the target (1.2; 1.3: dropped)
   mux_events = 0x000B,     // the multiplexed events, their clock and the rotations done (1.4)
   mux_region = 0x000C,     // one region's multiplexed counts: raw, time enabled, time running (1.4)
+  tasks = 0x000D,          // the tasks the firmware knew: id and name (1.5)
+  sample_tags = 0x000E,    // the task and core of each sample of the sample chunk before it (1.5)
+  task_counts = 0x000F,    // one task's share of the counters while it was current (1.5)
+  core = 0x0010,           // the core that wrote the dump, and how many the firmware ran on (1.5)
   end = 0x00FF,            // last chunk: CRC-32 of everything before the CRC value
 };
 inline constexpr std::uint16_t kChunkRequired = 0x0001;  // unknown chunk must not be skipped
@@ -42,6 +46,11 @@ inline constexpr std::uint8_t kNoCounter = 0xFF;  // sample source counter slot 
 // MUX_EVENTS event flags and MUX_REGION flags (1.4); the other bits are reserved (0).
 inline constexpr std::uint8_t kMuxPinned = 0x01;    // the event is never rotated out
 inline constexpr std::uint8_t kMuxWholeRun = 0x01;  // the region is the whole run
+
+// Tasks and cores (1.5): the task id of "no task current" (never listed in TASKS), and the
+// SAMPLE_TAGS flags saying which tags the chunk carries; the other bits are reserved (0).
+inline constexpr std::uint16_t kNoTask = 0xFFFF;
+inline constexpr std::uint8_t kTagTask = 0x01, kTagCore = 0x02;
 
 inline constexpr std::size_t kMaxBuildId = 64;  // bytes of a GNU build-id we carry (SHA-1: 20)
 

@@ -9,7 +9,9 @@
 // Call order: begin() once; then counters() before any region(); mux_events() at most once, after
 // counters() and before any mux_region(); then image(), region(), mux_region(), sample_source(),
 // begin_samples() + sample() x n, begin_histogram() + bin() x n in any order and any number;
-// finish() last.
+// finish() last. Tasks and cores (1.5): tasks() and core() at most once each; task_counts() after
+// counters(), at most once per task id; begin_sample_tags() + sample_tag() x n right after a
+// SAMPLES, STACKS or FRAMES chunk, with its count.
 #include <cstddef>
 #include <cstdint>
 
@@ -136,6 +138,12 @@ struct MuxValue {
   std::uint64_t raw;      // events counted while the event was on a counter
   std::uint64_t enabled;  // ticks the region ran with the multiplexing enabled
   std::uint64_t running;  // ticks of those with this event on a counter: never more than enabled
+};
+
+// One task of a scheduler or RTOS (TASKS chunk, 1.5): the firmware's own id, never kNoTask.
+struct TaskInfo {
+  std::uint16_t id;
+  const char* name;
 };
 
 struct MuxRegionInfo {
@@ -276,6 +284,82 @@ class Writer {
     return status_;
   }
 
+  // TASKS chunk (1.5): the tasks the firmware knew, at most once. Ids unique and not kNoTask.
+  Status tasks(const TaskInfo* list, std::size_t n) {
+    if (!usable(State::open)) return status_;
+    if (have_tasks_) return fail(Status::out_of_order);
+    if (n > 0xFFFF || (n != 0 && list == nullptr)) return fail(Status::bad_argument);
+    std::uint64_t len = 2;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (list[i].id == kNoTask) return fail(Status::bad_argument);
+      for (std::size_t k = 0; k < i; ++k)
+        if (list[k].id == list[i].id) return fail(Status::bad_argument);
+      const std::size_t name_len = str_size(list[i].name);
+      if (name_len > kMaxString) return fail(Status::string_too_long);
+      len += 2 + 1 + name_len;
+    }
+    chunk(ChunkType::tasks, len);
+    u16(static_cast<std::uint16_t>(n));
+    for (std::size_t i = 0; i < n; ++i) {
+      u16(list[i].id);
+      str(list[i].name, str_size(list[i].name));
+    }
+    have_tasks_ = true;
+    return status_;
+  }
+
+  // SAMPLE_TAGS chunk (1.5): who ran each sample of the SAMPLES, STACKS or FRAMES chunk just
+  // written. Announce its count and which tags are kept (kTagTask, kTagCore), then call
+  // sample_tag() exactly `count` times, in that chunk's order. A tag the flags leave out is written
+  // as the spec says (task kNoTask, core 0), whatever is passed.
+  Status begin_sample_tags(std::uint32_t count, std::uint8_t flags) {
+    if (!usable(State::open)) return status_;
+    if (!taggable_) return fail(Status::out_of_order);
+    if ((flags & ~(kTagTask | kTagCore)) != 0) return fail(Status::bad_argument);
+    if (count != tag_count_) return fail(Status::count_mismatch);
+    tag_flags_ = flags;
+    if (begin_items(ChunkType::sample_tags, State::sample_tags, count, 2 + 1, 1) == Status::ok) u8(flags);
+    return status_;
+  }
+  Status sample_tag(std::uint16_t task, std::uint8_t core) {
+    if (!usable(State::sample_tags)) return status_;
+    u16((tag_flags_ & kTagTask) != 0 ? task : kNoTask);
+    u8((tag_flags_ & kTagCore) != 0 ? core : 0);
+    return item_done();
+  }
+
+  // TASK_COUNTS chunk (1.5): one task's counts while it was current (kNoTask: while none was),
+  // one per counter in counters() order; after counters(), at most once per task id (the writer
+  // remembers kTrackedTasks ids to refuse a repeat; the decoder checks them all).
+  Status task_counts(std::uint16_t task, std::uint64_t switches_in, const std::uint64_t* counts, std::size_t n) {
+    if (!usable(State::open)) return status_;
+    if (!have_counters_) return fail(Status::out_of_order);
+    if (n != num_counters_) return fail(Status::stats_mismatch);
+    if (n != 0 && counts == nullptr) return fail(Status::bad_argument);
+    for (std::size_t i = 0; i < tasks_counted_ && i < kTrackedTasks; ++i)
+      if (counted_[i] == task) return fail(Status::out_of_order);
+    chunk(ChunkType::task_counts, 2 + 8 + 1 + 8u * n);
+    u16(task);
+    u64(switches_in);
+    u8(static_cast<std::uint8_t>(n));
+    for (std::size_t i = 0; i < n; ++i) u64(counts[i]);
+    if (tasks_counted_ < kTrackedTasks) counted_[tasks_counted_] = task;
+    if (tasks_counted_ < 0xFFFF) ++tasks_counted_;
+    return status_;
+  }
+
+  // CORE chunk (1.5): the core that wrote this dump (number < cores), at most once.
+  Status core(std::uint8_t number, std::uint8_t cores) {
+    if (!usable(State::open)) return status_;
+    if (have_core_) return fail(Status::out_of_order);
+    if (cores == 0 || number >= cores) return fail(Status::bad_argument);
+    chunk(ChunkType::core, 2);
+    u8(number);
+    u8(cores);
+    have_core_ = true;
+    return status_;
+  }
+
   // IMAGE chunk: the ELF machine, the build-id and the code CRC (each optional).
   Status image(const ImageInfo& im) {
     if (!usable(State::open)) return status_;
@@ -409,7 +493,7 @@ class Writer {
 
  private:
   // fresh, open and done; every other state is inside a chunk of announced items.
-  enum class State : std::uint8_t { fresh, open, samples, histogram, trace, stacks, frames, done };
+  enum class State : std::uint8_t { fresh, open, samples, histogram, trace, stacks, frames, sample_tags, done };
   static constexpr bool in_items(State s) { return s != State::fresh && s != State::open && s != State::done; }
 
   bool usable(State expected) {
@@ -442,6 +526,11 @@ class Writer {
     if (count == 0 && units != 0) return fail(Status::count_mismatch);
     chunk(type, len);
     u32(count);
+    // A sample chunk's tags may follow it, with its count (chunk() cleared taggable_).
+    if (type == ChunkType::samples || type == ChunkType::stacks || type == ChunkType::frames) {
+      taggable_ = true;
+      tag_count_ = count;
+    }
     items_left_ = count;
     units_left_ = units;
     has_trailer_ = trailer != nullptr;
@@ -484,6 +573,7 @@ class Writer {
       fail(Status::too_large);
       return;
     }
+    taggable_ = false;
     u16(static_cast<std::uint16_t>(type));
     u16(0);
     u32(static_cast<std::uint32_t>(payload_len));
@@ -527,6 +617,7 @@ class Writer {
   }
 
   static constexpr std::size_t kBlockSize = 64;
+  static constexpr std::size_t kTrackedTasks = 16;  // TASK_COUNTS ids remembered to refuse a repeat
 
   Sink sink_;
   ByteOrder order_;
@@ -545,6 +636,13 @@ class Writer {
   std::uint8_t num_mux_events_ = 0;
   bool have_mux_ = false;
   std::uint32_t items_left_ = 0;
+  bool have_tasks_ = false;
+  bool have_core_ = false;
+  bool taggable_ = false;        // the last chunk was SAMPLES, STACKS or FRAMES: tags may follow
+  std::uint8_t tag_flags_ = 0;   // begin_sample_tags()' flags
+  std::uint32_t tag_count_ = 0;  // that chunk's count
+  std::uint16_t tasks_counted_ = 0;  // TASK_COUNTS chunks so far
+  std::uint16_t counted_[kTrackedTasks] = {};  // the first kTrackedTasks of their ids
   std::uint64_t written_ = 0;
 };
 

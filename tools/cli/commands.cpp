@@ -31,6 +31,7 @@
 #include "tools/report/diff.hpp"
 #include "tools/report/run_program.hpp"
 #include "tools/report/stat.hpp"
+#include "tools/report/tasks.hpp"
 #include "tools/report/text_util.hpp"
 #include "tools/report/formats.hpp"
 #include "tools/report/metrics.hpp"
@@ -196,6 +197,42 @@ void report_view_options(const Args& a, const std::string& format, ReportOptions
   options.max_name_width = a.number("--max-name-width", options.max_name_width);
 }
 
+// A comma-separated option value's items (empty items dropped).
+std::vector<std::string> comma_list(const std::string& text) {
+  std::vector<std::string> items;
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) items.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
+}
+
+// --task and --core (format 1.5's SAMPLE_TAGS): the samples of those tasks and cores only.
+SampleFilter sample_filter(const Args& a, const Dump& d) {
+  SampleFilter f;
+  try {
+    for (const char* option : {"--task", "--core"}) {
+      if (!a.has(option)) continue;
+      const std::vector<std::string> items = comma_list(a.get(option));
+      if (items.empty()) throw UsageError(std::string(option) + " needs a " + (option[2] == 't' ? "task name or id" : "core number"));
+      if (option[2] == 't') f.tasks = resolve_tasks(d, items);
+      else f.cores = resolve_cores(d, items);
+    }
+  } catch (const TagOptionError& e) {
+    throw UsageError(e.what());
+  }
+  return f;
+}
+
+// What --task and --core kept, for the table's and flat's header ("" without them).
+std::string filter_text(const Args& a) {
+  std::string t;
+  if (a.has("--task")) t += "--task " + a.get("--task");
+  if (a.has("--core")) t += (t.empty() ? "" : " ") + std::string("--core ") + a.get("--core");
+  return t;
+}
+
 }  // namespace
 
 int run_report(const std::vector<std::string>& argv) {
@@ -203,7 +240,7 @@ int run_report(const std::vector<std::string>& argv) {
                                    {"--frame", true}, {"--top", true}, {"--table", true}, {"--sort", true},
                                    {"--percent-limit", true}, {"--symbols", true}, {"--symbol-filter", true},
                                    {"-g", true}, {"--call-graph", true}, {"--max-name-width", true},
-                                   {"--inline", false}});
+                                   {"--inline", false}, {"--task", true}, {"--core", true}, {"--root", true}});
   const std::string format = a.get("--format", "table");
   bool known = false;
   for (const std::string& f : cli_formats()) known |= f == format;
@@ -222,8 +259,26 @@ int run_report(const std::vector<std::string>& argv) {
   if (inlined && options.elf.empty()) throw UsageError("--inline needs --elf (the inlined calls are in its DWARF)");
   if (inlined && format == "gmon")
     throw UsageError("--inline is not for --format gmon: gprof gives each address to the symbol it is in");
-  const LoadedDump loaded = load(a, false);
+  std::optional<std::vector<RootKey>> roots;
+  if (a.has("--root")) {
+    roots = parse_root_keys(a.get("--root"));
+    if (!roots) throw UsageError("--root is task, core, task,core or core,task, not '" + a.get("--root") + "'");
+  }
+  LoadedDump loaded = load(a, false);
   options.carrier = loaded.carrier;
+  // --task, --core: the other samples leave the dump before anything is built from it, so every
+  // format reports the same samples.
+  if (const SampleFilter filter = sample_filter(a, loaded.dump); filter.active()) {
+    const std::uint64_t all = loaded.dump.total_samples();
+    loaded.dump = filter_samples(loaded.dump, filter);
+    options.filter = filter_text(a) + ": " + std::to_string(loaded.dump.total_samples()) + " of " +
+                     std::to_string(all) + " samples";
+  }
+  if (roots)
+    for (RootKey k : *roots)
+      if ((loaded.dump.tag_flags & (k == RootKey::task ? 1u : 2u)) == 0)
+        warn(std::string("--root ") + a.get("--root") + ": this dump's samples carry no " +
+             (k == RootKey::task ? "task (every sample is [no task])" : "core number (every sample is [core 0])"));
   const SymbolTable symbols = options.elf.empty() ? SymbolTable()
                                                   : elf_symbols_for(loaded.dump, options.elf, a.has("--force-elf"), inlined);
   if (inlined && !symbols.has_inlined())
@@ -246,8 +301,10 @@ int run_report(const std::vector<std::string>& argv) {
       warn("'" + options.elf + "' has no call frame information: stacks are one frame deep");
   }
   const bool lines = pprof || format_needs_lines(format) || sort_needs_lines(options.view.sort);
-  const Profile profile = build_profile(loaded.dump, symbols, lines,
-                                        unwound.empty() ? nullptr : &unwound, pprof, inlined);
+  const Profile profile = roots ? build_rooted_profile(loaded.dump, symbols, *roots, lines,
+                                                       unwound.empty() ? nullptr : &unwound, pprof, inlined)
+                                : build_profile(loaded.dump, symbols, lines, unwound.empty() ? nullptr : &unwound,
+                                                pprof, inlined);
   if (const std::string placed = profile.placement(); !placed.empty())
     options.stacks += (options.stacks.empty() ? "" : "; ") + placed;
   if (!options.elf.empty() && 2 * profile.unknown_samples() > profile.total)
@@ -306,7 +363,7 @@ int run_diff(const std::vector<std::string>& argv) {
 
 // perf stat's report from one dump, or the mean of several (repeated runs, perf stat -r).
 int run_stat(const std::vector<std::string>& argv) {
-  const Args a = parse_args(argv, {{"--frame", true}, {"--format", true}, {"-o", true}, {"--region", true}});
+  const Args a = parse_args(argv, {{"--frame", true}, {"--format", true}, {"-o", true}, {"--region", true}, {"--task", true}});
   if (a.positionals.empty()) throw UsageError("stat needs an input (a dump or a UART log; several: repeated runs)");
   if (std::count(a.positionals.begin(), a.positionals.end(), std::string("-")) > 1)
     throw UsageError("'-' (standard input) given more than once");
@@ -318,6 +375,10 @@ int run_stat(const std::vector<std::string>& argv) {
   if (a.has("--region")) {
     if (a.get("--region").empty()) throw UsageError("--region needs a region name");
     options.region = a.get("--region");
+  }
+  if (a.has("--task")) {
+    options.tasks = comma_list(a.get("--task"));
+    if (options.tasks.empty()) throw UsageError("--task needs a task name or id");
   }
   std::vector<LoadedDump> loaded;
   loaded.reserve(a.positionals.size());
@@ -626,7 +687,8 @@ std::vector<CommandHelp> command_help() {
   return {
       {"report", "report INPUT [--elf FIRMWARE.elf [--force-elf]] [--format FORMAT] [-o FILE] [--frame N] [--table regions|profile]"
                  " [--sort KEY] [--top N] [--percent-limit PCT] [--symbols NAME,...] [--symbol-filter TEXT]"
-                 " [-g caller|callee|gprof] [--inline] [--max-name-width N]",
+                 " [-g caller|callee|gprof] [--inline] [--max-name-width N] [--task NAME|ID,...] [--core N,...]"
+                 " [--root task|core|task,core|core,task]",
        "Decodes a dump and writes a report. INPUT is a binary dump or a UART log with text frames\n"
        "('-' reads standard input). FORMAT: " + format_list() + " (default table).\n"
        "--frame N picks the Nth dump of a log (default: the last); --table picks the csv table.\n"
@@ -655,6 +717,15 @@ std::vector<CommandHelp> command_help() {
        "Stack samples (a STACKS chunk) are unwound with the ELF's CFI into full call stacks;\n"
        "samples without one are placed where the walks saw their function: every format shows\n"
        "the same stacks, one per sample.\n"
+       "Tasks and cores (format 1.5: the dump's SAMPLE_TAGS): every sample keeps the task that was\n"
+       "current and the core that took it; table and flat say how many samples each task and core\n"
+       "has. --task NAME|ID,... and --core N,... keep the samples of those tasks (a TASKS name or a\n"
+       "task id; 65535: no task current) and cores, in every format. --root task puts each sample's\n"
+       "task above its stack as the outermost frame (\"[task NAME]\", \"[no task]\"), like perf\n"
+       "report --sort comm and stackcollapse-perf's process name: one flame per task in folded,\n"
+       "svg, html, callgraph, pprof and json; --root core splits the stacks by core (\"[core N]\",\n"
+       "perf's --sort cpu; without it the cores are merged); task,core or core,task both, in that\n"
+       "order. A sample without a stack is placed only among its own task's (core's) walks.\n"
        "Consumers: folded -> flamegraph.pl or speedscope; svg/html: a flame graph (click to zoom,\n"
        "Search); callgraph: gprof-style callers and callees; callgrind (instruction addresses and\n"
        "lines; every call count is a placeholder 1) -> KCacheGrind, callgrind_annotate; gmon\n"
@@ -672,7 +743,7 @@ std::vector<CommandHelp> command_help() {
        "with the share of the time the event was on a counter where it is below 100% in either\n"
        "dump. Dumps of two PMUs, or whose counters (or multiplexed events) share no event, are\n"
        "refused (exit 1); what was not compared is listed under Notes."},
-      {"stat", "stat INPUT... [--format table|csv|json] [-o FILE] [--frame N] [--region NAME]",
+      {"stat", "stat INPUT... [--format table|csv|json] [-o FILE] [--frame N] [--region NAME] [--task NAME|ID,...]",
        "perf stat's report of a dump's regions: per region (the whole run first), each event's count,\n"
        "a rate per second where the time is known, then the PMU's metrics (value, unit, # name).\n"
        "Multiplexed events (MUX_EVENTS, more events than counters, rotated on a timer tick) show\n"
@@ -684,7 +755,13 @@ std::vector<CommandHelp> command_help() {
        "(sample standard deviation / sqrt(runs)) in percent of the mean; runs of another PMU, other\n"
        "events or other regions are refused (exit 1). --region NAME: that region only. csv: one\n"
        "row per region and event, and per metric; json also lists the metrics that could not be\n"
-       "computed, with why_not (csv and json say the warnings on standard error)."},
+       "computed, with why_not (csv and json say the warnings on standard error).\n"
+       "A dump with TASK_COUNTS (format 1.5, a scheduler's per-task counters) adds a table like perf\n"
+       "stat --per-thread: per task and counter, the count while the task was current, its share of\n"
+       "all tasks and a rate per second of the task's own time (its cycles counter over the counter\n"
+       "clock); the last row, \"all tasks\", is their sum: the whole run from the first switch.\n"
+       "--task NAME|ID,... shows those tasks' rows (shares stay of the whole). csv: rows \"task\"\n"
+       "(region: the task's name, calls: its switches in; task_id, share_percent); json: tasks."},
       {"annotate", "annotate INPUT --elf FIRMWARE.elf [--function NAME] [--objdump PROGRAM] [--force-elf] [--frame N] [-o FILE]",
        "Where inside functions the samples are, like `perf annotate --stdio`: each source line's\n"
        "samples and text, then its instructions (the ELF's machine's objdump, found on PATH:\n"

@@ -37,6 +37,10 @@ const char* chunk_name(unsigned type) {
     case fmt::ChunkType::image: return "IMAGE";
     case fmt::ChunkType::mux_events: return "MUX_EVENTS";
     case fmt::ChunkType::mux_region: return "MUX_REGION";
+    case fmt::ChunkType::tasks: return "TASKS";
+    case fmt::ChunkType::sample_tags: return "SAMPLE_TAGS";
+    case fmt::ChunkType::task_counts: return "TASK_COUNTS";
+    case fmt::ChunkType::core: return "CORE";
     case fmt::ChunkType::end: return "END";
   }
   return "unknown";
@@ -119,7 +123,16 @@ class Decoder {
   Dump run() {
     header();
     const std::vector<ChunkRef> chunks = walk();
-    for (const ChunkRef& c : chunks) content(c);
+    // A sample chunk's SAMPLE_TAGS follows it: read first, so each sample is counted with its tag.
+    for (std::size_t i = 0; i < chunks.size(); ++i) {
+      tags_.clear();
+      tags_at_ = nullptr;
+      if (is_sample_chunk(chunks[i].type) && i + 1 < chunks.size() &&
+          chunks[i + 1].type == static_cast<unsigned>(fmt::ChunkType::sample_tags) && have_target_)
+        sample_tags(chunks[i + 1]);
+      content(chunks[i]);
+      previous_ = chunks[i].type;
+    }
     if (!have_target_) throw DecodeError("dump has no TARGET chunk");
     dump_.sample_counts = pairs_.take();
     return std::move(dump_);
@@ -227,6 +240,10 @@ class Decoder {
       case fmt::ChunkType::image: return image(r, where);
       case fmt::ChunkType::mux_events: return mux_events(r, where);
       case fmt::ChunkType::mux_region: return mux_region(r, where);
+      case fmt::ChunkType::tasks: return tasks(r, where);
+      case fmt::ChunkType::sample_tags: return tags_placed(where);
+      case fmt::ChunkType::task_counts: return task_counts(r, where);
+      case fmt::ChunkType::core: return core(r, where);
       case fmt::ChunkType::end: break;  // walk() stops at END
     }
     if (c.flags & fmt::kChunkRequired) {
@@ -341,6 +358,111 @@ class Decoder {
     dump_.mux_regions.push_back(std::move(g));
   }
 
+  static bool is_sample_chunk(unsigned type) {
+    return type == static_cast<unsigned>(fmt::ChunkType::samples) ||
+           type == static_cast<unsigned>(fmt::ChunkType::stacks) ||
+           type == static_cast<unsigned>(fmt::ChunkType::frames);
+  }
+
+  // TASKS (1.5): at most one; ids unique, never the reserved "no task".
+  void tasks(Reader& r, const std::string& where) {
+    if (dump_.tasks) throw DecodeError(where + ": second TASKS chunk");
+    const unsigned n = r.u16("task count");
+    r.need_items(n, 3, "tasks");
+    std::vector<Task> list;
+    list.reserve(n);
+    for (unsigned i = 0; i < n; ++i) {
+      Task t;
+      t.id = r.u16("task id");
+      t.name = r.str("task name");
+      if (t.id == kNoTask)
+        throw DecodeError(where + ": task '" + t.name + "' has the id 0xFFFF, reserved for no task");
+      for (const Task& before : list)
+        if (before.id == t.id)
+          throw DecodeError(where + ": task id " + std::to_string(t.id) + " listed twice ('" + before.name +
+                            "' and '" + t.name + "')");
+      list.push_back(std::move(t));
+    }
+    dump_.tasks = std::move(list);
+  }
+
+  // SAMPLE_TAGS (1.5), read before the sample chunk it follows (run()): its flags, and the tag of
+  // each sample, which content() then counts with the sample.
+  void sample_tags(const ChunkRef& c) {
+    tags_where_ = "SAMPLE_TAGS chunk at offset " + std::to_string(c.offset);
+    Reader r(data_ + c.offset + fmt::kChunkHeaderSize, c.length, c.offset + fmt::kChunkHeaderSize,
+             dump_.byte_order, tags_where_);
+    const std::uint32_t n = r.u32("tag count");
+    const unsigned flags = r.u8("tag flags");
+    if ((flags & ~unsigned{fmt::kTagTask | fmt::kTagCore}) != 0) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, ": reserved flag bits 0x%02x set", flags & ~unsigned{fmt::kTagTask | fmt::kTagCore});
+      throw DecodeError(tags_where_ + buf);
+    }
+    r.need_items(n, 3, "sample tags");
+    tags_.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      Tag t;
+      t.task = r.u16("task id");
+      t.core = r.u8("core");
+      if ((flags & fmt::kTagTask) == 0 && t.task != kNoTask)
+        throw DecodeError(tags_where_ + ": tag " + std::to_string(i) + " has task " + std::to_string(t.task) +
+                          " but the flags say no task ids (must be 0xFFFF)");
+      if ((flags & fmt::kTagCore) == 0 && t.core != 0)
+        throw DecodeError(tags_where_ + ": tag " + std::to_string(i) + " has core " + std::to_string(t.core) +
+                          " but the flags say no core numbers (must be 0)");
+      tags_[i] = PairCounter::pack(t);
+    }
+    tags_at_ = &c;
+    dump_.tag_flags |= flags;
+  }
+  // The tags of the sample chunk being read: its count must be theirs.
+  void check_tag_count(std::uint32_t n, const char* chunk, const char* what) {
+    if (tags_at_ != nullptr && tags_.size() != n)
+      throw DecodeError(tags_where_ + ": " + std::to_string(tags_.size()) + " tags, the " + chunk +
+                        " chunk before it has " + std::to_string(n) + " " + what);
+  }
+  const std::uint32_t* tags_of(std::uint32_t first) const { return tags_at_ != nullptr ? tags_.data() + first : nullptr; }
+  Tag tag_of(std::uint32_t i) const {
+    if (tags_at_ == nullptr) return {};
+    return {static_cast<std::uint16_t>(tags_[i] >> 8), static_cast<std::uint8_t>(tags_[i])};
+  }
+  // A SAMPLE_TAGS chunk in content(): read with the chunk before it, which must be a sample chunk.
+  void tags_placed(const std::string& where) const {
+    if (!is_sample_chunk(previous_))
+      throw DecodeError(where + ": must come right after a SAMPLES, STACKS or FRAMES chunk (it follows " +
+                        (previous_ == 0 ? std::string("the header") : std::string(chunk_name(previous_))) + ")");
+  }
+
+  // TASK_COUNTS (1.5): after COUNTERS, one count per counter, at most one per task id.
+  void task_counts(Reader& r, const std::string& where) {
+    if (!have_counters_) throw DecodeError(where + ": TASK_COUNTS before the COUNTERS chunk");
+    TaskCounts t;
+    t.task = r.u16("task id");
+    t.switches_in = r.u64("switches in");
+    const unsigned n = r.u8("counter count");
+    if (n != dump_.counters.size())
+      throw DecodeError(where + ": task " + std::to_string(t.task) + " has " + std::to_string(n) +
+                        " counts, the COUNTERS chunk has " + std::to_string(dump_.counters.size()) + " counters");
+    for (const TaskCounts& before : dump_.task_counts)
+      if (before.task == t.task)
+        throw DecodeError(where + ": second TASK_COUNTS chunk for task " + std::to_string(t.task));
+    for (unsigned i = 0; i < n; ++i) t.counts.push_back(r.u64("count"));
+    dump_.task_counts.push_back(std::move(t));
+  }
+
+  // CORE (1.5): at most one; the core is one of the cores.
+  void core(Reader& r, const std::string& where) {
+    if (dump_.core) throw DecodeError(where + ": second CORE chunk");
+    CoreInfo c;
+    c.number = r.u8("core number");
+    c.cores = r.u8("cores");
+    if (c.number >= c.cores)
+      throw DecodeError(where + ": core " + std::to_string(c.number) + " of " + std::to_string(c.cores) +
+                        " cores (the number must be below the count)");
+    dump_.core = c;
+  }
+
   void source(Reader& r, const std::string& where) {
     if (dump_.source) throw DecodeError(where + ": second SAMPLE_SOURCE chunk");
     SampleSource s;
@@ -375,6 +497,7 @@ class Decoder {
     const std::uint32_t n = r.u32("sample count");
     const unsigned a = dump_.target.address_bytes;
     r.need_items(n, 2 * a, "samples");
+    check_tag_count(n, "SAMPLES", "samples");
     if (options_.raw_samples) dump_.samples.reserve(dump_.samples.size() + n);
     // need_items() checked the records fit: read them without a check per field, in blocks of
     // kConsumeBlock bytes (a whole number of records) handed to consumed() as they are done.
@@ -384,8 +507,8 @@ class Decoder {
     const bool big = dump_.byte_order == ByteOrder::big;
     for (std::uint32_t i = 0; i < n;) {
       const std::uint32_t k = static_cast<std::uint32_t>(std::min<std::uint64_t>(per_block, n - i));
-      if (a == 4) read_samples<4>(p, k, big);
-      else read_samples<8>(p, k, big);
+      if (a == 4) read_samples<4>(p, k, big, i);
+      else read_samples<8>(p, k, big, i);
       consumed(p, k * record);
       p += k * record;
       i += k;
@@ -394,16 +517,16 @@ class Decoder {
     dump_.sample_records += n;
   }
   template <unsigned A>
-  void read_samples(const std::uint8_t* p, std::uint32_t n, bool big) {
+  void read_samples(const std::uint8_t* p, std::uint32_t n, bool big, std::uint32_t first) {
     std::uint64_t pcs[PairCounter::kBatch], lrs[PairCounter::kBatch];
     for (std::uint32_t i = 0; i < n;) {
       const std::uint32_t k = std::min<std::uint32_t>(PairCounter::kBatch, n - i);
       for (std::uint32_t j = 0; j < k; ++j, p += 2 * A) {
         pcs[j] = big ? load_big<A>(p) : load_little<A>(p);
         lrs[j] = big ? load_big<A>(p + A) : load_little<A>(p + A);
-        if (options_.raw_samples) dump_.samples.push_back({pcs[j], lrs[j]});
+        if (options_.raw_samples) dump_.samples.push_back({pcs[j], lrs[j], tag_of(first + i + j)});
       }
-      pairs_.add(pcs, lrs, k);
+      pairs_.add(pcs, lrs, k, tags_of(first + i));
       i += k;
     }
   }
@@ -441,6 +564,7 @@ class Decoder {
     const std::uint32_t n = r.u32("stack sample count");
     const unsigned a = dump_.target.address_bytes;
     r.need_items(n, 4 * a + 2, "stack samples");
+    check_tag_count(n, "STACKS", "samples");
     dump_.stacks.reserve(dump_.stacks.size() + n);
     for (std::uint32_t i = 0; i < n; ++i) {
       StackSampleRecord s;
@@ -452,7 +576,8 @@ class Decoder {
       r.need_items(bytes, 1, "stack bytes");
       s.stack.resize(bytes);
       for (unsigned k = 0; k < bytes; ++k) s.stack[k] = r.u8("stack byte");
-      pairs_.add(s.pc, s.lr);
+      s.tag = tag_of(i);
+      pairs_.add(s.pc, s.lr, PairCounter::pack(s.tag));
       dump_.sample_records += 1;
       dump_.stacks.push_back(std::move(s));
     }
@@ -469,6 +594,7 @@ class Decoder {
     const std::uint32_t n = r.u32("frame sample count");
     const unsigned a = dump_.target.address_bytes;
     r.need_items(n, 2 + a, "frame samples");
+    check_tag_count(n, "FRAMES", "samples");
     dump_.frames.reserve(dump_.frames.size() + n);
     for (std::uint32_t i = 0; i < n; ++i) {
       FrameSampleRecord f;
@@ -477,7 +603,8 @@ class Decoder {
       f.complete = (r.u8("frame flags") & 1u) != 0;
       r.need_items(count, a, "frames");
       for (unsigned k = 0; k < count; ++k) f.pcs.push_back(r.uint(a, "frame"));
-      pairs_.add(f.pcs[0], f.pcs.size() > 1 ? f.pcs[1] : 0);
+      f.tag = tag_of(i);
+      pairs_.add(f.pcs[0], f.pcs.size() > 1 ? f.pcs[1] : 0, PairCounter::pack(f.tag));
       dump_.sample_records += 1;
       dump_.frames.push_back(std::move(f));
     }
@@ -508,6 +635,10 @@ class Decoder {
   unsigned header_size_ = 0;
   bool have_target_ = false;
   bool have_counters_ = false;
+  unsigned previous_ = 0;               // the type of the chunk before the current one (0: none)
+  std::vector<std::uint32_t> tags_;     // the current sample chunk's tags, packed (PairCounter::pack)
+  const ChunkRef* tags_at_ = nullptr;   // their SAMPLE_TAGS chunk, if the sample chunk has one
+  std::string tags_where_;
   Dump dump_;
 };
 

@@ -80,16 +80,53 @@ struct SampleSource {
   std::uint64_t dropped = 0;
 };
 
+// Who ran a sample (SAMPLE_TAGS chunk, format 1.5): the task current when it was taken (kNoTask:
+// none, or the chunk carried no task ids) and the core that took it (0 when not carried). A sample
+// chunk without SAMPLE_TAGS is untagged: no task, core 0.
+inline constexpr std::uint16_t kNoTask = 0xFFFF;
+struct Tag {
+  std::uint16_t task = kNoTask;
+  std::uint8_t core = 0;
+  auto operator<=>(const Tag&) const = default;
+};
+
 struct Sample {
   std::uint64_t pc = 0;
   std::uint64_t lr = 0;  // 0: none
+  Tag tag;
+  Sample() = default;
+  Sample(std::uint64_t pc_, std::uint64_t lr_, Tag tag_ = {}) : pc(pc_), lr(lr_), tag(tag_) {}
 };
 
-// One distinct (pc, lr) pair of the SAMPLES chunks and how many records had it.
+// One distinct (pc, lr, tag) of the sample chunks and how many records had it.
 struct SampleCount {
   std::uint64_t pc = 0;
   std::uint64_t lr = 0;
   std::uint64_t count = 0;
+  Tag tag;
+  SampleCount() = default;
+  SampleCount(std::uint64_t pc_, std::uint64_t lr_, std::uint64_t count_, Tag tag_ = {})
+      : pc(pc_), lr(lr_), count(count_), tag(tag_) {}
+};
+
+// A task the firmware knew (TASKS chunk, format 1.5).
+struct Task {
+  std::uint16_t id = 0;
+  std::string name;
+};
+
+// One task's share of the counters while it was current (TASK_COUNTS chunk, format 1.5); task
+// kNoTask: the time no task was current.
+struct TaskCounts {
+  std::uint16_t task = kNoTask;
+  std::uint64_t switches_in = 0;
+  std::vector<std::uint64_t> counts;  // one per Dump::counters entry, same order
+};
+
+// The core that wrote the dump, on a multi-core part (CORE chunk, format 1.5).
+struct CoreInfo {
+  unsigned number = 0;
+  unsigned cores = 1;
 };
 
 // One region call on the timeline (TRACE chunk, format 1.2): its REGION's index in Dump::regions,
@@ -104,6 +141,7 @@ struct TraceEvent {
 struct StackSampleRecord {
   std::uint64_t pc = 0, lr = 0, sp = 0, fp = 0;
   std::vector<std::uint8_t> stack;
+  Tag tag;
 };
 
 // A sample with the call chain the target walked (FRAMES chunk, format 1.2): pcs leaf first;
@@ -111,6 +149,7 @@ struct StackSampleRecord {
 struct FrameSampleRecord {
   std::vector<std::uint64_t> pcs;
   bool complete = false;
+  Tag tag;
 };
 
 struct HistogramBin {
@@ -165,8 +204,18 @@ struct Dump {
   // Captures the stack and frame rings could not keep (1.3; absent from a 1.2 chunk: unknown).
   std::optional<std::uint64_t> stacks_dropped, frames_dropped;
   std::vector<SkippedChunk> skipped;  // unknown, optional chunks
+  // Tasks and cores (1.5): the TASKS chunk (absent: none), the union of the SAMPLE_TAGS flags
+  // (bit 0: some samples carry a task, bit 1: a core), the TASK_COUNTS chunks in the dump's order,
+  // and the CORE chunk.
+  std::optional<std::vector<Task>> tasks;
+  unsigned tag_flags = 0;
+  std::vector<TaskCounts> task_counts;
+  std::optional<CoreInfo> core;
 
   std::uint64_t total_samples() const;  // raw records plus histogram counts
+  // A task id's display name: its TASKS name, "task N" for an id TASKS does not list, "[no task]"
+  // for kNoTask.
+  std::string task_name(std::uint16_t id) const;
 };
 
 const char* source_kind_name(unsigned kind);  // "pmu-overflow", "timer", "unknown"

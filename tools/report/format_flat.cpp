@@ -3,6 +3,7 @@
 // --symbols leave rows out and a closing "#" line says how many and why.
 #include "tools/report/describe.hpp"
 #include "tools/report/formats.hpp"
+#include "tools/report/tasks.hpp"
 #include "tools/report/text_util.hpp"
 
 namespace pmukit {
@@ -10,6 +11,9 @@ namespace pmukit {
 void write_flat(std::ostream& os, const ReportInput& in) {
   const Profile& p = in.profile;
   os << "# flat profile: " << p.total << " samples; " << describe_source(in.dump) << '\n';
+  if (!in.options.filter.empty()) os << "# kept: " << printable(in.options.filter) << '\n';
+  if (const std::string t = tag_summary(in.dump, false); !t.empty()) os << "# tasks: " << printable(t) << '\n';
+  if (const std::string t = tag_summary(in.dump, true); !t.empty()) os << "# cores: " << printable(t) << '\n';
   if (!in.options.stacks.empty()) os << "# stacks: " << in.options.stacks << '\n';
   if (const NoSamples no = why_no_samples(in.dump, p, !in.options.elf.empty()); !no.why.empty())
     os << "# " << no.what << ": " << printable(no.why) << "\n# to do: " << no.todo << '\n';

@@ -109,6 +109,37 @@ void dump_fields(JsonWriter& j, const Dump& d, const std::string& carrier) {
   } else {
     j.null();
   }
+
+  // Tasks and cores (1.5): null and [] where the firmware wrote none.
+  j.key("tasks");
+  if (d.tasks) {
+    j.begin_array();
+    for (const Task& t : *d.tasks) j.begin_object().field("id", std::uint64_t{t.id}).field("name", t.name).end_object();
+    j.end_array();
+  } else {
+    j.null();
+  }
+  j.key("task_counts").begin_array();
+  for (const TaskCounts& t : d.task_counts) {
+    j.begin_object().key("task");
+    if (t.task == kNoTask) j.null(); else j.value(std::uint64_t{t.task});
+    j.field("name", d.task_name(t.task)).field("switches_in", t.switches_in).key("counts").begin_array();
+    for (std::size_t i = 0; i < t.counts.size(); ++i)
+      j.begin_object().field("counter", d.counters[i].name).field("count", t.counts[i]).end_object();
+    j.end_array().end_object();
+  }
+  j.end_array();
+  j.key("core");
+  if (d.core) j.begin_object().field("number", d.core->number).field("cores", d.core->cores).end_object();
+  else j.null();
+}
+
+// A sample's task and core, where the dump has SAMPLE_TAGS (task null: no task).
+void tag_fields(JsonWriter& j, const Dump& d, const Tag& t) {
+  if (d.tag_flags == 0) return;
+  j.key("task");
+  if (t.task == kNoTask) j.null(); else j.value(std::uint64_t{t.task});
+  j.field("core", std::uint64_t{t.core});
 }
 
 }  // namespace
@@ -119,8 +150,11 @@ void write_dump_json(std::ostream& os, const Dump& d, const std::string& carrier
   dump_fields(j, d, carrier);
   const unsigned digits = 2 * d.target.address_bytes;
   j.key("samples").begin_array();
-  for (const Sample& s : d.samples)
-    j.begin_object().field("pc", hex(s.pc, digits)).field("lr", hex(s.lr, digits)).end_object();
+  for (const Sample& s : d.samples) {
+    j.begin_object().field("pc", hex(s.pc, digits)).field("lr", hex(s.lr, digits));
+    tag_fields(j, d, s.tag);
+    j.end_object();
+  }
   j.end_array();
   j.key("histogram").begin_array();
   for (const HistogramBin& b : d.histogram)
@@ -135,7 +169,9 @@ void write_dump_json(std::ostream& os, const Dump& d, const std::string& carrier
   for (const FrameSampleRecord& f : d.frames) {
     j.begin_object().field("complete", f.complete).key("pcs").begin_array();
     for (std::uint64_t pc : f.pcs) j.value(hex(pc, digits));
-    j.end_array().end_object();
+    j.end_array();
+    tag_fields(j, d, f.tag);
+    j.end_object();
   }
   j.end_array();
   auto dropped = [&](const char* key, const std::optional<std::uint64_t>& v) {
@@ -146,7 +182,9 @@ void write_dump_json(std::ostream& os, const Dump& d, const std::string& carrier
   j.key("stacks").begin_array();
   for (const StackSampleRecord& s : d.stacks) {
     j.begin_object().field("pc", hex(s.pc, digits)).field("lr", hex(s.lr, digits)).field("sp", hex(s.sp, digits));
-    j.field("fp", hex(s.fp, digits)).field("stack_bytes", std::uint64_t{s.stack.size()}).end_object();
+    j.field("fp", hex(s.fp, digits)).field("stack_bytes", std::uint64_t{s.stack.size()});
+    tag_fields(j, d, s.tag);
+    j.end_object();
   }
   j.end_array();
   dropped("stacks_dropped", d.stacks_dropped);

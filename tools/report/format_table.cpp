@@ -1,9 +1,11 @@
 // `table`: the human-readable report (header, region table, top of the flat profile).
 #include "tools/report/describe.hpp"
 #include "tools/report/formats.hpp"
+#include "tools/report/tasks.hpp"
 #include "tools/report/text_util.hpp"
 
 namespace pmukit {
+
 namespace {
 
 void regions(std::ostream& os, const Dump& d, std::size_t max_width) {
@@ -47,6 +49,9 @@ void write_table(std::ostream& os, const ReportInput& in) {
 
   const Profile& p = in.profile;
   os << "\nSamples: " << p.total << " (" << describe_source(d) << ")\n";
+  if (!in.options.filter.empty()) os << "Kept: " << printable(in.options.filter) << '\n';
+  if (const std::string t = tag_summary(d, false); !t.empty()) os << "Tasks: " << printable(t) << '\n';
+  if (const std::string t = tag_summary(d, true); !t.empty()) os << "Cores: " << printable(t) << '\n';
   if (!in.options.stacks.empty()) os << "Stacks: " << in.options.stacks << '\n';
   if (const NoSamples no = why_no_samples(d, p, !in.options.elf.empty()); !no.why.empty())
     os << "  " << no.what << ": " << printable(no.why) << "\n  to do: " << no.todo << '\n';

@@ -33,6 +33,7 @@ struct ReportOptions {
   std::size_t max_name_width = 120;  // text formats: longer names shortened in the middle (0: never)
   std::string csv_table = "regions";  // `csv`: "regions" or "profile"
   std::string stacks;             // how the stack samples' walks ended (UnwindSummary::text), or ""
+  std::string filter;             // what --task and --core kept ("--task net: 120 of 300 samples"), or ""
   std::vector<std::string>* warnings = nullptr;  // where a writer says what its consumer will show wrong
 };
 

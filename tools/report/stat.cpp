@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "tools/report/describe.hpp"
 #include "tools/report/json_writer.hpp"
@@ -129,7 +130,7 @@ void check_alike(const std::vector<StatRun>& runs, std::vector<std::string>& war
           throw StatRefused("multiplexed event " + std::to_string(k + 1) + " is " + event_text(ea[k]) + " in " + first +
                             ", " + event_text(eb[k]) + " in " + other + ": repeated runs count the same events");
     }
-    if (!a.regions.empty() || !b.regions.empty()) {
+    if (!a.regions.empty() || !b.regions.empty() || !a.task_counts.empty() || !b.task_counts.empty()) {
       if (a.counters.size() != b.counters.size())
         throw StatRefused(first + " has " + std::to_string(a.counters.size()) + " counters, " + other + " " +
                           std::to_string(b.counters.size()) + ": repeated runs count the same events");
@@ -312,6 +313,109 @@ std::optional<ScaledCount> scale_count(std::uint64_t raw, std::uint64_t enabled,
   return s;
 }
 
+namespace {
+
+// The seconds a task ran: its cycles preset counter over the counter clock (none where unknown).
+std::optional<double> task_seconds(const Dump& d, const std::vector<std::uint64_t>& counts) {
+  if (d.target.counter_clock_hz == 0) return std::nullopt;
+  for (std::size_t k = 0; k < d.counters.size() && k < counts.size(); ++k)
+    if (d.counters[k].preset == "cycles") {
+      if (counts[k] == 0) return std::nullopt;
+      return static_cast<double>(counts[k]) / static_cast<double>(d.target.counter_clock_hz);
+    }
+  return std::nullopt;
+}
+
+// TASK_COUNTS (1.5) per task over the runs, then the whole: the sum of every task's counts.
+std::optional<StatTasks> build_tasks(const std::vector<StatRun>& runs, const StatOptions& options) {
+  const Dump& d0 = *runs[0].dump;
+  if (d0.task_counts.empty()) {
+    if (!options.tasks.empty()) throw StatRefused("--task: " + runs[0].name + " has no TASK_COUNTS chunk (format 1.5)");
+    return std::nullopt;
+  }
+  // The same tasks in every run.
+  for (std::size_t i = 1; i < runs.size(); ++i) {
+    std::set<std::uint16_t> a, b;
+    for (const TaskCounts& t : d0.task_counts) a.insert(t.task);
+    for (const TaskCounts& t : runs[i].dump->task_counts) b.insert(t.task);
+    if (a != b)
+      throw StatRefused(run_name(runs, i) + " has other tasks' TASK_COUNTS than " + run_name(runs, 0) +
+                        ": repeated runs run the same tasks");
+  }
+  std::set<std::uint16_t> shown;
+  for (const std::string& item : options.tasks) {
+    bool found = false;
+    for (const TaskCounts& t : d0.task_counts)
+      if (d0.task_name(t.task) == item || std::to_string(t.task) == item) {
+        shown.insert(t.task);
+        found = true;
+      }
+    if (!found) {
+      std::string known;
+      for (const TaskCounts& t : d0.task_counts)
+        known += (known.empty() ? "" : ", ") + d0.task_name(t.task) + " (" + std::to_string(t.task) + ")";
+      throw StatRefused("--task: no task '" + item + "' in the TASK_COUNTS of " + runs[0].name + " (its tasks: " + known + ")");
+    }
+  }
+  const std::size_t n = d0.counters.size();
+  StatTasks out;
+  for (const Counter& c : d0.counters) out.counters.push_back(c.name);
+  // Each run's whole: every task's counts summed.
+  std::vector<std::vector<std::uint64_t>> whole(runs.size(), std::vector<std::uint64_t>(n, 0));
+  std::vector<std::uint64_t> whole_switches(runs.size(), 0);
+  for (std::size_t r = 0; r < runs.size(); ++r)
+    for (const TaskCounts& t : runs[r].dump->task_counts) {
+      whole_switches[r] += t.switches_in;
+      for (std::size_t k = 0; k < n; ++k) whole[r][k] += t.counts[k];
+    }
+  auto row_of = [&](std::uint16_t id, bool is_whole) {
+    StatTaskRow row;
+    row.id = id;
+    row.whole = is_whole;
+    row.name = is_whole ? "all tasks" : d0.task_name(id);
+    std::vector<double> switches, secs;
+    std::vector<std::vector<double>> counts(n);
+    std::vector<double> whole_mean(n, 0);
+    bool seconds_known = true;
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      const Dump& d = *runs[r].dump;
+      const TaskCounts* t = nullptr;
+      for (const TaskCounts& x : d.task_counts)
+        if (x.task == id) t = &x;
+      const std::vector<std::uint64_t>& c = is_whole ? whole[r] : t->counts;
+      switches.push_back(static_cast<double>(is_whole ? whole_switches[r] : t->switches_in));
+      for (std::size_t k = 0; k < n; ++k) {
+        counts[k].push_back(static_cast<double>(c[k]));
+        whole_mean[k] += static_cast<double>(whole[r][k]) / static_cast<double>(runs.size());
+      }
+      const std::optional<double> s = task_seconds(d, c);
+      if (s) secs.push_back(*s);
+      else seconds_known = false;
+    }
+    const auto one = [&](std::size_t k) -> std::optional<std::uint64_t> {
+      if (runs.size() != 1) return std::nullopt;
+      return is_whole ? whole[0][k] : static_cast<std::uint64_t>(counts[k][0]);
+    };
+    row.switches_in = summarize(switches, runs.size() == 1 ? std::optional<std::uint64_t>(
+                                                                  is_whole ? whole_switches[0] : static_cast<std::uint64_t>(switches[0]))
+                                                            : std::nullopt);
+    if (seconds_known && !secs.empty()) row.seconds = mean_of(secs);
+    for (std::size_t k = 0; k < n; ++k) {
+      row.counts.push_back(summarize(counts[k], one(k)));
+      row.share.push_back(whole_mean[k] > 0 ? 100.0 * row.counts.back().mean / whole_mean[k] : 0.0);
+      row.rate.push_back(row.seconds && *row.seconds > 0 ? std::optional<double>(row.counts.back().mean / *row.seconds)
+                                                         : std::nullopt);
+    }
+    return row;
+  };
+  for (const TaskCounts& t : d0.task_counts)
+    if (shown.empty() || shown.count(t.task)) out.rows.push_back(row_of(t.task, false));
+  out.rows.push_back(row_of(kNoTask, true));
+  return out;
+}
+
+}  // namespace
+
 StatReport build_stat(const std::vector<StatRun>& runs, const StatOptions& options) {
   if (runs.empty()) throw StatRefused("no dump to report");
   StatReport r;
@@ -331,6 +435,10 @@ StatReport build_stat(const std::vector<StatRun>& runs, const StatOptions& optio
   std::vector<std::vector<Section>> all;
   for (const StatRun& run : runs) {
     std::vector<Section> s = sections_of(*run.dump);
+    if (s.empty() && !run.dump->task_counts.empty()) {
+      all.push_back(std::move(s));
+      continue;
+    }
     if (s.empty())
       throw StatRefused(run.name + " has no MUX_REGION or REGION chunk: no region was measured, nothing to report");
     if (options.region) {
@@ -362,6 +470,8 @@ StatReport build_stat(const std::vector<StatRun>& runs, const StatOptions& optio
     for (const auto& run : by_key) per_run.push_back(run.at(s.key()));
     r.regions.push_back(build_region(runs, per_run));
   }
+  r.tasks = build_tasks(runs, options);
+  r.core = d0.core;
   return r;
 }
 
@@ -436,6 +546,32 @@ std::string region_title(const StatRegion& g) {
   return s;
 }
 
+// perf stat --per-thread's rows: per task, per counter, its count, share of the whole and rate.
+void write_tasks_table(std::ostream& os, const StatReport& r) {
+  const StatTasks& k = *r.tasks;
+  os << "\ntasks (TASK_COUNTS: what the counters counted while each task was current; share: of all tasks)\n";
+  const bool several = r.inputs.size() > 1;
+  std::vector<TextTable::Align> align = {TextTable::left, TextTable::right, TextTable::right, TextTable::left,
+                                         TextTable::right, TextTable::left};
+  if (several) align.push_back(TextTable::left);
+  TextTable t(align);
+  std::vector<std::string> head = {"task", "switches in", "count", "event", "share", "rate"};
+  if (several) head.push_back("");
+  t.row(head);
+  for (const StatTaskRow& row : k.rows) {
+    const std::string name = row.whole ? row.name : row.id == kNoTask ? "[no task]" : row.name + " (" + std::to_string(row.id) + ")";
+    for (std::size_t c = 0; c < k.counters.size(); ++c) {
+      std::vector<std::string> cells = {c == 0 ? name : "", c == 0 ? count_text(row.switches_in) : "",
+                                        count_text(row.counts[c]), k.counters[c], fixed(row.share[c], 2) + "%",
+                                        row.rate[c] ? rate_text(*row.rate[c]) : ""};
+      if (several) cells.push_back(noise_text(row.counts[c]));
+      t.row(std::move(cells));
+    }
+    if (k.counters.empty()) t.row({name, count_text(row.switches_in)});
+  }
+  t.print(os, "  ");
+}
+
 void write_table(std::ostream& os, const StatReport& r) {
   os << "pmukit stat: " << printable(r.inputs[0]);
   if (r.inputs.size() > 1) os << " (" << r.inputs.size() << " runs)";
@@ -446,6 +582,7 @@ void write_table(std::ostream& os, const StatReport& r) {
     os << "\n  values    the mean of the runs; ( +- x% ): the standard deviation of the mean, in percent of it\n";
   }
   os << "  target    " << printable(r.target.id) << ", PMU " << printable(r.target.pmu) << '\n';
+  if (r.core) os << "  core      " << r.core->number << " of " << r.core->cores << '\n';
   if (r.multiplexed) {
     os << "  multiplexing  " << r.mux_events << " events rotated on the counters, " << count_text(r.rotations)
        << " rotations, clock " << (r.mux_clock_hz ? std::to_string(r.mux_clock_hz) + " Hz" : std::string("unknown"))
@@ -491,6 +628,7 @@ void write_table(std::ostream& os, const StatReport& r) {
       os << '\n';
     }
   }
+  if (r.tasks) write_tasks_table(os, r);
   if (!r.warnings.empty()) {
     os << '\n';
     for (const std::string& w : r.warnings) os << "warning: " << printable(w) << '\n';
@@ -499,7 +637,7 @@ void write_table(std::ostream& os, const StatReport& r) {
 
 void write_csv(std::ostream& os, const StatReport& r) {
   os << "region,multiplexed,whole_run,calls,row,name,code,qualifier,preset,count,noise_percent,raw,enabled,running,"
-        "running_percent,rate_per_second,unit,status\n";
+        "running_percent,rate_per_second,unit,status,task_id,share_percent\n";
   auto opt = [](const std::optional<double>& v) { return v ? plain(*v) : std::string(); };
   for (const StatRegion& g : r.regions) {
     const std::string head = csv_field(g.name) + ',' + (g.multiplexed ? "true" : "false") + ',' +
@@ -512,13 +650,23 @@ void write_csv(std::ostream& os, const StatReport& r) {
         os << plain(e.enabled) << ',' << plain(e.running) << ',';
       else
         os << ",,";
-      os << opt(e.running_percent) << ',' << opt(e.rate) << ",," << (e.counted ? "counted" : "not counted") << '\n';
+      os << opt(e.running_percent) << ',' << opt(e.rate) << ",," << (e.counted ? "counted" : "not counted") << ",,\n";
     }
     for (const StatMetricRow& m : g.metrics)
       if (m.available)
         os << head << "metric," << csv_field(text(m.metric->name)) << ",,,," << plain(m.value) << ','
-           << opt(m.value.noise) << ",,,,,," << csv_field(text(m.metric->unit)) << ",available\n";
+           << opt(m.value.noise) << ",,,,,," << csv_field(text(m.metric->unit)) << ",available,,\n";
   }
+  // TASK_COUNTS (1.5): row "task" per task and counter, region the task's name ("all tasks": the
+  // whole, whole_run true), calls its switches in.
+  if (r.tasks)
+    for (const StatTaskRow& row : r.tasks->rows)
+      for (std::size_t c = 0; c < r.tasks->counters.size(); ++c)
+        os << csv_field(row.name) << ",false," << (row.whole ? "true" : "false") << ',' << plain(row.switches_in)
+           << ",task," << csv_field(r.tasks->counters[c]) << ",,,," << plain(row.counts[c]) << ','
+           << opt(row.counts[c].noise) << ',' << plain(row.counts[c]) << ",,,," << opt(row.rate[c]) << ",,counted,"
+           << (row.whole || row.id == kNoTask ? std::string() : std::to_string(row.id)) << ',' << plain(row.share[c])
+           << '\n';
 }
 
 void json_number(JsonWriter& j, const char* key, const std::optional<double>& v) {
@@ -607,6 +755,34 @@ void write_json(std::ostream& os, const StatReport& r) {
     j.end_array().end_object();
   }
   j.end_array();
+  j.key("core");
+  if (r.core) j.begin_object().field("number", r.core->number).field("cores", r.core->cores).end_object();
+  else j.null();
+  // TASK_COUNTS (1.5): null without them; the rows, the whole last.
+  j.key("tasks");
+  if (r.tasks) {
+    j.begin_array();
+    for (const StatTaskRow& row : r.tasks->rows) {
+      j.begin_object().key("id");
+      if (row.whole || row.id == kNoTask) j.null(); else j.value(std::uint64_t{row.id});
+      j.field("name", row.name).field("whole", row.whole);
+      json_number(j, "switches_in", row.switches_in);
+      json_number(j, "seconds", row.seconds);
+      j.key("counts").begin_array();
+      for (std::size_t c = 0; c < r.tasks->counters.size(); ++c) {
+        j.begin_object().field("event", r.tasks->counters[c]);
+        json_number(j, "count", row.counts[c]);
+        json_number(j, "noise_percent", row.counts[c].noise);
+        json_number(j, "share_percent", std::optional<double>(row.share[c]));
+        json_number(j, "rate_per_second", row.rate[c]);
+        j.end_object();
+      }
+      j.end_array().end_object();
+    }
+    j.end_array();
+  } else {
+    j.null();
+  }
   j.key("warnings").begin_array();
   for (const std::string& w : r.warnings) j.value(w);
   j.end_array();

@@ -75,6 +75,25 @@ struct StatRegion {
   std::vector<std::string> not_counted;  // names of the events that never ran
 };
 
+// One task's TASK_COUNTS (format 1.5), or the sum of every task's (whole): what the counters counted
+// while it was current, its share of the whole per counter, and a rate per second of its own time
+// (its cycles preset counter over TARGET's counter clock) where that is known.
+struct StatTaskRow {
+  std::uint16_t id = kNoTask;
+  std::string name;    // Dump::task_name(); "all tasks" for the whole
+  bool whole = false;  // the sum of every task's counts: what the counters counted from the first switch
+  StatNumber switches_in;
+  std::vector<StatNumber> counts;                // one per counter, in COUNTERS order
+  std::vector<double> share;                     // percent of the whole, per counter (0 where the whole is 0)
+  std::optional<double> seconds;                 // its cycles over the counter clock, mean over the runs
+  std::vector<std::optional<double>> rate;       // per second of its own time, per counter
+};
+
+struct StatTasks {
+  std::vector<std::string> counters;  // the counters' names, COUNTERS order
+  std::vector<StatTaskRow> rows;      // the tasks in the first run's TASK_COUNTS order (--task: those), then the whole
+};
+
 struct StatReport {
   std::vector<std::string> inputs;
   Target target;  // the first run's
@@ -83,6 +102,8 @@ struct StatReport {
   std::size_t mux_events = 0;
   StatNumber rotations;
   std::vector<StatRegion> regions;  // whole-run multiplexed first, the other multiplexed, then REGION's
+  std::optional<StatTasks> tasks;   // where the dumps have TASK_COUNTS
+  std::optional<CoreInfo> core;     // the first run's CORE chunk
   std::vector<std::string> warnings;  // said in the table; on standard error for csv and json
 };
 
@@ -93,9 +114,10 @@ struct StatRun {
 
 struct StatOptions {
   std::optional<std::string> region;  // only the regions of this name (and its "#2", ...)
+  std::vector<std::string> tasks;     // --task: only these tasks' rows (NAME or ID each); empty: all
 };
 
-// Throws StatRefused: no run, runs of two PMUs or with different events, a region in some runs
+// Throws StatRefused: a --task naming no task of the TASK_COUNTS, runs with other tasks, no run, runs of two PMUs or with different events, a region in some runs
 // only, nothing to report, no region of --region's name.
 StatReport build_stat(const std::vector<StatRun>& runs, const StatOptions& options = {});
 

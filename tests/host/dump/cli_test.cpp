@@ -686,7 +686,7 @@ TEST(CliStat, ReportsRunsAndRefusesWhatIsNoRepeat) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.rfind("region,multiplexed,whole_run,calls,row,name,", 0), 0u) << r.out;
   EXPECT_EQ(r.err, "pmukit: warning: region 'main': not counted (never on a counter while the region ran): PC_CHANGE\n");
-  for (const auto& row : dumptest::parse_csv(r.out)) EXPECT_EQ(row.size(), 18u);
+  for (const auto& row : dumptest::parse_csv(r.out)) EXPECT_EQ(row.size(), 20u);
 
   r = pmukit("stat " + a + " --format json --region dma_copy -o " + out);
   EXPECT_EQ(r.status, 0) << r.err;
@@ -713,6 +713,52 @@ TEST(CliStat, ReportsRunsAndRefusesWhatIsNoRepeat) {
   expect_error(pmukit("stat " + a + " " + b + " -o " + b), 1, "-o '" + b + "' is the input '" + b + "': refusing to overwrite it");
   EXPECT_EQ(read(b), before);
   for (const std::string& f : {a, b, e, log, out}) std::remove(f.c_str());
+}
+
+// Tasks and cores (format 1.5) end to end: --task by name or id, --core, --root, and what is refused.
+TEST(CliTasks, ReportKeepsAndGroupsTheSamplesOfTasksAndCores) {
+  const std::string t = temp_path("tasks.bin"), plain = temp_path("untagged.bin");
+  write(t, dumptest::tasks_dump(pd::ByteOrder::big));
+  write(plain, dumptest::profile_dump(pd::ByteOrder::big));
+  Result r = pmukit("report --format flat " + t);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# tasks: net (1) 9 (56.25%), crc (2) 5 (31.25%), [no task] 2 (12.50%)\n"), std::string::npos) << r.out;
+  r = pmukit("report --format flat --task net " + t);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("# flat profile: 9 samples;", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("# kept: --task net: 9 of 16 samples\n"), std::string::npos) << r.out;
+  r = pmukit("report --format flat --task 2,65535 " + t);
+  EXPECT_EQ(r.out.rfind("# flat profile: 7 samples;", 0), 0u) << r.out << r.err;
+  r = pmukit("report --format flat --task crc --core 1 " + t);
+  EXPECT_EQ(r.out.rfind("# flat profile: 4 samples;", 0), 0u) << r.out << r.err;
+  r = pmukit("report --format folded --root core,task " + t);
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);)
+    EXPECT_TRUE(line.rfind("[core 0];", 0) == 0 || line.rfind("[core 1];", 0) == 0) << line;
+  EXPECT_NE(r.out.find("[core 1];[task crc];0x00004010 4\n"), std::string::npos) << r.out;
+  expect_error(pmukit("report --task nope " + t), 2,
+               "--task: no task 'nope' in this dump (its tasks: net (1), crc (2), idle (3), 65535 (no task)) "
+               "(see pmukit --help)");
+  expect_error(pmukit("report --core x " + t), 2, "--core: 'x' is not a core number (0 to 255) (see pmukit --help)");
+  expect_error(pmukit("report --task net " + plain), 2,
+               "--task: this dump's samples carry no task (no SAMPLE_TAGS chunk with task ids, format 1.5) "
+               "(see pmukit --help)");
+  expect_error(pmukit("report --root comm " + t), 2,
+               "--root is task, core, task,core or core,task, not 'comm' (see pmukit --help)");
+
+  r = pmukit("stat " + t);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("  all tasks            8  1,000,000  cycles       100.00%  # 400.000 M/sec\n"), std::string::npos)
+      << r.out;
+  r = pmukit("stat --task 1 --format csv " + t);
+  EXPECT_EQ(r.status, 0) << r.err;
+  const auto rows = dumptest::parse_csv(r.out);
+  ASSERT_EQ(rows.size(), 5u) << r.out;  // header, net's two counters, the whole's two
+  for (const auto& row : rows) EXPECT_EQ(row.size(), 20u);
+  expect_error(pmukit("stat --task nope " + t), 1,
+               "--task: no task 'nope' in the TASK_COUNTS of " + t + " (its tasks: net (1), crc (2), [no task] (65535))");
+  for (const std::string& f : {t, plain}) std::remove(f.c_str());
 }
 
 // pmukit diff on multiplexed regions, end to end: the section, and the exit status of the gate.
@@ -1229,7 +1275,7 @@ TEST(CliElfIdentity, WarnsWhatItCannotCheckAndWhatDoesNotSymbolize) {
   if (!std::ifstream(t.elf)) GTEST_SKIP() << "no mips cross compiler";
   const Result old = t.run(nullptr, "", "some-board");
   EXPECT_EQ(old.status, 0) << old.err;
-  EXPECT_NE(old.err.find("pmukit: warning: the dump carries no build-id or code CRC (format 1.4): cannot check"),
+  EXPECT_NE(old.err.find("pmukit: warning: the dump carries no build-id or code CRC (format 1.5): cannot check"),
             std::string::npos) << old.err;
   const pd::ImageInfo machine_only{8, nullptr, 0, 0, 0, 0};
   const Result lost = t.run(&machine_only, "", "mips", "", 0x40000000);

@@ -35,8 +35,10 @@ Shell shell(const std::string& cmd, const std::string& out) {
 // The test ELF's functions, sampled in every way the profile distinguishes: walked stacks (FRAMES)
 // complete, recursive and cut short; raw samples of a leaf with its LR caller, of a function with
 // no LR, of a function no walk ever saw (its LR caller was seen), of one whose caller was not
-// seen either; and the image's last function.
-std::string deep_dump(const std::string& elf, const dumptest::TempFolder& dir, bool big) {
+// seen either; and the image's last function. tagged (format 1.5): tasks a (1) and b (2) and two
+// cores (SAMPLE_TAGS): the walks a on core 0, b on core 1, a on core 1, b on core 0 (the cut ones);
+// the raw samples' task j % 3 (a, b, none) and core j % 2 for the j-th of them.
+std::string deep_dump(const std::string& elf, const dumptest::TempFolder& dir, bool big, bool tagged = false) {
   const auto nm = dumptest::nm_functions(elf);
   const std::uint64_t entry = nm.at("entry"), middle = nm.at("fw::middle(int)"), leaf = nm.at("fw::leaf_add(int, int)"),
                       fill = nm.at("fw::fill(int*, int)"), two_exits = nm.at("fw::two_exits(int)"),
@@ -45,6 +47,8 @@ std::string deep_dump(const std::string& elf, const dumptest::TempFolder& dir, b
   pd::Writer w(out.sink(), big ? pd::ByteOrder::big : pd::ByteOrder::little);
   w.begin({"test", "none", 0, 32, 4});
   w.sample_source({pd::SampleSourceKind::timer, pd::kNoCounter, 1000, 0});
+  const pd::TaskInfo tasks[] = {{1, "a"}, {2, "b"}};
+  if (tagged) w.tasks(tasks, 2);
   const std::uint32_t complete[] = {static_cast<std::uint32_t>(leaf + 4), static_cast<std::uint32_t>(middle + 9),
                                     static_cast<std::uint32_t>(entry + 9)};
   const std::uint32_t filled[] = {static_cast<std::uint32_t>(fill + 4), static_cast<std::uint32_t>(entry + 17)};
@@ -56,14 +60,23 @@ std::string deep_dump(const std::string& elf, const dumptest::TempFolder& dir, b
   for (int i = 0; i < 100; ++i) w.frame_sample(filled, 2, true);
   for (int i = 0; i < 20; ++i) w.frame_sample(recursive, 4, true);
   for (int i = 0; i < 50; ++i) w.frame_sample(cut, 2, false);
+  if (tagged) {
+    w.begin_sample_tags(470, pd::kTagTask | pd::kTagCore);
+    for (int i = 0; i < 470; ++i) w.sample_tag(i < 300 || (i >= 400 && i < 420) ? 1 : 2, i >= 300 && i < 420 ? 1 : 0);
+  }
   w.begin_samples(160 + 80 + 30 + 40 + 25);
   for (int i = 0; i < 160; ++i) w.sample(leaf + 4 * (i % 3), middle + 9);
   for (int i = 0; i < 80; ++i) w.sample(middle + 4, 0);
   for (int i = 0; i < 30; ++i) w.sample(scale + 4, entry + 25);
   for (int i = 0; i < 40; ++i) w.sample(two_exits + 4, 0);
   for (int i = 0; i < 25; ++i) w.sample(entry + 4, 0);
-  w.finish();
-  const std::string path = dir / "deep.bin";
+  if (tagged) {
+    w.begin_sample_tags(335, pd::kTagTask | pd::kTagCore);
+    for (int j = 0; j < 335; ++j)
+      w.sample_tag(j % 3 == 2 ? pd::kNoTask : static_cast<std::uint16_t>(j % 3 + 1), static_cast<std::uint8_t>(j % 2));
+  }
+  EXPECT_EQ(w.finish(), pd::Status::ok);
+  const std::string path = dir / (tagged ? "deep_tagged.bin" : "deep.bin");
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(out.bytes.data()),
                                                static_cast<std::streamsize>(out.bytes.size()));
   return path;
@@ -110,6 +123,43 @@ TEST_P(EveryFormat, TellsTheSameStory) {
             std::string::npos) << table.out;
   // 290: leaf_add's 160, middle's 80 and the 50 cut walks. thumb_scale's 30 keep their LR frame
   // (entry), outermost in every walk: nothing was added above it.
+}
+
+// Tasks and cores (format 1.5): every format agrees with the task as the root frame of each stack
+// (--root task) and with the samples of some tasks or cores only (--task, --core).
+TEST_P(EveryFormat, TellsTheSameStoryPerTaskAndCore) {
+  const std::string elf = std::string(PMUKIT_TEST_ELF_DIR) + "/" + GetParam() + ".elf";
+  if (!std::ifstream(elf)) GTEST_SKIP() << "no cross compiler for " << GetParam();
+  dumptest::TempFolder dir("pmukit_consistency");
+  ASSERT_FALSE(dir.path.empty());
+  const bool big = std::string(GetParam()) == "mips" || std::string(GetParam()) == "ppc";
+  const std::string dump = deep_dump(elf, dir, big, true);
+  // task a: the walks' 300 + 20 and 112 raw; core 1: the walks' 100 + 20 and the odd raw samples'
+  // 167; task b: 100 + 50 walks, 112 raw.
+  for (const auto& [options, total] : {std::pair<std::string, std::string>{"--root task", "805"},
+                                       {"--root core --task a", "432"}, {"--root task --core 1", "287"},
+                                       {"--task b", "262"}}) {
+    SCOPED_TRACE(options);
+    const Shell r = shell(std::string(PMUKIT_FORMAT_CONSISTENCY) + " " + PMUKIT_CLI + " " + elf + " " + dump + " " +
+                              dir.path + " " + options,
+                          dir / "check.txt");
+    EXPECT_EQ(r.status, 0) << r.out;
+    for (const char* format : {"table", "flat", "csv", "callgraph", "folded", "svg", "html", "callgrind", "pprof", "gmon",
+                               "callgraph -g caller", "callgraph -g callee"})
+      EXPECT_NE(r.out.find(std::string("ok       ") + format + " (" + total + " samples"), std::string::npos)
+          << format << ":\n" << r.out;
+  }
+  // The task is the outermost frame of every stack, and a sample without a stack is placed within
+  // its task: a's leaf_add samples under a's walks.
+  const Shell folded =
+      shell("(" + std::string(PMUKIT_CLI) + " report --root task --format folded --elf " + elf + " " + dump + " 2>/dev/null)",
+            dir / "folded.txt");
+  ASSERT_EQ(folded.status, 0) << folded.out;
+  std::istringstream lines(folded.out);
+  for (std::string line; std::getline(lines, line);)
+    EXPECT_TRUE(line.rfind("[task a];", 0) == 0 || line.rfind("[task b];", 0) == 0 || line.rfind("[no task];", 0) == 0)
+        << line;
+  EXPECT_NE(folded.out.find("[task a];entry;fw::middle(int);fw::leaf_add(int, int) "), std::string::npos) << folded.out;
 }
 
 INSTANTIATE_TEST_SUITE_P(Elfs, EveryFormat, ::testing::Values("mips", "arm", "ppc", "i386"));

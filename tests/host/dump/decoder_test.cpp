@@ -30,7 +30,7 @@ class RoundTrip : public ::testing::TestWithParam<pd::ByteOrder> {};
 
 void expect_profile_fixture(const Dump& d) {
   EXPECT_EQ(d.version_major, 1u);
-  EXPECT_EQ(d.version_minor, 4u);
+  EXPECT_EQ(d.version_minor, 5u);
   EXPECT_EQ(d.target.id, "xscale");
   EXPECT_EQ(d.target.pmu, "xscale-xsc2");
   EXPECT_EQ(d.target.counter_clock_hz, 400000000u);
@@ -197,7 +197,7 @@ TEST_P(RoundTrip, ManySamplesAcrossSeveralChunks) {
 TEST_P(RoundTrip, Multiplexing) {
   const Bytes b = dumptest::mux_dump(GetParam());
   const Dump d = pmukit::decode_dump(b.data(), b.size());
-  EXPECT_EQ(d.version_minor, 4u);
+  EXPECT_EQ(d.version_minor, 5u);
   ASSERT_TRUE(d.mux.has_value());
   EXPECT_EQ(d.mux->clock_hz, 400000000u);
   EXPECT_EQ(d.mux->rotations, 40u);
@@ -328,6 +328,73 @@ TEST(BinaryDump, Format13HasNoMultiplexing) {
   EXPECT_EQ(d.regions[1].clamped, std::optional<std::uint64_t>(1));
   EXPECT_EQ(d.samples.size(), 16u);
   EXPECT_TRUE(d.image.has_value());
+}
+
+// A dump written before tasks and cores existed (format 1.4, kept byte for byte) still decodes:
+// its samples untagged (no task, core 0), no TASKS, TASK_COUNTS or CORE.
+TEST(BinaryDump, Format14HasNoTasks) {
+  std::ifstream in(std::string(PMUKIT_DUMP_TEST_DIR) + "/corpus/v1_4_mux_be.bin", std::ios::binary);
+  const Bytes b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(b.empty());
+  const Dump d = pmukit::decode_dump(b.data(), b.size());
+  EXPECT_EQ(d.version_minor, 4u);
+  ASSERT_TRUE(d.mux.has_value());
+  EXPECT_EQ(d.mux->events.size(), 4u);
+  EXPECT_FALSE(d.tasks.has_value());
+  EXPECT_TRUE(d.task_counts.empty());
+  EXPECT_FALSE(d.core.has_value());
+  EXPECT_EQ(d.tag_flags, 0u);
+}
+
+// TASKS, SAMPLE_TAGS, TASK_COUNTS and CORE (1.5): every field back as written, each sample with its
+// task and core (SAMPLES and FRAMES), in both byte orders.
+TEST(BinaryDump, TasksAndCoresRoundTrip) {
+  for (auto order : {pd::ByteOrder::little, pd::ByteOrder::big}) {
+    const Bytes b = dumptest::tasks_dump(order);
+    const Dump d = pmukit::decode_dump(b.data(), b.size());
+    EXPECT_EQ(d.version_minor, 5u);
+    ASSERT_TRUE(d.tasks.has_value());
+    ASSERT_EQ(d.tasks->size(), 3u);
+    EXPECT_EQ((*d.tasks)[0].id, 1u);
+    EXPECT_EQ((*d.tasks)[0].name, "net");
+    EXPECT_EQ((*d.tasks)[2].name, "idle");
+    EXPECT_EQ(d.task_name(2), "crc");
+    EXPECT_EQ(d.task_name(9), "task 9");
+    EXPECT_EQ(d.task_name(pmukit::kNoTask), "[no task]");
+    ASSERT_TRUE(d.core.has_value());
+    EXPECT_EQ(d.core->number, 0u);
+    EXPECT_EQ(d.core->cores, 2u);
+    EXPECT_EQ(d.tag_flags, 3u);
+    ASSERT_EQ(d.samples.size(), 14u);
+    EXPECT_EQ(d.samples[0].tag, (pmukit::Tag{1, 0}));
+    EXPECT_EQ(d.samples[5].tag, (pmukit::Tag{1, 1}));
+    EXPECT_EQ(d.samples[8].tag, (pmukit::Tag{2, 1}));
+    EXPECT_EQ(d.samples[13].tag, (pmukit::Tag{pmukit::kNoTask, 0}));
+    ASSERT_EQ(d.frames.size(), 2u);
+    EXPECT_EQ(d.frames[0].tag, (pmukit::Tag{2, 0}));
+    EXPECT_EQ(d.frames[1].tag, (pmukit::Tag{1, 0}));
+    // The distinct (pc, lr, tag): a pair seen under two tags is two entries.
+    std::uint64_t net = 0, crc = 0, none = 0;
+    for (const pmukit::SampleCount& s : d.sample_counts)
+      (s.tag.task == 1 ? net : s.tag.task == 2 ? crc : none) += s.count;
+    EXPECT_EQ(net, 9u);
+    EXPECT_EQ(crc, 5u);
+    EXPECT_EQ(none, 2u);
+    ASSERT_EQ(d.task_counts.size(), 3u);
+    EXPECT_EQ(d.task_counts[0].task, 1u);
+    EXPECT_EQ(d.task_counts[0].switches_in, 4u);
+    EXPECT_EQ(d.task_counts[0].counts, (std::vector<std::uint64_t>{600000, 40}));
+    EXPECT_EQ(d.task_counts[2].task, pmukit::kNoTask);
+    EXPECT_EQ(d.task_counts[2].counts, (std::vector<std::uint64_t>{100000, 0}));
+  }
+}
+
+// Untagged samples (no SAMPLE_TAGS after their chunk) are no task, core 0, as the spec says.
+TEST(BinaryDump, SamplesWithoutTagsAreNoTaskOnCoreZero) {
+  const Bytes b = dumptest::profile_dump(pd::ByteOrder::big);
+  const Dump d = pmukit::decode_dump(b.data(), b.size());
+  EXPECT_EQ(d.tag_flags, 0u);
+  for (const pmukit::SampleCount& s : d.sample_counts) EXPECT_EQ(s.tag, pmukit::Tag{});
 }
 
 TEST(BinaryDump, ImageWithoutBuildIdOrCode) {

@@ -356,3 +356,107 @@ TEST_F(TextErrors, GoodLinesWithABadDumpInside) {
 }
 
 }  // namespace
+
+// Tasks and cores (1.5): each rule of docs/dump-format.md's TASKS, SAMPLE_TAGS, TASK_COUNTS and
+// CORE rows, with its message naming the chunk's offset. Each test breaks one rule of a dump that
+// decodes (dumptest::tasks_dump), so it fails where the rule is not checked.
+TEST(DumpErrors, SampleTagsOnlyRightAfterASampleChunk) {
+  Bytes b = dumptest::tasks_dump(pd::ByteOrder::big);
+  std::size_t at = dumptest::chunks(b).back().offset;  // after the last TASK_COUNTS
+  dumptest::insert_chunk(b, pd::ByteOrder::big, 0x000E, 0, {0, 0, 0, 0, 0});
+  EXPECT_EQ(decode_error(b), "SAMPLE_TAGS chunk at offset " + std::to_string(at) +
+                                 ": must come right after a SAMPLES, STACKS or FRAMES chunk (it follows TASK_COUNTS)");
+  b = dumptest::histogram_dump(pd::ByteOrder::big);  // after HISTOGRAM: its bins are not tagged
+  at = dumptest::chunks(b).back().offset;
+  dumptest::insert_chunk(b, pd::ByteOrder::big, 0x000E, 0, {0, 0, 0, 3, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0});
+  EXPECT_EQ(decode_error(b), "SAMPLE_TAGS chunk at offset " + std::to_string(at) +
+                                 ": must come right after a SAMPLES, STACKS or FRAMES chunk (it follows HISTOGRAM)");
+}
+
+TEST(DumpErrors, SampleTagsCountIsTheSampleChunksCount) {
+  for (pd::ByteOrder order : {pd::ByteOrder::little, pd::ByteOrder::big}) {
+    Bytes b = dumptest::tasks_dump(order);
+    const std::size_t at = chunk_of(b, 0x000E);  // the SAMPLES' tags
+    dumptest::put_u32(b, at + 8, 13, order);
+    dumptest::fix_crc(b, order);
+    EXPECT_EQ(decode_error(b), "SAMPLE_TAGS chunk at offset " + std::to_string(at) +
+                                   ": 13 tags, the SAMPLES chunk before it has 14 samples");
+  }
+}
+
+TEST(DumpErrors, SampleTagsReservedFlagBits) {
+  Bytes b = dumptest::tasks_dump(pd::ByteOrder::little);
+  const std::size_t at = chunk_of(b, 0x000E);
+  b.at(at + 12) = 0x07;
+  dumptest::fix_crc(b, pd::ByteOrder::little);
+  EXPECT_EQ(decode_error(b), "SAMPLE_TAGS chunk at offset " + std::to_string(at) + ": reserved flag bits 0x04 set");
+}
+
+// "task id (0xFFFF: no task; written as 0xFFFF when bit 0 is clear) and core (0 when bit 1 is clear)".
+TEST(DumpErrors, SampleTagsAbsentTagsAreNoTaskAndCoreZero) {
+  Bytes b = dumptest::tasks_dump(pd::ByteOrder::little);
+  const std::size_t at = chunk_of(b, 0x000E);
+  b.at(at + 12) = pd::kTagCore;  // the tasks are written (net: 1)
+  dumptest::fix_crc(b, pd::ByteOrder::little);
+  EXPECT_EQ(decode_error(b), "SAMPLE_TAGS chunk at offset " + std::to_string(at) +
+                                 ": tag 0 has task 1 but the flags say no task ids (must be 0xFFFF)");
+  b = dumptest::tasks_dump(pd::ByteOrder::little);
+  b.at(at + 12) = pd::kTagTask;  // the 6th sample is on core 1
+  dumptest::fix_crc(b, pd::ByteOrder::little);
+  EXPECT_EQ(decode_error(b), "SAMPLE_TAGS chunk at offset " + std::to_string(at) +
+                                 ": tag 5 has core 1 but the flags say no core numbers (must be 0)");
+}
+
+TEST(DumpErrors, TaskCountsOnePerCounterAfterCountersOncePerTask) {
+  Bytes b = dumptest::tasks_dump(pd::ByteOrder::big);
+  std::size_t at = chunk_of(b, 0x000F);
+  b.at(at + 8 + 10) = 1;  // one count, COUNTERS has two
+  dumptest::fix_crc(b, pd::ByteOrder::big);
+  EXPECT_EQ(decode_error(b), "TASK_COUNTS chunk at offset " + std::to_string(at) +
+                                 ": task 1 has 1 counts, the COUNTERS chunk has 2 counters");
+  b = dumptest::tasks_dump(pd::ByteOrder::big);
+  at = dumptest::chunks(b).back().offset;
+  Bytes again = {0, 2, 0, 0, 0, 0, 0, 0, 0, 1, 2};  // crc again, one switch in, two counts
+  again.resize(again.size() + 16, 0);
+  dumptest::insert_chunk(b, pd::ByteOrder::big, 0x000F, 0, again);
+  EXPECT_EQ(decode_error(b), "TASK_COUNTS chunk at offset " + std::to_string(at) + ": second TASK_COUNTS chunk for task 2");
+  b = dumptest::stacks_dump(pd::ByteOrder::big);  // no COUNTERS chunk
+  at = dumptest::chunks(b).back().offset;
+  dumptest::insert_chunk(b, pd::ByteOrder::big, 0x000F, 0, {0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0});
+  EXPECT_EQ(decode_error(b), "TASK_COUNTS chunk at offset " + std::to_string(at) + ": TASK_COUNTS before the COUNTERS chunk");
+}
+
+TEST(DumpErrors, TasksOnceWithUniqueIdsNeverNoTask) {
+  Bytes b = dumptest::tasks_dump(pd::ByteOrder::big);
+  std::size_t at = dumptest::chunks(b).back().offset;
+  dumptest::insert_chunk(b, pd::ByteOrder::big, 0x000D, 0, {0, 0});
+  EXPECT_EQ(decode_error(b), "TASKS chunk at offset " + std::to_string(at) + ": second TASKS chunk");
+  b = dumptest::profile_dump(pd::ByteOrder::big);
+  at = dumptest::chunks(b).back().offset;
+  dumptest::insert_chunk(b, pd::ByteOrder::big, 0x000D, 0, {0, 2, 0, 5, 1, 'a', 0, 5, 1, 'b'});
+  EXPECT_EQ(decode_error(b), "TASKS chunk at offset " + std::to_string(at) + ": task id 5 listed twice ('a' and 'b')");
+  b = dumptest::profile_dump(pd::ByteOrder::big);
+  dumptest::insert_chunk(b, pd::ByteOrder::big, 0x000D, 0, {0, 1, 0xFF, 0xFF, 1, 'a'});
+  EXPECT_EQ(decode_error(b), "TASKS chunk at offset " + std::to_string(at) +
+                                 ": task 'a' has the id 0xFFFF, reserved for no task");
+}
+
+TEST(DumpErrors, CoreOnceAndOneOfTheCores) {
+  Bytes b = dumptest::tasks_dump(pd::ByteOrder::little);
+  std::size_t at = dumptest::chunks(b).back().offset;
+  dumptest::insert_chunk(b, pd::ByteOrder::little, 0x0010, 0, {1, 2});
+  EXPECT_EQ(decode_error(b), "CORE chunk at offset " + std::to_string(at) + ": second CORE chunk");
+  b = dumptest::profile_dump(pd::ByteOrder::little);
+  at = dumptest::chunks(b).back().offset;
+  dumptest::insert_chunk(b, pd::ByteOrder::little, 0x0010, 0, {2, 2});
+  EXPECT_EQ(decode_error(b), "CORE chunk at offset " + std::to_string(at) +
+                                 ": core 2 of 2 cores (the number must be below the count)");
+}
+
+TEST(DumpErrors, TaskChunksTooShortForTheirFields) {
+  Bytes b = dumptest::profile_dump(pd::ByteOrder::little);
+  const std::size_t at = dumptest::chunks(b).back().offset;
+  dumptest::insert_chunk(b, pd::ByteOrder::little, 0x0010, 0, {0});
+  EXPECT_EQ(decode_error(b), "CORE chunk at offset " + std::to_string(at) + ": too short for cores at offset " +
+                                 std::to_string(at + 9) + " (needs 1 bytes, 0 left)");
+}

@@ -165,6 +165,51 @@ Bytes histogram_dump(pd::ByteOrder order) {
   return out.bytes;
 }
 
+void write_tasks(pd::Writer& w) {
+  w.begin({"xscale", "xscale-xsc2", 400000000u, 32, 4});
+  const pd::CounterInfo counters[] = {{0, 32, 0xFF, "cycles", "cycles"}, {1, 32, 0x0B, "DCACHE_MISS", nullptr}};
+  w.counters(counters, 2);
+  const pd::TaskInfo tasks[] = {{1, "net"}, {2, "crc"}, {3, "idle"}};
+  w.tasks(tasks, 3);
+  w.core(0, 2);
+  w.sample_source({pd::SampleSourceKind::timer, pd::kNoCounter, 1000000, 0});
+  struct {
+    std::uint32_t pc, lr, times;
+    std::uint16_t task;
+    std::uint8_t core;
+  } const samples[] = {
+      {0x2010, 0x3020, 5, 1, 0},            // net: memcpy called from dma_copy, core 0
+      {0x3044, 0x1020, 3, 1, 1},            // net: dma_copy called from main, core 1
+      {0x4010, 0, 4, 2, 1},                 // crc: crc32, core 1
+      {0x1030, 0, 2, pd::kNoTask, 0},       // no task: main, core 0
+  };
+  w.begin_samples(14);
+  for (const auto& s : samples)
+    for (std::uint32_t i = 0; i < s.times; ++i) w.sample(s.pc, s.lr);
+  w.begin_sample_tags(14, pd::kTagTask | pd::kTagCore);
+  for (const auto& s : samples)
+    for (std::uint32_t i = 0; i < s.times; ++i) w.sample_tag(s.task, s.core);
+  const std::uint32_t crc_chain[] = {0x4030, 0x3060, 0x1020}, net_chain[] = {0x2020, 0x1010};
+  w.begin_frames(2, 5, 0);
+  w.frame_sample(crc_chain, 3, true);
+  w.frame_sample(net_chain, 2, true);
+  w.begin_sample_tags(2, pd::kTagTask | pd::kTagCore);
+  w.sample_tag(2, 0);
+  w.sample_tag(1, 0);
+  const std::uint64_t net[] = {600000, 40}, crc[] = {300000, 10}, none[] = {100000, 0};
+  w.task_counts(1, 4, net, 2);
+  w.task_counts(2, 3, crc, 2);
+  w.task_counts(pd::kNoTask, 1, none, 2);
+  w.finish();
+}
+
+Bytes tasks_dump(pd::ByteOrder order) {
+  VectorSink out;
+  pd::Writer w(out.sink(), order);
+  write_tasks(w);
+  return out.bytes;
+}
+
 std::string profile_log(pd::ByteOrder order) {
   TextLog log;
   log.text = "U-Boot 2023.01\r\nbooting...\n[    0.001] pmu: xscale-xsc2 found\n";

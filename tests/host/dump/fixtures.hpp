@@ -51,6 +51,14 @@ Bytes stacks_dump(pmu::dump::ByteOrder order);
 // counters (CCNT, INSTR) and a REGION 'init'.
 void write_mux(pmu::dump::Writer& w);
 Bytes mux_dump(pmu::dump::ByteOrder order);
+// Tasks and cores (format 1.5) on xscale-xsc2, core 0 of 2: TASKS net (1), crc (2), idle (3, no
+// sample); 14 SAMPLES tagged with their task and core (net 8: memcpy from dma_copy on core 0,
+// dma_copy from main on core 1; crc 4 in crc32 on core 1; 2 in main with no task on core 0), then 2
+// FRAMES (crc's crc32 <- dma_copy <- main, net's memcpy <- main, both on core 0); and TASK_COUNTS of
+// net, crc and the time no task was current (cycles 600,000 + 300,000 + 100,000, DCACHE_MISS 40 +
+// 10 + 0, 4, 3 and 1 switches in).
+void write_tasks(pmu::dump::Writer& w);
+Bytes tasks_dump(pmu::dump::ByteOrder order);
 // The profile dump as text frames with console output around and between the frame lines.
 std::string profile_log(pmu::dump::ByteOrder order);
 

@@ -399,8 +399,14 @@ int compare(const std::string& format, const Shares& ref, const Shares& got) {
   if (got.has_self) maps("self", ref.self, got.self);
   if (got.has_inclusive) {
     std::map<std::string, std::uint64_t> r = ref.inclusive;
-    if (format == "callgrind")  // a "[unwind stopped: ...]" frame has no code: no fn= of its own there
-      for (auto it = r.begin(); it != r.end();) it = it->first.rfind("[unwind stopped", 0) == 0 ? r.erase(it) : ++it;
+    // A "[unwind stopped: ...]" frame, and a --root frame ("[task NAME]", "[no task]", "[core N]"),
+    // has no code: no fn= of its own there.
+    const auto no_code = [](const std::string& name) {
+      return name.rfind("[unwind stopped", 0) == 0 || name.rfind("[task ", 0) == 0 || name == "[no task]" ||
+             name.rfind("[core ", 0) == 0;
+    };
+    if (format == "callgrind")
+      for (auto it = r.begin(); it != r.end();) it = no_code(it->first) ? r.erase(it) : ++it;
     maps("inclusive", r, got.inclusive);
   }
   std::cout << (bad ? "MISMATCH " : "ok       ") << format << " (" << got.total << " samples, " << got.self.size()

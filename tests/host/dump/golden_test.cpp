@@ -12,6 +12,8 @@
 #include "tools/dumpread/binary_decoder.hpp"
 #include "tools/events/events_listing.hpp"
 #include "tools/report/formats.hpp"
+#include "tools/report/stat.hpp"
+#include "tools/report/tasks.hpp"
 
 namespace {
 
@@ -178,6 +180,85 @@ TEST(GoldenDecode, MultiplexedJson) {
   check_golden("decode_mux.json", os.str());
 }
 
+// Tasks and cores (1.5): TASKS, SAMPLE_TAGS, TASK_COUNTS and CORE as decode shows them.
+TEST(GoldenDecode, TasksJson) {
+  const dumptest::Bytes b = dumptest::tasks_dump(pd::ByteOrder::big);
+  std::ostringstream os;
+  pmukit::write_dump_json(os, pmukit::decode_dump(b.data(), b.size()), "binary");
+  check_golden("decode_tasks.json", os.str());
+}
+
+// The tasks fixture as `pmukit report` makes it: --task/--core keep those samples (filter_samples),
+// --root puts the task or core above each stack (build_rooted_profile).
+std::string tasks_report(const std::string& format, const pmukit::SampleFilter& filter, const std::string& filter_text,
+                         const std::vector<pmukit::RootKey>& roots = {}) {
+  const dumptest::Bytes b = dumptest::tasks_dump(pd::ByteOrder::little);
+  pmukit::Dump dump = pmukit::decode_dump(b.data(), b.size());
+  const std::uint64_t all = dump.total_samples();
+  pmukit::ReportOptions options;
+  options.carrier = "binary";
+  options.elf = "firmware.elf";
+  if (filter.active()) {
+    dump = pmukit::filter_samples(dump, filter);
+    options.filter = filter_text + ": " + std::to_string(dump.total_samples()) + " of " + std::to_string(all) + " samples";
+  }
+  const pmukit::SymbolTable symbols = dumptest::synthetic_symbols();
+  const pmukit::Profile profile = roots.empty() ? pmukit::build_profile(dump, symbols)
+                                                : pmukit::build_rooted_profile(dump, symbols, roots, true, nullptr, false, false);
+  std::ostringstream os;
+  EXPECT_TRUE(pmukit::write_report(os, format, {dump, profile, options}));
+  return os.str();
+}
+
+TEST(GoldenTasks, TableSaysWhoRanTheSamples) {
+  check_golden("tasks_table.txt", tasks_report("table", {}, ""));
+}
+
+TEST(GoldenTasks, TaskFilterByNameAndId) {
+  const dumptest::Bytes b = dumptest::tasks_dump(pd::ByteOrder::little);
+  const pmukit::Dump dump = pmukit::decode_dump(b.data(), b.size());
+  pmukit::SampleFilter net;
+  net.tasks = pmukit::resolve_tasks(dump, {"net"});
+  EXPECT_EQ(*net.tasks, (std::set<std::uint16_t>{1}));
+  EXPECT_EQ(pmukit::resolve_tasks(dump, {"1", "65535"}), (std::set<std::uint16_t>{1, pmukit::kNoTask}));
+  check_golden("tasks_flat_task_net.txt", tasks_report("flat", net, "--task net"));
+  check_golden("tasks_folded_task_net.txt", tasks_report("folded", net, "--task net"));
+}
+
+TEST(GoldenTasks, CoreFilter) {
+  pmukit::SampleFilter core1;
+  core1.cores = std::set<unsigned>{1};
+  check_golden("tasks_table_core_1.txt", tasks_report("table", core1, "--core 1"));
+}
+
+TEST(GoldenTasks, TaskAsTheRootFrame) {
+  check_golden("tasks_folded_root_task.txt", tasks_report("folded", {}, "", {pmukit::RootKey::task}));
+  check_golden("tasks_callgraph_root_task.txt", tasks_report("callgraph", {}, "", {pmukit::RootKey::task}));
+}
+
+TEST(GoldenTasks, SplitByCoreThenTask) {
+  check_golden("tasks_folded_root_core_task.txt",
+               tasks_report("folded", {}, "", {pmukit::RootKey::core, pmukit::RootKey::task}));
+}
+
+// pmukit stat's per-task table from TASK_COUNTS: counts, share of the whole, rate; the sum row is
+// the whole.
+TEST(GoldenTasks, StatPerTaskTable) {
+  const dumptest::Bytes b = dumptest::tasks_dump(pd::ByteOrder::big);
+  const pmukit::Dump dump = pmukit::decode_dump(b.data(), b.size());
+  const pmukit::StatReport r = pmukit::build_stat({{"tasks.bin", &dump}});
+  for (const std::string format : {"table", "csv", "json"}) {
+    std::ostringstream os;
+    ASSERT_TRUE(pmukit::write_stat(os, r, format));
+    check_golden("tasks_stat." + std::string(format == "table" ? "txt" : format), os.str());
+  }
+  pmukit::StatOptions crc;
+  crc.tasks = {"crc"};
+  std::ostringstream os;
+  ASSERT_TRUE(pmukit::write_stat(os, pmukit::build_stat({{"tasks.bin", &dump}}, crc), "table"));
+  check_golden("tasks_stat_task_crc.txt", os.str());
+}
+
 // The fuzzer's seed corpus is the fixtures, so it follows format changes the same way.
 TEST(GoldenCorpus, FuzzSeeds) {
   const std::string dir = std::string(PMUKIT_DUMP_TEST_DIR) + "/corpus/";
@@ -190,6 +271,7 @@ TEST(GoldenCorpus, FuzzSeeds) {
   check_file(dir + "frames_be.bin", text(dumptest::frames_dump(pd::ByteOrder::big)));
   check_file(dir + "wide_stacks_be.bin", text(dumptest::wide_stacks_dump(pd::ByteOrder::big)));
   check_file(dir + "mux_be.bin", text(dumptest::mux_dump(pd::ByteOrder::big)));
+  check_file(dir + "tasks_le.bin", text(dumptest::tasks_dump(pd::ByteOrder::little)));
   check_file(dir + "console_log.txt", dumptest::profile_log(pd::ByteOrder::big));
   dumptest::VectorSink wide;
   pd::Writer w(wide.sink(), pd::ByteOrder::little);

@@ -429,3 +429,50 @@ TEST(MuxDiff, ScaledEstimatePerCallWithTheShareOnACounter) {
 }
 
 }  // namespace
+
+namespace {
+
+// A dump with TASK_COUNTS only (no region): tasks 1 and 2 on one cycles counter.
+pmukit::Dump task_counts_dump(std::uint64_t one, std::uint64_t two, bool third_task = false) {
+  dumptest::VectorSink out;
+  pmu::dump::Writer w(out.sink(), pmu::dump::ByteOrder::little);
+  w.begin({"xscale", "xscale-xsc2", 1000, 32, 4});
+  const pmu::dump::CounterInfo c[] = {{0, 32, 0xFF, "cycles", "cycles"}};
+  w.counters(c, 1);
+  const std::uint64_t a[] = {one}, b[] = {two};
+  w.task_counts(1, 2, a, 1);
+  w.task_counts(third_task ? 3 : 2, 1, b, 1);
+  EXPECT_EQ(w.finish(), pmu::dump::Status::ok);
+  return pmukit::decode_dump(out.bytes.data(), out.bytes.size());
+}
+
+}  // namespace
+
+// TASK_COUNTS (format 1.5): each task's count, its share of the sum of every task's (the whole) and
+// its rate over its own cycles; the last row is that sum. Repeated runs: the mean and perf's "+-";
+// runs of other tasks are refused.
+TEST(StatTasks, SharesOfTheWholeAndTheSumRowIsTheWhole) {
+  const pmukit::Dump d = task_counts_dump(3000, 1000);
+  const pmukit::StatReport r = pmukit::build_stat({{"tasks.bin", &d}});
+  ASSERT_TRUE(r.tasks.has_value());
+  ASSERT_EQ(r.tasks->rows.size(), 3u);
+  EXPECT_EQ(r.tasks->rows[0].counts[0].exact, std::optional<std::uint64_t>(3000));
+  EXPECT_DOUBLE_EQ(r.tasks->rows[0].share[0], 75.0);
+  EXPECT_DOUBLE_EQ(*r.tasks->rows[0].seconds, 3.0);  // 3000 cycles at 1000 Hz
+  EXPECT_DOUBLE_EQ(*r.tasks->rows[0].rate[0], 1000.0);
+  const pmukit::StatTaskRow& whole = r.tasks->rows[2];
+  EXPECT_TRUE(whole.whole);
+  EXPECT_EQ(whole.counts[0].exact, std::optional<std::uint64_t>(4000));
+  EXPECT_EQ(whole.switches_in.exact, std::optional<std::uint64_t>(3));
+  EXPECT_DOUBLE_EQ(whole.share[0], 100.0);
+
+  const pmukit::Dump again = task_counts_dump(5000, 1000);
+  const pmukit::StatReport two = pmukit::build_stat({{"a.bin", &d}, {"b.bin", &again}});
+  EXPECT_DOUBLE_EQ(two.tasks->rows[0].counts[0].mean, 4000.0);
+  EXPECT_DOUBLE_EQ(*two.tasks->rows[0].counts[0].noise, 25.0);  // s = 1414.2, / sqrt(2) = 1000: 25% of 4000
+  EXPECT_DOUBLE_EQ(two.tasks->rows[2].counts[0].mean, 5000.0);
+
+  const pmukit::Dump other = task_counts_dump(3000, 1000, true);
+  EXPECT_EQ(refusal({{"a.bin", &d}, {"c.bin", &other}}),
+            "run 2 (c.bin) has other tasks' TASK_COUNTS than run 1 (a.bin): repeated runs run the same tasks");
+}

@@ -25,8 +25,15 @@ pmu::dump::Status write_all(pmu::dump::Sink sink) {
   const pmu::dump::MuxValue values[] = {{1000, 1000, 1000}, {5, 1000, 250}};
   w.mux_region({"run", pmu::dump::kMuxWholeRun, 1, values, 2});
   w.sample_source({pmu::dump::SampleSourceKind::pmu_overflow, 0, 10000, 0});
+  const pmu::dump::TaskInfo tasks[] = {{1, "net"}, {2, "idle"}};
+  w.tasks(tasks, 2);
+  w.core(0, 2);
   w.begin_samples(1);
   w.sample(0x8000, 0x8100);
+  w.begin_sample_tags(1, pmu::dump::kTagTask | pmu::dump::kTagCore);
+  w.sample_tag(1, 0);
+  const std::uint64_t counts[] = {900, 4};
+  w.task_counts(1, 3, counts, 2);
   w.begin_histogram(1);
   w.bin(0x8000, 3);
   return w.finish();

@@ -47,7 +47,7 @@ Bytes small_dump(pd::ByteOrder order) {
 
 TEST(DumpWriter, BigEndianBytesAreExactlyTheSpec) {
   const Bytes b = small_dump(pd::ByteOrder::big);
-  Bytes expect = {'P', 'M', 'U', 'D', 1, 2, 3, 4, 0, 1, 0, 4, 0, 16, 0, 0,  // header, version 1.4
+  Bytes expect = {'P', 'M', 'U', 'D', 1, 2, 3, 4, 0, 1, 0, 5, 0, 16, 0, 0,  // header, version 1.5
                   0, 1, 0, 0, 0, 0, 0, 15,                                 // TARGET, 15 bytes
                   2, 'a', 'b', 1, 'c', 1, 2, 3, 4, 5, 6, 7, 8, 32, 4,
                   0, 0xFF, 0, 0, 0, 0, 0, 4};  // END, 4 bytes
@@ -58,7 +58,7 @@ TEST(DumpWriter, BigEndianBytesAreExactlyTheSpec) {
 
 TEST(DumpWriter, LittleEndianBytesAreExactlyTheSpec) {
   const Bytes b = small_dump(pd::ByteOrder::little);
-  Bytes expect = {'P', 'M', 'U', 'D', 4, 3, 2, 1, 1, 0, 4, 0, 16, 0, 0, 0,
+  Bytes expect = {'P', 'M', 'U', 'D', 4, 3, 2, 1, 1, 0, 5, 0, 16, 0, 0, 0,
                   1, 0, 0, 0, 15, 0, 0, 0,
                   2, 'a', 'b', 1, 'c', 8, 7, 6, 5, 4, 3, 2, 1, 32, 4,
                   0xFF, 0, 0, 0, 4, 0, 0, 0};
@@ -320,8 +320,8 @@ TEST(TextFrameSink, WritesBeginDataAndEndLines) {
   // The example of docs/dump-format.md, computed independently (Python's zlib.crc32).
   EXPECT_EQ(log.text,
             "@PMUD BEGIN 1\n"
-            "@PMUD 0000 504d5544040302010100040010000000010000000f0000000261620163080706 d983\n"
-            "@PMUD 0001 05040302012004ff0000000400000093d2321a 6eb0\n"
+            "@PMUD 0000 504d5544040302010100050010000000010000000f0000000261620163080706 bd43\n"
+            "@PMUD 0001 05040302012004ff000000040000008cc5c29a fe11\n"
             "@PMUD END 2 51\n");
 }
 
@@ -438,6 +438,177 @@ TEST(DumpWriter, MuxCallOrderAndArguments) {
     for (int i = 0; i < k.mux_events; ++i) events = w.mux_events({1000, 0, k.events, k.num_events});
     EXPECT_EQ(events, k.events_status);
     EXPECT_EQ(w.mux_region({"r", 0, 1, k.values, k.num_values}), k.region_status);
+  }
+}
+
+// TASKS, SAMPLE_TAGS, TASK_COUNTS and CORE (1.5), byte for byte as docs/dump-format.md lays them
+// out. A tag the flags leave out is written as the spec says: task 0xFFFF, core 0.
+TEST(DumpWriter, TaskAndCoreChunkBytes) {
+  VectorSink out;
+  pd::Writer w(out.sink(), pd::ByteOrder::big);
+  w.begin({"a", "b", 1, 32, 4});
+  const pd::CounterInfo c[] = {{0, 32, 1, "", ""}};
+  ASSERT_EQ(w.counters(c, 1), pd::Status::ok);  // 8 + 1 + 8 bytes
+  const pd::TaskInfo t[] = {{7, "idle"}, {0x0102, "net"}};
+  ASSERT_EQ(w.tasks(t, 2), pd::Status::ok);
+  ASSERT_EQ(w.core(1, 2), pd::Status::ok);
+  ASSERT_EQ(w.begin_samples(2), pd::Status::ok);
+  w.sample(0x10, 0);
+  ASSERT_EQ(w.sample(0x20, 0), pd::Status::ok);
+  ASSERT_EQ(w.begin_sample_tags(2, pd::kTagTask), pd::Status::ok);
+  w.sample_tag(7, 1);
+  ASSERT_EQ(w.sample_tag(pd::kNoTask, 1), pd::Status::ok);
+  const std::uint64_t counts[] = {0x0A0B};
+  ASSERT_EQ(w.task_counts(7, 3, counts, 1), pd::Status::ok);
+  ASSERT_EQ(w.finish(), pd::Status::ok);
+  // After the 16-byte header, TARGET (8 + 14) and COUNTERS (8 + 9).
+  const Bytes expect = {
+      0, 0x0D, 0, 0, 0, 0, 0, 15,                    // TASKS, 15 bytes
+      0, 2, 0, 7, 4, 'i', 'd', 'l', 'e', 1, 2, 3, 'n', 'e', 't',
+      0, 0x10, 0, 0, 0, 0, 0, 2, 1, 2,               // CORE 1 of 2
+      0, 0x05, 0, 0, 0, 0, 0, 20,                    // SAMPLES, 2 samples
+      0, 0, 0, 2, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0, 0x20, 0, 0, 0, 0,
+      0, 0x0E, 0, 0, 0, 0, 0, 11,                    // SAMPLE_TAGS, 11 bytes
+      0, 0, 0, 2, 1, 0, 7, 0, 0xFF, 0xFF, 0,         // 2 tags, tasks only: core written 0
+      0, 0x0F, 0, 0, 0, 0, 0, 19,                    // TASK_COUNTS, 19 bytes
+      0, 7, 0, 0, 0, 0, 0, 0, 0, 3, 1, 0, 0, 0, 0, 0, 0, 0x0A, 0x0B};
+  ASSERT_GE(out.bytes.size(), 55u + expect.size());
+  EXPECT_EQ(Bytes(out.bytes.begin() + 55, out.bytes.begin() + 55 + static_cast<std::ptrdiff_t>(expect.size())), expect);
+}
+
+// SAMPLE_TAGS only right after a SAMPLES, STACKS or FRAMES chunk and with its count, exactly that
+// many tags, no reserved flag: what the decoder requires (docs/dump-format.md, SAMPLE_TAGS), the
+// writer refuses to break, and the first error sticks.
+TEST(DumpWriter, SampleTagsOnlyRightAfterASampleChunkWithItsCount) {
+  enum class Before { nothing, samples, histogram, samples_then_source, stacks, frames, tags };
+  struct Case {
+    const char* what;
+    Before before;
+    std::uint32_t count;
+    std::uint8_t flags;
+    int tags;
+    pd::Status begin_status, end_status;
+  } const cases[] = {
+      {"after SAMPLES", Before::samples, 1, pd::kTagTask | pd::kTagCore, 1, pd::Status::ok, pd::Status::ok},
+      {"after STACKS", Before::stacks, 1, pd::kTagCore, 1, pd::Status::ok, pd::Status::ok},
+      {"after FRAMES", Before::frames, 1, pd::kTagTask, 1, pd::Status::ok, pd::Status::ok},
+      {"first chunk after TARGET", Before::nothing, 1, pd::kTagTask, 1, pd::Status::out_of_order, pd::Status::out_of_order},
+      {"after HISTOGRAM", Before::histogram, 1, pd::kTagTask, 1, pd::Status::out_of_order, pd::Status::out_of_order},
+      {"a chunk in between", Before::samples_then_source, 1, pd::kTagTask, 1, pd::Status::out_of_order,
+       pd::Status::out_of_order},
+      {"a second SAMPLE_TAGS", Before::tags, 1, pd::kTagTask, 1, pd::Status::out_of_order, pd::Status::out_of_order},
+      {"count differs", Before::samples, 2, pd::kTagTask, 2, pd::Status::count_mismatch, pd::Status::count_mismatch},
+      {"reserved flag", Before::samples, 1, 0x04, 1, pd::Status::bad_argument, pd::Status::bad_argument},
+      {"one tag short", Before::samples, 1, pd::kTagTask, 0, pd::Status::ok, pd::Status::count_mismatch},
+      {"one tag more", Before::samples, 1, pd::kTagTask, 2, pd::Status::ok, pd::Status::count_mismatch},
+  };
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.what);
+    VectorSink out;
+    pd::Writer w(out.sink(), pd::ByteOrder::little);
+    w.begin({"t", "p", 1, 32, 4});
+    const std::uint32_t pcs[] = {0x10};
+    if (k.before == Before::samples || k.before == Before::samples_then_source || k.before == Before::tags) {
+      w.begin_samples(1);
+      w.sample(0x10, 0);
+    }
+    if (k.before == Before::samples_then_source) w.sample_source({pd::SampleSourceKind::timer, pd::kNoCounter, 1, 0});
+    if (k.before == Before::tags) {
+      w.begin_sample_tags(1, pd::kTagTask);
+      w.sample_tag(1, 0);
+    }
+    if (k.before == Before::histogram) {
+      w.begin_histogram(1);
+      w.bin(0x10, 1);
+    }
+    if (k.before == Before::stacks) {
+      w.begin_stacks(1, 0, 0);
+      w.stack_sample(0x10, 0, 0x100, 0, nullptr, 0);
+    }
+    if (k.before == Before::frames) {
+      w.begin_frames(1, 1, 0);
+      w.frame_sample(pcs, 1, true);
+    }
+    ASSERT_EQ(w.status(), pd::Status::ok);
+    EXPECT_EQ(w.begin_sample_tags(k.count, k.flags), k.begin_status);
+    for (int i = 0; i < k.tags; ++i) w.sample_tag(1, 0);
+    EXPECT_EQ(w.finish(), k.end_status);
+  }
+}
+
+// TASKS and CORE at most once, TASK_COUNTS after COUNTERS with one count per counter and at most
+// once per task id (docs/dump-format.md, TASKS, TASK_COUNTS, CORE).
+TEST(DumpWriter, TasksCoreAndTaskCountsCallOrderAndArguments) {
+  const pd::CounterInfo c[] = {{0, 32, 1, "cycles", "cycles"}, {1, 32, 2, "instr", ""}};
+  const std::uint64_t two[] = {10, 20};
+  const pd::TaskInfo good[] = {{1, "a"}, {2, "b"}}, twice[] = {{1, "a"}, {1, "b"}},
+                     no_task[] = {{pd::kNoTask, "none"}};
+  const std::string long_name(256, 'x');
+  const pd::TaskInfo long_task[] = {{1, long_name.c_str()}};
+  auto fresh = [](VectorSink& out) {
+    pd::Writer w(out.sink(), pd::ByteOrder::little);
+    w.begin({"t", "p", 1, 32, 4});
+    return w;
+  };
+  {
+    VectorSink out;
+    pd::Writer w = fresh(out);
+    EXPECT_EQ(w.tasks(good, 2), pd::Status::ok);
+    EXPECT_EQ(w.tasks(good, 2), pd::Status::out_of_order) << "TASKS twice";
+    EXPECT_EQ(w.core(0, 1), pd::Status::out_of_order) << "the first error sticks";
+  }
+  const struct {
+    const char* what;
+    const pd::TaskInfo* list;
+    std::size_t n;
+    pd::Status want;
+  } task_cases[] = {{"ids repeated", twice, 2, pd::Status::bad_argument},
+                    {"the no-task id listed", no_task, 1, pd::Status::bad_argument},
+                    {"list missing", nullptr, 1, pd::Status::bad_argument},
+                    {"a 256-byte name", long_task, 1, pd::Status::string_too_long},
+                    {"no task", nullptr, 0, pd::Status::ok}};
+  for (const auto& k : task_cases) {
+    VectorSink out;
+    pd::Writer w = fresh(out);
+    EXPECT_EQ(w.tasks(k.list, k.n), k.want) << k.what;
+  }
+  {
+    VectorSink out;
+    pd::Writer w = fresh(out);
+    EXPECT_EQ(w.core(1, 2), pd::Status::ok);
+    EXPECT_EQ(w.core(1, 2), pd::Status::out_of_order) << "CORE twice";
+  }
+  for (const auto& [number, cores] : {std::pair{2, 2}, std::pair{0, 0}}) {
+    VectorSink out;
+    pd::Writer w = fresh(out);
+    EXPECT_EQ(w.core(static_cast<std::uint8_t>(number), static_cast<std::uint8_t>(cores)), pd::Status::bad_argument)
+        << "core " << number << " of " << cores;
+  }
+  {
+    VectorSink out;
+    pd::Writer w = fresh(out);
+    EXPECT_EQ(w.task_counts(1, 1, two, 2), pd::Status::out_of_order) << "TASK_COUNTS before COUNTERS";
+  }
+  {
+    VectorSink out;
+    pd::Writer w = fresh(out);
+    w.counters(c, 2);
+    EXPECT_EQ(w.task_counts(1, 1, two, 1), pd::Status::stats_mismatch) << "one count short";
+  }
+  {
+    VectorSink out;
+    pd::Writer w = fresh(out);
+    w.counters(c, 2);
+    EXPECT_EQ(w.task_counts(1, 1, nullptr, 2), pd::Status::bad_argument) << "counts missing";
+  }
+  {
+    VectorSink out;
+    pd::Writer w = fresh(out);
+    w.counters(c, 2);
+    EXPECT_EQ(w.task_counts(1, 1, two, 2), pd::Status::ok);
+    EXPECT_EQ(w.task_counts(pd::kNoTask, 0, two, 2), pd::Status::ok) << "the time no task was current";
+    EXPECT_EQ(w.task_counts(1, 1, two, 2), pd::Status::out_of_order) << "the same task twice";
+    EXPECT_EQ(w.finish(), pd::Status::out_of_order);
   }
 }
 
