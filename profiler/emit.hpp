@@ -13,6 +13,7 @@
 #include "profiler/sampler.hpp"
 #include "profiler/frame_walk.hpp"
 #include "profiler/stack.hpp"
+#include "profiler/task_counters.hpp"
 #include "profiler/trace.hpp"
 
 namespace prof {
@@ -36,13 +37,60 @@ struct MuxView {
   std::size_t num_regions = 0;
 };
 
+// Per-task chunks (format 1.5, profiler/task_counters.hpp): TASKS and a TASK_COUNTS per task and
+// for the no-task time, after the regions; SAMPLE_TAGS after the ring's SAMPLES (task_dump()).
+struct TaskDump {
+  const void* counters = nullptr;
+  const void* ring = nullptr;
+  void (*write_tasks)(const void* counters, pmu::dump::Writer& w) = nullptr;
+  // The tags of the ring's `count` samples from free-running index `first` on.
+  void (*write_tags)(const void* ring, pmu::dump::Writer& w, std::uint32_t first, std::uint32_t count) = nullptr;
+  std::uint32_t (*oldest)(const void* ring) = nullptr;  // the ring's oldest unread sample's index
+};
+
 // What a dump may carry besides the regions and the ring's samples.
 struct DumpExtras {
   const TraceView* trace = nullptr;    // region timings (profiler/trace.hpp)
   const StackView* stacks = nullptr;   // samples with a stack copy (profiler/stack.hpp)
   const FrameView* frames = nullptr;   // samples with a walked call chain (profiler/frame_walk.hpp)
   const MuxView* mux = nullptr;        // multiplexed events (profiler/multiplex.hpp)
+  const TaskDump* tasks = nullptr;     // per-task counts and sample tags (task_dump())
 };
+
+// The TaskDump of a TaskCounters and the TaskSampleRing its samples went into (nullptr: counts
+// only). Read with the profiler stopped (its latched values) and the sampling interrupt off.
+template <Backend B, std::size_t M, std::size_t N, RingFull P>
+TaskDump task_dump(const TaskCounters<B, M>& counters, const TaskSampleRing<N, P>* ring) {
+  TaskDump d;
+  d.counters = &counters;
+  d.ring = ring;
+  d.write_tasks = [](const void* c, pmu::dump::Writer& w) {
+    const auto& t = *static_cast<const TaskCounters<B, M>*>(c);
+    pmu::dump::TaskInfo list[M];
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < M; ++i) {
+      const auto id = static_cast<std::uint16_t>(i);
+      if (t.named(id)) list[n++] = {id, t.name(id)};
+    }
+    w.tasks(list, n);
+    const unsigned k = t.counters();
+    std::uint64_t v[Profiler<B>::kMaxCounters];
+    for (std::size_t i = 0; i <= n; ++i) {
+      const std::uint16_t id = i < n ? list[i].id : kNoTask;
+      for (unsigned c = 0; c < k; ++c) v[c] = t.value(id, c);
+      w.task_counts(id, t.switches_in(id), v, k);
+    }
+  };
+  if (ring != nullptr) {
+    d.write_tags = [](const void* r, pmu::dump::Writer& w, std::uint32_t first, std::uint32_t count) {
+      const auto& ring = *static_cast<const TaskSampleRing<N, P>*>(r);
+      w.begin_sample_tags(count, pmu::dump::kTagTask);
+      for (std::uint32_t i = 0; i < count; ++i) w.sample_tag(ring.tag_at(first + i), 0);
+    };
+    d.oldest = [](const void* r) { return static_cast<const TaskSampleRing<N, P>*>(r)->oldest_index(); };
+  }
+  return d;
+}
 
 namespace detail {
 
@@ -89,6 +137,8 @@ pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Pr
                            regions.overhead(i)};
     w.region({stats[r]->name, stats[r]->calls, cs, n, stats[r]->clamped, stats[r]->voided, stats[r]->interrupts});
   }
+  if (extras.tasks != nullptr && extras.tasks->write_tasks != nullptr)
+    extras.tasks->write_tasks(extras.tasks->counters, w);
   if (extras.mux != nullptr) {
     w.mux_events(extras.mux->info);
     for (std::size_t r = 0; r < extras.mux->num_regions; ++r) w.mux_region(extras.mux->regions[r]);
@@ -142,9 +192,12 @@ pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Pr
   if (source && ring) {
     w.sample_source({source->kind, source->counter_slot, source->period, ring->dropped()});
     const std::size_t count = ring->size();
+    const TaskDump* tags = extras.tasks != nullptr && extras.tasks->write_tags != nullptr ? extras.tasks : nullptr;
+    const std::uint32_t first = tags != nullptr ? tags->oldest(tags->ring) : 0;
     w.begin_samples(static_cast<std::uint32_t>(count));
     Sample smp;
     for (std::size_t i = 0; i < count && ring->pop(smp); ++i) w.sample(smp.pc, smp.lr);
+    if (tags != nullptr) tags->write_tags(tags->ring, w, first, static_cast<std::uint32_t>(count));
   }
   return w.finish();
 }
@@ -158,6 +211,16 @@ pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Pr
                              const Regions<B>& regions, RegionStats<B>* const* stats,
                              std::size_t num_regions, const DumpSamples* source,
                              SampleRing<N, Policy>* ring, const DumpExtras& extras = {}) {
+  return detail::write_dump(w, t, p, regions, stats, num_regions, source, ring, extras);
+}
+
+// A Sampler's TaskSampleRing: its samples in SAMPLES chunks, each tagged with its task
+// (extras.tasks = task_dump(counters, &ring): SAMPLE_TAGS right after them).
+template <Backend B, std::size_t N, RingFull Policy>
+pmu::dump::Status write_dump(pmu::dump::Writer& w, const DumpTarget& t, const Profiler<B>& p,
+                             const Regions<B>& regions, RegionStats<B>* const* stats,
+                             std::size_t num_regions, const DumpSamples* source,
+                             TaskSampleRing<N, Policy>* ring, const DumpExtras& extras = {}) {
   return detail::write_dump(w, t, p, regions, stats, num_regions, source, ring, extras);
 }
 

@@ -19,7 +19,7 @@
 // Interrupts (one core; the PMU overflow interrupt is the only other context that uses a Profiler):
 //   may be called from the interrupt handler:  read, fold, fold_mask, running, used_slots,
 //                                              foldable_slots, slot_of, event_of, valid, linked,
-//                                              epoch, folds, start_value
+//                                              epoch, folds, start_value, note_switch, switches
 //                                              (and Sampler's handlers)
 //   thread context only:                       probe, add*, link, clear, start, stop, reset,
 //                                              accumulate, set_start_value, set_sampled
@@ -203,6 +203,10 @@ class Profiler {
   // fell inside it, whose handlers' events its counts include. Interrupt context.
   void note_interrupt() { interrupts_ = interrupts_ + 1; }
   std::uint32_t interrupts() const { return interrupts_; }
+  // Task switches so far (prof::TaskCounters::on_switch counts each): a region says how many of
+  // its calls had one inside, whose counts include other tasks' time. Interrupt context.
+  void note_switch() { switches_ = switches_ + 1; }
+  std::uint32_t switches() const { return switches_; }
 
   // --- counting ---
   // Zeroes and starts every added counter.
@@ -553,6 +557,7 @@ class Profiler {
   std::uint32_t rearm_period_ = 0;  // 32 bits: a vector's period is a register (one multiply)
   std::uint8_t rearm_index_ = 0;
   volatile std::uint32_t interrupts_ = 0;  // sampling interrupts (note_interrupt)
+  volatile std::uint32_t switches_ = 0;    // task switches (note_switch)
   mutable volatile std::uint32_t giveups_ = 0;
 };
 

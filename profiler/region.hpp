@@ -34,6 +34,7 @@ struct RegionStats {
   std::uint64_t clamped = 0;  // calls below the calibrated overhead: 0 added
   std::uint64_t voided = 0;   // calls across a reset of the counters: 0 added
   std::uint64_t interrupts = 0;  // sampling interrupts inside the calls: their handlers' events are in the totals
+  std::uint64_t switched = 0;    // calls with a task switch inside (TaskCounters): other tasks' time is in them
   // min and max before total: a region's update touches each twice as often, and on i386 an
   // offset below 128 takes 1 byte instead of 4 (NetBurst: 18 counters, so only the first array's
   // offset is that small; bench/footprint).
@@ -51,9 +52,11 @@ struct RegionStats {
     if (calls == 0 || d < min[i]) min[i] = d;
     if (d > max[i]) max[i] = d;
   }
-  void close(bool was_clamped, bool was_voided = false, std::uint32_t interrupts_inside = 0) {
+  void close(bool was_clamped, bool was_voided = false, std::uint32_t interrupts_inside = 0,
+             bool was_switched = false) {
     calls++;
     interrupts += interrupts_inside;
+    switched += was_switched;
     voided += was_voided;
     clamped += was_clamped && !was_voided;
   }
@@ -82,6 +85,7 @@ class Regions {
     typename Profiler<B>::Snapshot snap;  // swept: the registers; else snap.high holds read()'s values
     std::uint32_t epoch;                  // Profiler::epoch() at begin: a reset in between voids the region
     std::uint32_t interrupts;             // Profiler::interrupts() at begin
+    std::uint32_t switches;               // Profiler::switches() at begin
     bool swept;                           // begin's choice; end follows it
   };
 
@@ -97,6 +101,7 @@ class Regions {
     Mark m;
     m.epoch = p_.epoch();
     m.interrupts = p_.interrupts();
+    m.switches = p_.switches();
     m.swept = p_.sweepable();
     if (m.swept)
       p_.template take<true>(m.snap);
@@ -122,7 +127,7 @@ class Regions {
       voided |= b < a;
       stats.add(i, net_of(b - a, overhead_[i], reset_inside || b < a, clamped));
     }
-    stats.close(clamped, voided, interrupts);
+    stats.close(clamped, voided, interrupts, p_.switches() != start.switches);
   }
 
   // Measures an empty Region `iterations` times — the very code path a real region takes — and
