@@ -66,6 +66,8 @@ struct ClockBackend {
   };
   static constexpr unsigned kSlots = 1;
   static constexpr pmu::LinkKind kLink = pmu::LinkKind::none;
+  // A clock only wraps (at 2^64 here): no condition, no interrupt, no sampling (sample from a timer).
+  static constexpr pmu::Capabilities kCapabilities{.overflow = false, .interrupt = false, .link = false, .sampling = false};
   // read() is software (the clock, the accumulator, the running flag), not one accessor: a fast
   // region on this backend has a window of several instructions (profiler/fast_region.hpp).
   static constexpr bool kSoftwareRead = true;

@@ -322,8 +322,11 @@ class Sampler {
       sink_.record(at.pc, at.lr);
   }
 
+  // Both entries hold the driver's InterruptScope (hal/core/driver.hpp, the interrupt contract):
+  // where the PMU's accesses share state (ARMv7-A's PMSELR) the interrupted access gets it back.
   template <class At>
   [[gnu::always_inline]] void general(const At& at) {
+    [[maybe_unused]] const pmu::InterruptScope<B> scope{};
     p_.note_interrupt();
     service(at);
   }
@@ -333,6 +336,7 @@ class Sampler {
     static_assert(requires { B::template rearm<Slot>(std::uint64_t{}); },
                   "on_pmu_interrupt<Slot>: this backend has no overflow interrupt (no rearm<Slot>)");
     constexpr std::uint32_t bit = std::uint32_t{1} << Slot;
+    [[maybe_unused]] const pmu::InterruptScope<B> scope{};
     p_.note_interrupt();
     const std::uint32_t ovf = B::overflow_status() & p_.foldable_slots();
     if (((ovf ^ bit) | (~armed_ & bit)) == 0) [[likely]] {

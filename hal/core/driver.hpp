@@ -63,8 +63,28 @@ enum class LinkKind : std::uint8_t {
             // 2^width + high after it (Intel SDM 18.15.5.6; profiler/profiler.hpp read_linked)
 };
 
+// What a PMU has, declared by its driver (static constexpr Capabilities kCapabilities), so that
+// the conformance suite runs only the parts a PMU declares and the profiler knows what it may ask.
+struct Capabilities {
+  bool overflow = true;   // a counter raises a condition at 2^width(slot): overflow_status() and
+                          // clear_overflow() mean something (false: a counter that only wraps,
+                          // extended to 64 bits by polling)
+  bool interrupt = true;  // the condition can interrupt: set_overflow_interrupt()
+  bool link = false;      // two counters combine: kLink != none, link()
+  bool sampling = true;   // PMU-overflow sampling: rearm<Slot> (prof::Sampler)
+};
+// The rules between the capabilities and the hooks a driver has (checked by the conformance suite).
+template <class D>
+constexpr bool capabilities_sound() {
+  constexpr Capabilities c = D::kCapabilities;
+  if (c.link != (D::kLink != LinkKind::none)) return false;
+  if (c.interrupt && !c.overflow) return false;
+  if (c.sampling && !(c.interrupt && requires { D::template rearm<0>(std::uint64_t{}); })) return false;
+  return true;
+}
+
 // ---------------------------------------------------------------------------------------------
-// The driver contract.
+// The driver contract: every member the kit and the profiler use, in one place.
 //
 // A driver is a type with static members only (templated on its bus, so the same driver runs on
 // silicon and against a behavioural model in host tests). It numbers its counters as slots
@@ -73,12 +93,53 @@ enum class LinkKind : std::uint8_t {
 //
 // Width rule: width(slot) is the number of low bits after which the slot's overflow condition is
 // raised, so a counter preset to 2^width - N raises it after N events, and software extension adds
-// 2^width per overflow. That is 32 on XScale and the MIPS CM (wrap to 0), 31 on e500 and RM7000
-// (the condition is bit 31 becoming set; the counter itself is 32 bits), 40 on NetBurst.
+// 2^width per overflow. That is 32 on XScale, ARMv7-A and the MIPS CM (wrap to 0), 31 on e500 and
+// RM7000 (the condition is bit 31 becoming set; the counter itself is 32 bits), 40 on NetBurst.
 //
-// Interrupt contract: overflow_status, clear_overflow, read, write, start and stop are called by the
-// profiler from its overflow interrupt as well as from thread context; a driver keeps each of them
-// a fixed sequence of register accesses with no state of its own between calls.
+// Required (the Driver concept below):
+//   catalog, kSlots, width(slot), slots_for(code), kLink, kCapabilities    static description
+//   probe(), configure(slot, ev), start(mask), stop(mask)                  run time
+//   read(slot), read<Slot>(), write(slot, v)                               counters (CounterDriver)
+//   overflow_status(), clear_overflow(mask), set_overflow_interrupt(mask, on), link(lo, hi)
+// Optional, probed by the profiler with `requires` (who uses each):
+//   check_event(slot, ev)        constexpr configure() without the hardware: configure<Slot, Ev>
+//                                (require_event below) and prof::Multiplexer's placement
+//   configure<Slot, Ev>()        configure() checked at compile time (require_event)
+//   rearm<Slot>(period)          sampling's common case (prof::Sampler::on_pmu_interrupt<Slot>);
+//                                required when kCapabilities.sampling (below)
+//   deconfigure(mask)            frees what configure() took beyond the counter (NetBurst's ESCRs):
+//                                prof::Profiler::clear, prof::Multiplexer between groups
+//   kMaxSamplingPeriod           a sampling period limit below 2^width (NetBurst: 2^39): Sampler::arm
+//   kPmiEventsAfterOverflow      events from the overflow to its interrupt (below)
+//   stopped_at_max(slot, raw)    a counter that stops at its maximum (below)
+//   kGlobalEnable                start/stop switch every counter at once (below)
+//   InterruptScope               shared state an interrupt handler saves and restores (below)
+//   counter_address(slot)        the counter's address, for a region's run-time slot (MIPS CM)
+//   forget_operands<Slot>(), read_to<Slot>(out)   CounterDriver's, for fast regions
+//   read_instructions(slot)      CounterDriver's: instructions of one read (below)
+//   kSoftwareRead                read() is software, not an accessor (prof::ClockBackend)
+//
+// Interrupt contract: overflow_status, clear_overflow, read, write, start, stop and rearm are called
+// by the profiler from its overflow interrupt as well as from thread context; a driver keeps each
+// of them a fixed sequence of register accesses with no state of its own between calls. Where the
+// PMU's registers themselves share state between accesses (ARMv7-A: PMXEVCNTR and PMXEVTYPER reach
+// the counter PMSELR selects, so a read is "write PMSELR, ISB, read PMXEVCNTR"), an interrupt that
+// lands between the select and the access and selects another counter would make the interrupted
+// access reach the wrong one. Such a driver declares `struct InterruptScope` whose constructor
+// saves that state and whose destructor restores it (ARMv7-A: PMSELR read, then written back);
+// every interrupt handler that calls the driver holds a pmu::InterruptScope<D> for its whole body
+// (prof::Sampler's entries do; a firmware's own handler that calls the driver or the Profiler must
+// too). The exception return then makes the restored select visible to the interrupted access
+// (hal/core/bus/arm_cp.hpp). Thread-side code needs nothing: the handler undoes what it changed,
+// so the thread's read costs its select, barrier and access only, and no interrupt mask. (Masking
+// interrupts around each select-then-access, the other way, costs the thread two more
+// instructions per read and was not taken.) For every other PMU InterruptScope<D> is empty.
+//
+// One instruction per read: read<Slot>() is one instruction where the slot's register is reached
+// directly (every counter of the first five PMUs; ARMv7-A's PMCCNTR: one MRC); a counter behind a
+// select costs three (ARMv7-A's event counters: MCR PMSELR, ISB, MRC PMXEVCNTR).
+// read_instructions(slot) says which, per slot, from the register's location; the zero-cost
+// probes (bench/zero_cost) check it against the compiled code.
 template <class D>
 concept Driver = requires(unsigned slot, std::uint64_t value, std::uint32_t mask, EventConfig ev) {
   // Static description.
@@ -87,19 +148,38 @@ concept Driver = requires(unsigned slot, std::uint64_t value, std::uint32_t mask
   { D::width(slot) } -> std::same_as<unsigned>;              // constexpr
   { D::slots_for(ev.code) } -> std::same_as<std::uint32_t>;  // constexpr: slots that can count it
   { D::kLink } -> std::convertible_to<LinkKind>;
+  { D::kCapabilities } -> std::convertible_to<const Capabilities&>;  // what the PMU has
   // Run time.
   { D::probe() } -> std::same_as<ProbeResult>;         // detect the PMU; safe on a trapping core
   { D::configure(slot, ev) } -> std::same_as<Status>;  // program the event; does not start
   { D::start(mask) } -> std::same_as<void>;            // start counting on these slots
   { D::stop(mask) } -> std::same_as<void>;             // stop (freeze) these slots
   { D::read(slot) } -> std::same_as<std::uint64_t>;    // raw counter value
-  { D::template read<0>() } -> std::same_as<std::uint64_t>;  // same, slot fixed: one instruction
+  { D::template read<0>() } -> std::same_as<std::uint64_t>;  // same, slot fixed (read_instructions)
   { D::write(slot, value) } -> std::same_as<void>;     // set a counter (preset for sampling)
   { D::overflow_status() } -> std::same_as<std::uint32_t>;  // slots whose overflow condition is set
   { D::clear_overflow(mask) } -> std::same_as<void>;   // acknowledge (W1C flag or bit 31 of count)
   { D::set_overflow_interrupt(mask, true) } -> std::same_as<void>;
   { D::link(slot, slot) } -> std::same_as<Status>;     // make hi count lo's overflows (kLink)
 };
+
+// The interrupt contract's scope (above): D::InterruptScope where the driver declares one, else
+// nothing. Hold one for the whole body of every interrupt handler that calls the driver.
+struct NoInterruptState {};
+namespace detail {
+template <class D>
+struct InterruptScopeOf {
+  using type = NoInterruptState;
+};
+template <class D>
+  requires requires { typename D::InterruptScope; }
+struct InterruptScopeOf<D> {
+  using type = typename D::InterruptScope;
+};
+}  // namespace detail
+template <class D>
+using InterruptScope = typename detail::InterruptScopeOf<D>::type;
+
 // Optional, for PMUs with an overflow interrupt: template <unsigned Slot> static void
 // rearm(std::uint64_t period), the sampling interrupt's common case for a slot known at compile
 // time (prof::Sampler's on_pmu_interrupt<Slot>). With Slot's overflow condition set, move its count
@@ -186,6 +266,19 @@ struct CounterDriver {
       register_bits(Width) >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << register_bits(Width)) - 1;
 
   static constexpr unsigned width(unsigned slot) { return slot < kSlots ? Width : 0u; }
+
+  // Instructions of one read<Slot>() (the interrupt contract above): 1 where the register is
+  // reached directly, 3 behind a select (select write, barrier, access); 0 past the last slot.
+  template <unsigned Slot>
+  static constexpr unsigned read_instructions() {
+    using Loc = typename ReadCounters::template at<Slot>::location;
+    if constexpr (requires { typename Loc::select; }) return 3; else return 1;
+  }
+  static constexpr unsigned read_instructions(unsigned slot) {
+    unsigned n = 0;
+    for_slot<kSlots>(slot, [&](auto s) { n = read_instructions<decltype(s)::value>(); });
+    return n;
+  }
 
   template <unsigned Slot>
   static std::uint64_t read() {

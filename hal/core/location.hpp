@@ -6,7 +6,8 @@
 
 namespace pmu {
 
-enum class BusKind : std::uint32_t { arm_cp = 1, pmr = 2, msr = 3, cp0 = 4, mmio = 5, spr = 6, cpuid = 7, pmc = 8 };
+enum class BusKind : std::uint32_t { arm_cp = 1, pmr = 2, msr = 3, cp0 = 4, mmio = 5, spr = 6, cpuid = 7, pmc = 8,
+                                     selected = 9 };
 
 namespace detail {
 constexpr std::uint32_t make_key(BusKind k, std::uint32_t enc) {
@@ -109,6 +110,40 @@ struct Cpuid {
   static constexpr unsigned out = Out;
   static constexpr std::uint32_t key = detail::make_key(kind, (Leaf << 2) | Out);
 };
+
+// A register that one location reaches for several registers, which one chosen by a select
+// register written first (ARMv7-A: PMXEVCNTR and PMXEVTYPER are the event counter PMSELR.SEL
+// names). Banked<Loc> marks such a location: alone it reaches no register in particular, so the
+// register engine refuses it (reg.hpp, Regs); only Selected<> reaches it.
+template <class Loc>
+struct Banked : Loc {
+  static constexpr bool banked = true;
+};
+
+// Select-then-access: one register behind a select. Regs<Bus> reaches it as three steps, always in
+// this order: write Index to Select, the bus's select_barrier() (the select must take effect before
+// the access: ARMv7-A needs an ISB, ARM ARM ARMv7-A/R, B3.15 and B4.1 PMSELR), then the access to Access. The
+// sequence is not atomic: an interrupt between the steps that writes Select itself must restore
+// it (the driver's InterruptScope, hal/core/driver.hpp). `key` names the register (select and index
+// together) for the mock's register file; the bus itself sees the two locations' own keys.
+template <class Select, unsigned Index, class Access>
+struct Selected {
+  static_assert(Access::banked, "Selected<>: the access location is a Banked<> one");
+  static_assert(!requires { Select::banked; }, "Selected<>: the select register is not banked itself");
+  static_assert(Select::kind == Access::kind, "Selected<>: select and access go through one bus");
+  static_assert(Index < 256, "Selected<>: select values up to 255");
+  using select = Select;
+  using access = Access;
+  static constexpr unsigned index = Index;
+  static constexpr BusKind kind = Access::kind;
+  static constexpr std::uint32_t key = detail::make_key(BusKind::selected, (Index << 16) | (Access::key & 0xFFFFu));
+};
+// The mock register file's key of Access's register selected by `sel` (Selected<...>::key).
+constexpr std::uint32_t selected_key(std::uint32_t access_key, std::uint32_t sel) {
+  return detail::make_key(BusKind::selected, ((sel & 0xFFu) << 16) | (access_key & 0xFFFFu));
+}
+template <class Loc>
+concept SelectedLocation = requires { typename Loc::select; typename Loc::access; Loc::index; };
 
 template <class Loc, BusKind K>
 concept LocationOf = (Loc::kind == K);

@@ -16,6 +16,8 @@
 //   Regs<Bus>::write_raw<CCNT>(v)           whole value (masked to the writable bits)
 //   Regs<Bus>::apply(a(1), b(2), c(3))      fields of several registers: one read-modify-write
 //                                           per register, in the order the registers first appear
+// A register behind a select (location Selected<Select, N, Banked<Loc>>, location.hpp) is reached
+// the same way: every access is then the select write, the bus's select_barrier(), the access.
 //
 // Values: e(1) is checked at compile time (the call operator is consteval, so e(2) on a 1-bit
 // field does not compile); e.runtime(v) takes a value known only at run time. A run-time value
@@ -419,12 +421,36 @@ constexpr bool any_ro() {
 }
 }  // namespace detail
 
+namespace detail {
+// A select-then-access location (location.hpp, Selected<>) and a banked one reached alone.
+template <class Loc>
+concept SelectThenAccess = requires { typename Loc::select; typename Loc::access; Loc::index; };
+template <class Loc>
+concept BankedAlone = requires { Loc::banked; };
+// Selected<>'s first two steps: the select written, then the bus's barrier (hal/core/bus/).
+template <class Bus, class Loc>
+void select() {
+  static_assert(requires { Bus::select_barrier(); },
+                "select-then-access: this bus has no select_barrier() (the select must take effect first)");
+  Bus::template write<typename Loc::select, u32>(u32{Loc::index});
+  Bus::select_barrier();
+}
+}  // namespace detail
+
 template <class Bus>
 struct Regs {
   template <class R>
   static typename R::value_type read_raw() {
     static_assert(R::access != Access::WO, "register is write-only and cannot be read");
-    return Bus::template read<typename R::location, typename R::value_type>();
+    using Loc = typename R::location;
+    static_assert(!detail::BankedAlone<Loc>,
+                  "a banked register is reached only through its select: Selected<Select, Index, Loc>");
+    if constexpr (detail::SelectThenAccess<Loc>) {
+      detail::select<Bus, Loc>();
+      return Bus::template read<typename Loc::access, typename R::value_type>();
+    } else {
+      return Bus::template read<Loc, typename R::value_type>();
+    }
   }
 
   template <class R>
@@ -442,8 +468,16 @@ struct Regs {
   template <class R>
   static void write_raw(typename R::value_type v) {
     static_assert(R::access != Access::RO, "register is read-only and cannot be written");
-    Bus::template write<typename R::location, typename R::value_type>(
-        static_cast<typename R::value_type>(v & R::write_mask));
+    using Loc = typename R::location;
+    static_assert(!detail::BankedAlone<Loc>,
+                  "a banked register is reached only through its select: Selected<Select, Index, Loc>");
+    const auto w = static_cast<typename R::value_type>(v & R::write_mask);
+    if constexpr (detail::SelectThenAccess<Loc>) {
+      detail::select<Bus, Loc>();
+      Bus::template write<typename Loc::access, typename R::value_type>(w);
+    } else {
+      Bus::template write<Loc, typename R::value_type>(w);
+    }
   }
 
   // One write: named fields take the given values, all other fields their reset value, W1C and

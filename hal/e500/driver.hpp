@@ -81,6 +81,7 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
   // --- static description (pmu::Driver) ---
   static constexpr const PmuCatalog& catalog = pmu::e500::catalog;
   static constexpr LinkKind kLink = LinkKind::chain;
+  static constexpr Capabilities kCapabilities{.overflow = true, .interrupt = true, .link = true, .sampling = true};
   static constexpr std::uint32_t slots_for(std::uint32_t code) { return counters_for(code); }
 
   // Reads of the counters while probe() waits for them to advance.

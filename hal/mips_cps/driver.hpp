@@ -134,6 +134,7 @@ struct Driver : CounterDriver<Bus, RegList<PC_CYCLE, PC_CNT0, PC_CNT1>, 32> {
   // --- static description (pmu::Driver) ---
   static constexpr const PmuCatalog& catalog = pmu::mips_cps::catalog;
   static constexpr LinkKind kLink = LinkKind::none;
+  static constexpr Capabilities kCapabilities{.overflow = true, .interrupt = true, .link = false, .sampling = true};
   static constexpr std::uint32_t slots_for(std::uint32_t code) {
     if (code == kCycleEvent) return 0x1u;
     return has_counter_event(code) ? 0x6u : 0u;

@@ -109,6 +109,7 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
   // --- static description (pmu::Driver) ---
   static constexpr const PmuCatalog& catalog = pmu::netburst::catalog;
   static constexpr LinkKind kLink = LinkKind::cascade;
+  static constexpr Capabilities kCapabilities{.overflow = true, .interrupt = true, .link = true, .sampling = true};
   static constexpr std::uint32_t slots_for(std::uint32_t code) {
     return code < kNumEvents ? event_counters(kEvents[code]) : 0u;
   }

@@ -54,6 +54,7 @@ struct Driver : CounterDriver<Bus, RegList<PerfCount>, 31> {
   // --- static description (pmu::Driver) ---
   static constexpr const PmuCatalog& catalog = pmu::rm7000::catalog;
   static constexpr LinkKind kLink = LinkKind::none;
+  static constexpr Capabilities kCapabilities{.overflow = true, .interrupt = true, .link = false, .sampling = true};
   static constexpr std::uint32_t slots_for(std::uint32_t code) { return has_event(code) ? 1u : 0u; }
 
   // Reads of PerfCount while probe() waits for it to advance.

@@ -129,6 +129,7 @@ struct Pmu : CounterDriver<Bus, typename V::Counters, 32> {
   static constexpr std::uint32_t kPmnSlots = kAllSlots & ~1u;
   static constexpr const PmuCatalog& catalog = V::catalog;
   static constexpr LinkKind kLink = LinkKind::none;
+  static constexpr Capabilities kCapabilities{.overflow = true, .interrupt = true, .link = false, .sampling = true};
   static constexpr std::uint32_t kProbeSpin = 2000;  // busy-loop iterations while probing
 
   // CCNT takes only the pseudo event kCcntEvent; every PMN takes every event of Table 8-12.

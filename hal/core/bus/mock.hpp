@@ -30,7 +30,8 @@ struct MockDevice {
   ~MockDevice() = default;
 };
 
-enum class MockOp : std::uint8_t { read, write };
+// barrier: a bus's select_barrier() (select-then-access, location.hpp), logged with key 0.
+enum class MockOp : std::uint8_t { read, write, barrier };
 
 struct MockAccess {
   std::uint32_t key;
@@ -51,7 +52,7 @@ struct MockBus {
     bool trapped = false;
     const MockResult r = device ? device->read(Loc::key, v) : MockResult::unhandled;
     if (r == MockResult::unhandled) {
-      v = peek(Loc::key);
+      v = peek(file_key<Loc>());
     } else if (r == MockResult::trap) {
       trapped = true;
       v = kTrapValue;
@@ -65,8 +66,9 @@ struct MockBus {
   static void write(T v) {
     bool trapped = false;
     const MockResult r = device ? device->write(Loc::key, v) : MockResult::unhandled;
+    last_write = v;
     if (r == MockResult::unhandled) {
-      poke(Loc::key, v);
+      poke(file_key<Loc>(), v);
     } else if (r == MockResult::trap) {
       trapped = true;
       if (!fault::raise()) ++unexpected_traps;
@@ -74,8 +76,18 @@ struct MockBus {
     record({Loc::key, MockOp::write, v, trapped});
   }
 
+  // The select-then-access barrier (an ISB on ARMv7-A): no device sees it; logged, so a test can
+  // check its place. The register file files a banked register under the value of the select
+  // written just before (selection), as the hardware's select would choose it.
+  static void select_barrier() {
+    selection = last_write;
+    record({0, MockOp::barrier, 0, false});
+  }
+
   // --- test-side access (not logged) ---
   static void reset() {
+    selection = 0;
+    last_write = 0;
     for (auto& s : slots) s = Slot{};
     log_size = 0;
     log_dropped = 0;
@@ -136,8 +148,17 @@ struct MockBus {
   static inline std::size_t log_dropped = 0;
   static inline std::size_t unexpected_traps = 0;  // traps while no probe was armed
   static inline bool register_file_full = false;
+  static inline std::uint64_t selection = 0;   // select value the last select_barrier() saw
+  static inline std::uint64_t last_write = 0;  // value of the last write (the select, at a barrier)
 
  private:
+  template <class Loc>
+  static std::uint32_t file_key() {
+    if constexpr (requires { Loc::banked; })
+      return selected_key(Loc::key, static_cast<std::uint32_t>(selection));
+    else
+      return Loc::key;
+  }
   struct Slot {
     std::uint32_t key = 0;
     std::uint64_t value = 0;

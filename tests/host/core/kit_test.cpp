@@ -220,3 +220,34 @@ TEST_F(coreKit, CatalogLookups) {
 }
 
 }  // namespace
+
+// Select-then-access (location.hpp, Selected<>): a register behind a select register is reached as
+// the select write, the bus's select_barrier(), then the access, in that order; each selected
+// register is its own register (the mock files it under the select's value).
+namespace {
+using SELR = Reg<"SELR", Pmr<200>, u32>;
+using BankedData = Banked<Pmr<201>>;
+template <unsigned N>
+using DataAt = Selected<Pmr<200>, N, BankedData>;
+using DATA = Family<"DATA", 4, DataAt, u32>;
+}  // namespace
+
+TEST_F(coreKit, SelectedRegisterIsSelectBarrierAccess) {
+  R::write_raw<DATA::reg<1>>(11);
+  R::write_raw<DATA::reg<3>>(33);
+  ASSERT_EQ(Bus::log_size, 6u);
+  EXPECT_EQ(Bus::log[0].key, SELR::location::key);
+  EXPECT_EQ(Bus::log[0].value, 1u);
+  EXPECT_EQ(Bus::log[1].op, MockOp::barrier);
+  EXPECT_EQ(Bus::log[2].key, BankedData::key);
+  EXPECT_EQ(Bus::log[2].op, MockOp::write);
+  Bus::clear_log();
+  EXPECT_EQ(R::read_raw<DATA::reg<1>>(), 11u);
+  EXPECT_EQ(R::read_raw<DATA::reg<3>>(), 33u);
+  EXPECT_EQ(Bus::peek<DATA::reg<3>>(), 33u) << "filed under select value 3";
+  EXPECT_EQ(Bus::count<SELR>(MockOp::write), 2u);
+  EXPECT_EQ(Bus::log[2].op, MockOp::read);
+  // A read of a counter behind a select costs three instructions, a direct one one.
+  static_assert(CounterDriver<Bus, FamilyRegs<DATA>, 32>::read_instructions<0>() == 3);
+  static_assert(CounterDriver<Bus, FamilyRegs<CNT>, 32>::read_instructions<0>() == 1);
+}

@@ -50,6 +50,9 @@ struct Pmu {
   static constexpr const pmu::PmuCatalog& catalog = kCatalog;
   static constexpr unsigned kSlots = 4;
   static constexpr pmu::LinkKind kLink = Link;
+  // No rearm<Slot>: the Sampler's general entry only.
+  static constexpr pmu::Capabilities kCapabilities{.overflow = true, .interrupt = true,
+                                                   .link = Link != pmu::LinkKind::none, .sampling = false};
   static constexpr unsigned width(unsigned) { return Width; }
   static constexpr std::uint32_t slots_for(std::uint32_t code) {
     for (const auto& e : kEvents)
