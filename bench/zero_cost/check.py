@@ -327,7 +327,8 @@ WINDOW_LIMIT_OF = {"netburst": 3}
 # mfpmr, MIPS CP0 (RM7000 PerfCount, mfc0) or the MIPS CM's count registers in the GCR debug block
 # (PC_CYCLE 0x6180, PC_CNT0 0x6198, PC_CNT1 0x61A8: lw at those offsets), x86 rdpmc or rdmsr.
 COUNTER_READ = {
-    "arm": re.compile(r"^mrc2? p?14,"),
+    # XScale CP14 (mrc p14); ARMv7-A PMCCNTR and PMXEVCNTR (mrc p15, 0, _, c9, c13, {0, 2}).
+    "arm": re.compile(r"^mrc2? (p?14,|p?15, 0, R, cr9, cr13, \{[02]\})"),
     "ppc": re.compile(r"^mfpmr "),
     "mips": re.compile(r"^(mfc0 |lw (24960|24984|25000)\(R\)$)"),
     "x86": re.compile(r"^(rdpmc|rdmsr)"),
