@@ -137,7 +137,8 @@ constexpr bool capabilities_sound() {
 //
 // One instruction per read: read<Slot>() is one instruction where the slot's register is reached
 // directly (every counter of the first five PMUs; ARMv7-A's PMCCNTR: one MRC); a counter behind a
-// select costs three (ARMv7-A's event counters: MCR PMSELR, ISB, MRC PMXEVCNTR).
+// select costs three (ARMv7-A's event counters: MCR PMSELR, ISB, MRC PMXEVCNTR), plus the load of
+// the select value into a register where the compiler has not hoisted it.
 // read_instructions(slot) says which, per slot, from the register's location; the zero-cost
 // probes (bench/zero_cost) check it against the compiled code.
 template <class D>
