@@ -5,7 +5,7 @@
 // C12 "The Performance Monitors Extension" (the model: counters, enables, overflow, events) and
 // B4.1 "VMSA System control registers descriptions", one entry per register (PMCR, PMCNTENSET,
 // PMCNTENCLR, PMOVSR, PMSWINC, PMSELR, PMCEID0, PMCEID1, PMCCNTR, PMXEVTYPER, PMXEVCNTR,
-// PMUSERENR, PMINTENSET, PMINTENCLR). All are CP15 c9, opc1 = 0 (B3.17 "Organization of the CP15
+// PMUSERENR, PMINTENSET, PMINTENCLR). All are CP15 c9, opc1 = 0 (chapter B3, "Organization of the CP15
 // registers in a VMSA implementation", the c9 table): MRC/MCR p15, 0, Rt, c9, CRm, opc2.
 //
 // Bit numbering of the per-counter registers (PMCNTENSET/CLR, PMOVSR, PMINTENSET/CLR, PMSWINC):

@@ -122,7 +122,7 @@ struct Banked : Loc {
 
 // Select-then-access: one register behind a select. Regs<Bus> reaches it as three steps, always in
 // this order: write Index to Select, the bus's select_barrier() (the select must take effect before
-// the access: ARMv7-A needs an ISB, ARM ARM ARMv7-A/R, B3.15 and B4.1 PMSELR), then the access to Access. The
+// the access: ARMv7-A needs an ISB, ARM ARM ARMv7-A/R, chapter B3 and B4.1 PMSELR), then the access to Access. The
 // sequence is not atomic: an interrupt between the steps that writes Select itself must restore
 // it (the driver's InterruptScope, hal/core/driver.hpp). `key` names the register (select and index
 // together) for the mock's register file; the bus itself sees the two locations' own keys.

@@ -33,7 +33,7 @@ struct ArmCpBus {
 #if defined(__ARM_ARCH) && __ARM_ARCH >= 7
   // Between a select register's write and the access it selects (Selected<>, location.hpp): a
   // change to a CP15 register is guaranteed visible to later instructions only after a context
-  // synchronization operation, an ISB (ARM ARM, ARMv7-A/R edition, B3.15.5 "Synchronization of
+  // synchronization operation, an ISB (ARM ARM, ARMv7-A/R edition, chapter B3, "Synchronization of
   // changes to system control registers"; the PMSELR rule: B4.1, PMSELR). An exception
   // return is one too, which is why an interrupt handler's restore of the select needs none.
   static void select_barrier() { asm volatile("isb" ::: "memory"); }
