@@ -22,6 +22,8 @@ int run_stat(const std::vector<std::string>& args);
 int run_annotate(const std::vector<std::string>& args);
 int run_conformance(const std::vector<std::string>& args);
 int run_help(const std::vector<std::string>& args);
+int run_record(const std::vector<std::string>& args);  // tools/cli/live.cpp
+int run_top(const std::vector<std::string>& args);
 
 void print_usage(std::ostream& os);
 // One command's help ("usage: pmukit report ..."); false for an unknown command.

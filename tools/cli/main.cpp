@@ -38,6 +38,8 @@ int main(int argc, char** argv) {
     if (args[0] == "decode") return pmukit::run_decode(rest);
     if (args[0] == "events") return pmukit::run_events(rest);
     if (args[0] == "encode") return pmukit::run_encode(rest);
+    if (args[0] == "record") return pmukit::run_record(rest);
+    if (args[0] == "top") return pmukit::run_top(rest);
     if (args[0] == "conformance") return pmukit::run_conformance(rest);
     if (args[0] == "sim") {
 #if PMUKIT_WITH_SIM
