@@ -154,6 +154,7 @@ struct Driver : CounterDriver<Bus, RegList<PC_CYCLE, PC_CNT0, PC_CNT1>, 32> {
   // written). discovery() says which, in words.
   static ProbeResult probe() {
     d_ = find();
+    block_found_ = d_.finding == Finding::found;
     if (d_.finding == Finding::found) {
       const bool held = owned_here();
       if (!held && claim() != Status::ok) {
@@ -167,6 +168,8 @@ struct Driver : CounterDriver<Bus, RegList<PC_CYCLE, PC_CNT0, PC_CNT1>, 32> {
     const Status s = status_of(d_.finding);
     return {s, s == Status::ok ? kAllSlots : 0u};
   }
+  // The last probe's finding, on whichever VP ran it: one per image, shared by every VP (a probe on
+  // a VP that finds the counters claimed elsewhere leaves owned_elsewhere here for all of them).
   static const Discovery& discovery() { return d_; }
 
   // The board's GCR physical base, for SoCs whose CMGCRBase is wrong (0: use CMGCRBase again).
@@ -190,8 +193,9 @@ struct Driver : CounterDriver<Bus, RegList<PC_CYCLE, PC_CNT0, PC_CNT1>, 32> {
     const u32 cur = __atomic_load_n(&owner_, __ATOMIC_ACQUIRE);
     if (cur == 0) return Status::ok;
     if (cur != me) return Status::busy;
-    // Only a block discovery found is written: a failed discovery leaves no address to trust.
-    if (d_.finding == Finding::found) R::modify(pc_ctl_int_en(0), pc_ctl_counton.each(kAllSlots, 0));
+    // Only a block discovery found is written: a failed discovery leaves no address to trust. Not
+    // d_.finding, which another VP's busy probe turns into owned_elsewhere under the owner.
+    if (block_found_) R::modify(pc_ctl_int_en(0), pc_ctl_counton.each(kAllSlots, 0));
     __atomic_store_n(&owner_, 0u, __ATOMIC_RELEASE);
     return Status::ok;
   }
@@ -432,6 +436,7 @@ struct Driver : CounterDriver<Bus, RegList<PC_CYCLE, PC_CNT0, PC_CNT1>, 32> {
   }
 
   static inline Discovery d_{};
+  static inline bool block_found_ = false;  // the last discovery found the block (whoever owns it)
   static inline std::uint64_t board_base_ = 0;
   static inline CoreChoice<Revision> revision_{};
   static inline u32 owner_ = 0;  // 0: free; else EBase.CPUNum + 1 of the owner

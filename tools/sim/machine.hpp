@@ -28,6 +28,11 @@ struct Result {
   std::uint64_t pmu_accesses = 0;   // PMU instructions the decoder turned into model accesses
   std::uint64_t interrupts = 0;     // PMU interrupts delivered into the firmware
   std::uint64_t timer_interrupts = 0;  // the board's timer interrupts delivered (tools/sim/timers.hpp)
+  // A machine with a second core that ran (MIPS CPS): its own counts, apart from core 0's above.
+  struct Core {
+    std::uint64_t instructions = 0, interrupts = 0, timer_interrupts = 0;
+  };
+  std::vector<Core> other_cores;
   std::string error;                // why the run stopped early ("" = it exited)
 };
 
@@ -123,8 +128,9 @@ class Cpu {
   }
   // Opens Unicorn's CPU (`what` names it in the error); false with result.error set.
   bool open(uc_arch arch, uc_mode mode, const char* what);
-  // Maps `bytes` of RAM at physical `base` (call once per region, before load()).
-  void map_ram(std::uint32_t base, std::uint64_t bytes);
+  // Maps `bytes` of RAM at physical `base` (call once per region, before load()); with `host`,
+  // that memory (4 KiB-aligned), which another core's engine may map too.
+  void map_ram(std::uint32_t base, std::uint64_t bytes, void* host = nullptr);
   // Copies every segment to its address & `phys_mask` (MIPS: kseg0/kseg1 are windows on physical
   // memory); false with result.error set when one does not lie inside a mapped RAM region. `code`
   // then has a table of `grain`-byte slots for each executable segment.
@@ -143,6 +149,14 @@ class Cpu {
 
   CodeMap code;
   uc_engine* uc = nullptr;
+  // A second core (MIPS CPS): run() alternates between this Cpu and `peer` while the peer is
+  // runnable, each for as long as its hooks let it (a hook sets yield_ and moves the PC to end a
+  // quantum). The peer's exit or error is the run's. core_id names it in messages.
+  Cpu* peer = nullptr;
+  bool runnable = true;
+  bool yield_ = false;
+  unsigned core_id = 0;
+  std::uint64_t resume_pc = 0;
   Console& console;
   const Options& opt;
   Result& result;

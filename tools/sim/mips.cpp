@@ -46,6 +46,8 @@
 // timer interrupt until Compare is written: Cause.IP7 (with Status.IM7) and, on MIPS32r2, Cause.TI;
 // on the RM7000 with Interrupt Control TE set, Cause.IP12 with IM12 instead (RM7000 datasheet,
 // interrupt section: the timer's own Int[12]).
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -121,10 +123,37 @@ std::uint8_t mips4_class(std::uint32_t w) {
 
 enum class Pmu { rm7000, cm };
 
+// The CPS's second CPU (CM machine; EBase.CPUNum 1): held in reset until CPU 0 writes VP_RUN in the
+// Cluster Power Controller, as QEMU 7.2's Malta does with -smp 2 (hw/misc/mips_cpc.c, where the two
+// are VPs of one core), then started at the image's entry (the Malta boot code's jump to the
+// kernel). The CPC sits where GCR_CPC_BASE puts it (CPCEN, bit 0; CPCBase, bits 31:15), which pmusim
+// answers at kCpcPhys only, this board's address. Registers as QEMU has them (core-local block at
+// 0x2000, its core-other alias at 0x4000): VP_STOP +0x20, VP_RUN +0x28, VP_RUNNING +0x30, one bit
+// per VP. Not checked against a CPS manual: untested on silicon.
+constexpr u32 kGcrCpcBase = 0x0088;
+constexpr u64 kCpcPhys = 0x1BDE0000u, kCpcBytes = 0x6000;
+constexpr u32 kCpcVpStop = 0x20, kCpcVpRun = 0x28, kCpcVpRunning = 0x30;
+// Instructions a core runs before the other runs its own (while both run): the cores interleave
+// in quanta of this length (each core's time base is its own instruction count).
+constexpr u32 kQuantum = 1000;
+
+struct Machine;
+// What the cores of the CM machine share: the CM (its counters are one set per cluster) and the
+// CPC's state.
+struct Cluster {
+  cps::Model cm;
+  u32 cpc_base = 0;
+  Machine* cores[2] = {};
+  u32 entry = 0;
+};
+
 struct Machine : Cpu {
   Pmu pmu = Pmu::rm7000;
   rm::Model model;
-  cps::Model cm;
+  Cluster own_cluster;
+  Cluster* cluster = &own_cluster;
+  cps::Model* cm = &own_cluster.cm;
+  u32 slice = 0;  // instructions since this core last took its turn (two cores running)
   u32 epc = 0, exccode = 0;
   bool bd = false;  // Cause.BD: the last exception was taken on a delay slot (EPC is its branch)
   u32 last_pc = 0;
@@ -148,13 +177,13 @@ struct Machine : Cpu {
   }
   void flush() {
     if (pmu == Pmu::cm) {
-      if (pending) cm.cycles(pending);  // PC_CYCLE
+      if (pending && core_id == 0) cm->cycles(pending);  // PC_CYCLE: core 0's clock is the cluster's
       pending = loads = stores = branches = taken = 0;
       // Up to 0xFFFFFFFF, where Perf_Ovf_Stop stops the counters (the model's default reading),
       // then one more for the roll-over.
       horizon = 1ull << 32;
       for (unsigned slot = 0; slot < 3; ++slot) {
-        const u64 to = 0xFFFFFFFFull - cm.counter(slot);
+        const u64 to = 0xFFFFFFFFull - cm->counter(slot);
         if (to != 0 && to < horizon) horizon = to;
         if (to == 0) horizon = 1;
       }
@@ -172,16 +201,18 @@ struct Machine : Cpu {
     const u64 v = model.perfcount();
     horizon = v < 0x80000000u ? 0x80000000u - v : 0x100000000ull - v;
   }
+  // CM_PCInt reaches core 0 only (pmusim's wiring: one interrupt line, to the boot core).
+  bool pcint() { return core_id == 0 && cm->pcint(); }
   // The PMU's and the timer's interrupt requests as Cause shows them (before Status masks them).
   u32 cause_ip() {
-    if (pmu == Pmu::cm) return (cm.pcint() ? CAUSE_IP6 : 0) | (timer_ip ? CAUSE_IP7 | CAUSE_TI : 0);
+    if (pmu == Pmu::cm) return (pcint() ? CAUSE_IP6 : 0) | (timer_ip ? CAUSE_IP7 | CAUSE_TI : 0);
     u64 v = 0;
     model.read(cp0_key(13, 0), v);
     return static_cast<u32>(v) | (timer_ip ? ((model.icr() & ICR_TE) ? CAUSE_IP12 : CAUSE_IP7) : 0);
   }
   // Is the PMU's interrupt requested and unmasked by its own enable (not Status.IE)?
   bool level(u32 status) {
-    if (pmu == Pmu::cm) return cm.pcint() && (status & ST_IM6);
+    if (pmu == Pmu::cm) return pcint() && (status & ST_IM6);
     return model.cause() && (model.icr() & rm::Model::kIm13);
   }
   // Is the timer's interrupt requested and unmasked?
@@ -272,8 +303,10 @@ struct Machine : Cpu {
         v = cause_ip() | exccode << 2 | (bd ? CAUSE_BD : 0u);
       } else if (rd == 14) {
         v = epc;
-      } else if (pmu == Pmu::cm) {  // Config3 (Unicorn's, CMGCR from the model), CMGCRBase or EBase
-        ok = model_read(cm, cp0_key(rd, sel), v);
+      } else if (pmu == Pmu::cm && rd == 15 && sel == 1) {  // EBase: CPUNum is this core's
+        v = 0x80000000u | core_id;
+      } else if (pmu == Pmu::cm) {  // Config3 (Unicorn's, CMGCR from the model) or CMGCRBase
+        ok = model_read(*cm, cp0_key(rd, sel), v);
         if (rd == 16) v = (reg(UC_MIPS_REG_CP0_CONFIG3) & ~cps::Model::kConfig3Cmgcr) | (v & cps::Model::kConfig3Cmgcr);
       } else {
         ok = model_read(model, cp0_key(rd, sel), v);
@@ -308,8 +341,8 @@ struct Machine : Cpu {
   }
 
   // Is an interrupt requested, unmasked and enabled (Status.IE set, EXL and ERL clear)?
-  bool interrupt_due(bool* perf_out = nullptr) {
-    if (!((opt.pmu && (pmu == Pmu::cm ? cm.pcint() : model.cause())) || timer_ip)) return false;
+  [[gnu::always_inline]] bool interrupt_due(bool* perf_out = nullptr) {  // on_code's hot path
+    if (!((opt.pmu && (pmu == Pmu::cm ? pcint() : model.cause())) || timer_ip)) return false;
     const u32 st = reg(UC_MIPS_REG_CP0_STATUS);
     const bool perf = opt.pmu && level(st), tick = timer_level(st);
     if (perf_out) *perf_out = perf;
@@ -317,13 +350,24 @@ struct Machine : Cpu {
   }
   // The interrupt entry at `at` (the instruction it returns to) when one is due; `slot`: taken on
   // the delay slot of the branch at `at`.
-  bool take_interrupt(u32 at, bool slot) {
+  [[gnu::always_inline]] bool take_interrupt(u32 at, bool slot) {
     bool perf = false;
     if (!interrupt_due(&perf)) return false;
     ++(perf ? result.interrupts : result.timer_interrupts);
     enter_interrupt(at, slot);
     last_pc = 0;
     return true;
+  }
+
+  // This core's quantum is over: Unicorn stops before the instruction the hook was called for,
+  // where run() resumes this core after the other's turn. (Not with a PC write: Unicorn restarts
+  // at a written PC inside uc_emu_start, ignoring the stop.) Out of line: on_code runs for every
+  // instruction of every machine.
+  [[gnu::noinline]] void end_turn() {
+    slice = 0;
+    flush();  // core 0's CM clocks reach the model before the other core reads it
+    yield_ = true;
+    uc_emu_stop(uc);
   }
 
   static void on_code(uc_engine*, u64 address, u32, void* self) {
@@ -336,6 +380,11 @@ struct Machine : Cpu {
     if (m.result.instructions >= m.timer_due) m.timer_update();
     // Never on a delay slot here: an interrupt due there was taken on its branch (below).
     const bool slot = pc == m.last_pc + 4 && (m.code.tag(m.last_pc & 0x1FFFFFFFu) & kBranch);
+    // The other core's turn (never on a delay slot: resuming there would lose the branch).
+    if (m.peer && m.peer->runnable && ++m.slice >= kQuantum && !slot) {
+      m.end_turn();
+      return;
+    }
     if (!slot && m.take_interrupt(pc, false)) return;
     if (!m.step(pc)) return;
     const std::uint8_t tag = m.code.tag(pc & 0x1FFFFFFFu);
@@ -404,16 +453,42 @@ struct Machine : Cpu {
   }
   static u64 gcr_read(uc_engine*, u64 offset, unsigned, void* self) {
     auto& m = *static_cast<Machine*>(self);
+    if (offset == kGcrCpcBase) return m.cluster->cpc_base;
     m.flush();
     u64 v = 0;
-    if (!m.model_read(m.cm, pmu::detail::make_key(pmu::BusKind::mmio, static_cast<u32>(offset)), v)) v = 0;
+    if (!m.model_read(*m.cm, pmu::detail::make_key(pmu::BusKind::mmio, static_cast<u32>(offset)), v)) v = 0;
     return v;  // a GCR the model does not have reads 0
   }
   static void gcr_write(uc_engine*, u64 offset, unsigned, u64 value, void* self) {
     auto& m = *static_cast<Machine*>(self);
+    if (offset == kGcrCpcBase) {
+      m.cluster->cpc_base = static_cast<u32>(value) & 0xFFFF8001u;
+      return;
+    }
     m.flush();
-    m.model_write(m.cm, pmu::detail::make_key(pmu::BusKind::mmio, static_cast<u32>(offset)), value);
+    m.model_write(*m.cm, pmu::detail::make_key(pmu::BusKind::mmio, static_cast<u32>(offset)), value);
     m.flush();
+  }
+  // The CPC (kCpcPhys, above): answers only where GCR_CPC_BASE enabled it there.
+  bool cpc_here() const { return cluster->cpc_base == (kCpcPhys | 1u); }
+  static u64 cpc_read(uc_engine*, u64 offset, unsigned, void* self) {
+    auto& m = *static_cast<Machine*>(self);
+    if (!m.cpc_here() || (offset & 0x1FFF) != kCpcVpRunning || offset < 0x2000) return 0;
+    u64 running = 1;
+    if (Machine* c1 = m.cluster->cores[1]; c1 && c1->runnable) running |= 2;
+    return running;
+  }
+  static void cpc_write(uc_engine*, u64 offset, unsigned, u64 value, void* self) {
+    auto& m = *static_cast<Machine*>(self);
+    Machine* c1 = m.cluster->cores[1];
+    if (!m.cpc_here() || !c1 || offset < 0x2000) return;
+    if ((offset & 0x1FFF) == kCpcVpRun && (value & 2) && !c1->runnable) {
+      c1->runnable = true;  // from reset: the image's entry, as the boot code would jump there
+      c1->resume_pc = m.cluster->entry;
+      c1->slice = 0;
+    } else if ((offset & 0x1FFF) == kCpcVpStop && (value & 2) && c1 != &m) {
+      c1->runnable = false;
+    }
   }
   static u64 board_read(uc_engine*, u64 offset, unsigned, void*) {
     return offset == kRevision ? kRevisionPmusim : 0;
@@ -444,7 +519,7 @@ bool intercepted_cop0(Pmu pmu, u32 w) {
   if ((mf || mt) && (rd == 9 || rd == 11) && sel == 0) return true;
   if (pmu == Pmu::cm)
     return ((mf || mt) && (rd == 13 || rd == 14) && sel == 0) || (mf && (rd == 15 || rd == 16) && sel == 3) ||
-           (mf && rd == 15 && sel == 1);  // EBase: the model's (CPUNum 0; Unicorn numbers its CPU 1)
+           (mf && rd == 15 && sel == 1);  // EBase: pmusim's, CPUNum the core's (Unicorn numbers its CPU 1)
   return ((mf || mt) && (rd == 13 || rd == 14 || rd == 15 || rd == 22 || rd == 25)) || rs == 2 || rs == 6;
 }
 
@@ -457,19 +532,20 @@ std::uint8_t tag_of(Pmu pmu, u32 w) {
   return k;
 }
 
-Result run_mips(const ElfImage& image, const Options& options, Pmu pmu) {
-  Result result;
-  Console console(options);
-  Machine m(console, options, result);
+// One core's engine: the CPU, the shared RAM, the board's devices, the decode and the hooks.
+bool open_core(Machine& m, const ElfImage& image, Pmu pmu, void* ram, uc_hook* hooks) {
   m.pmu = pmu;
   if (!m.open(UC_ARCH_MIPS, static_cast<uc_mode>(UC_MODE_MIPS32 | UC_MODE_BIG_ENDIAN), "big-endian MIPS32"))
-    return result;
+    return false;
   if (pmu == Pmu::cm) uc_ctl_set_cpu_model(m.uc, UC_CPU_MIPS32_P5600);
-  m.map_ram(0, kRamSize);
-  if (!m.load(image, 0x1FFFFFFFu, 4)) return result;
+  m.map_ram(0, kRamSize, ram);
+  if (!m.load(image, 0x1FFFFFFFu, 4)) return false;
   uc_mmio_map(m.uc, kUartPage, 0x1000, &Machine::uart_read, &m, &Machine::uart_write, &m);
   uc_mmio_map(m.uc, kBoardPage, 0x1000, &Machine::board_read, &m, &Machine::board_write, &m);
-  if (pmu == Pmu::cm) uc_mmio_map(m.uc, kGcrPhys, kGcrBytes, &Machine::gcr_read, &m, &Machine::gcr_write, &m);
+  if (pmu == Pmu::cm) {
+    uc_mmio_map(m.uc, kGcrPhys, kGcrBytes, &Machine::gcr_read, &m, &Machine::gcr_write, &m);
+    uc_mmio_map(m.uc, kCpcPhys, kCpcBytes, &Machine::cpc_read, &m, &Machine::cpc_write, &m);
+  }
   m.each_code_segment(image, [&](u32 at, const Segment& s) {
     for (std::size_t i = 0; i + 3 < s.bytes.size(); i += 4) {
       const u32 w = u32{s.bytes[i]} << 24 | u32{s.bytes[i + 1]} << 16 | u32{s.bytes[i + 2]} << 8 | s.bytes[i + 3];
@@ -480,18 +556,58 @@ Result run_mips(const ElfImage& image, const Options& options, Pmu pmu) {
   // firmware copies handler images there at run time (examples/malta/board, install_vector), so
   // its words are decoded as they are written, through kseg0 or kseg1.
   m.code.add(kVectorPhys, kVectorBytes, 4);
-  uc_hook vector_write[2];
   for (unsigned i = 0; i < 2; ++i) {
     const u64 seg = i == 0 ? 0x80000000u : 0xA0000000u;
-    uc_hook_add(m.uc, &vector_write[i], UC_HOOK_MEM_WRITE, reinterpret_cast<void*>(&Machine::on_vector_write), &m,
+    uc_hook_add(m.uc, &hooks[i], UC_HOOK_MEM_WRITE, reinterpret_cast<void*>(&Machine::on_vector_write), &m,
                 seg + kVectorPhys, seg + kVectorPhys + kVectorBytes - 1);
   }
   m.model.set_ie(false);  // pmusim takes the level itself (Status.IE/EXL/ERL)
-  uc_hook code, intr;
-  uc_hook_add(m.uc, &code, UC_HOOK_CODE, reinterpret_cast<void*>(&Machine::on_code), &m, 1, 0);
-  uc_hook_add(m.uc, &intr, UC_HOOK_INTR, reinterpret_cast<void*>(&Machine::on_intr), &m, 1, 0);
+  uc_hook_add(m.uc, &hooks[2], UC_HOOK_CODE, reinterpret_cast<void*>(&Machine::on_code), &m, 1, 0);
+  uc_hook_add(m.uc, &hooks[3], UC_HOOK_INTR, reinterpret_cast<void*>(&Machine::on_intr), &m, 1, 0);
   m.flush();
+  return true;
+}
+
+Result run_mips(const ElfImage& image, const Options& options, Pmu pmu) {
+  Result result, result1;
+  Console console(options);
+  // RAM both cores' engines map (CM machine): 32 MiB, page-aligned, zeroed as Unicorn's own. The
+  // RM7000 machine has one core and Unicorn's own RAM.
+  struct Ram {
+    void* p = nullptr;
+    ~Ram() { std::free(p); }
+  } ram;
+  if (pmu == Pmu::cm) {
+    ram.p = std::aligned_alloc(4096, kRamSize);
+    if (!ram.p) {
+      result.error = "no host memory for the RAM";
+      return result;
+    }
+    std::memset(ram.p, 0, kRamSize);
+  }
+  Machine m(console, options, result);
+  uc_hook hooks[2][4];
+  if (!open_core(m, image, pmu, ram.p, hooks[0])) return result;
+  m.cluster->entry = static_cast<u32>(image.entry);
+  m.cluster->cores[0] = &m;
+  // The CPS's second CPU, in reset until the CPC starts it (Cluster, above).
+  Machine m1(console, options, result1);
+  if (pmu == Pmu::cm) {
+    m1.cluster = m.cluster;
+    m1.cm = m.cm;
+    m1.core_id = 1;
+    m1.runnable = false;
+    if (!open_core(m1, image, pmu, ram.p, hooks[1])) {
+      result.error = "core 1: " + result1.error;
+      return result;
+    }
+    m.cluster->cores[1] = &m1;
+    m.peer = &m1;
+    m1.peer = &m;
+  }
   m.run(image.entry, UC_MIPS_REG_PC);
+  if (m.cluster->cores[1] && result1.instructions != 0)
+    result.other_cores.push_back({result1.instructions, result1.interrupts, result1.timer_interrupts});
   return result;
 }
 
@@ -502,6 +618,13 @@ void Machine::on_vector_write(uc_engine*, uc_mem_type, u64 address, int size, st
   auto& m = *static_cast<Machine*>(self);
   if (size != 4 || (address & 3) != 0) return;
   m.code.set(static_cast<u32>(address) & 0x1FFFFFFFu, tag_of(m.pmu, static_cast<u32>(value)));
+  // The other core shares the memory: its decode and its translations of the word change too.
+  if (auto* p = static_cast<Machine*>(m.peer)) {
+    p->code.set(static_cast<u32>(address) & 0x1FFFFFFFu, tag_of(m.pmu, static_cast<u32>(value)));
+    const u64 a = address & 0x1FFFFFFFu;
+    uc_ctl_remove_cache(p->uc, 0x80000000u | a, (0x80000000u | a) + 4);
+    uc_ctl_remove_cache(p->uc, 0xA0000000u | a, (0xA0000000u | a) + 4);
+  }
 }
 }  // namespace
 

@@ -45,8 +45,9 @@ bool Cpu::open(uc_arch arch, uc_mode mode, const char* what) {
   return false;
 }
 
-void Cpu::map_ram(std::uint32_t base, std::uint64_t bytes) {
-  uc_mem_map(uc, base, bytes, UC_PROT_ALL);
+void Cpu::map_ram(std::uint32_t base, std::uint64_t bytes, void* host) {
+  if (host) uc_mem_map_ptr(uc, base, bytes, UC_PROT_ALL, host);
+  else uc_mem_map(uc, base, bytes, UC_PROT_ALL);
   ram_.push_back({base, bytes});
 }
 
@@ -168,36 +169,47 @@ extern "C" const char* __lsan_default_suppressions() { return "leak:libunicorn.s
 
 void Cpu::run(std::uint64_t entry, int pc_reg) {
   deadline_ = std::chrono::steady_clock::now() + std::chrono::seconds(opt.max_seconds);
+  if (peer) peer->deadline_ = deadline_;
   const FatalSignals guard(result, opt.max_seconds);
-  std::uint64_t pc = entry;
+  resume_pc = entry;
+  Cpu* c = this;  // the core running now
   unsigned idle = 0;  // restarts in a row that executed nothing
   while (result.exit_code < 0 && result.error.empty()) {
-    const std::uint64_t before = result.instructions;
-    if (flush_) {
-      uc_ctl_flush_tlb(uc);  // UC_CTL_TB_FLUSH: every translated block, between runs (safe here)
-      std::fill(lines_.begin(), lines_.end(), 0);
-      fresh_lines_ = 0;
-      last_line_ = ~0u;
-      flush_ = false;
+    const std::uint64_t before = c->result.instructions;
+    if (c->flush_) {
+      uc_ctl_flush_tlb(c->uc);  // UC_CTL_TB_FLUSH: every translated block, between runs (safe here)
+      std::fill(c->lines_.begin(), c->lines_.end(), 0);
+      c->fresh_lines_ = 0;
+      c->last_line_ = ~0u;
+      c->flush_ = false;
     }
-    const uc_err e = uc_emu_start(uc, pc, 0, 0, 0);
+    const uc_err e = uc_emu_start(c->uc, c->resume_pc, 0, 0, 0);
     if (e != UC_ERR_OK) {
-      char b[96];
-      std::snprintf(b, sizeof b, "emulation stopped: %s at PC 0x%08x", uc_strerror(e), reg(pc_reg));
-      result.error = b;
+      char b[128];
+      std::snprintf(b, sizeof b, "emulation stopped: %s at PC 0x%08x", uc_strerror(e), c->reg(pc_reg));
+      result.error = c == this ? b : "core " + std::to_string(c->core_id) + ": " + b;
       return;
     }
-    const std::uint64_t next = reg(pc_reg);
+    const std::uint64_t next = c->reg(pc_reg);
+    if (c != this) {  // another core's exit or error ends the run
+      if (c->result.exit_code >= 0 && result.exit_code < 0) result.exit_code = c->result.exit_code;
+      if (!c->result.error.empty() && result.error.empty())
+        result.error = "core " + std::to_string(c->core_id) + ": " + c->result.error;
+    }
     // An interrupt entry restarts once without an instruction; a thousand in a row is a spin.
-    if (result.instructions != before) idle = 0;
+    if (c->result.instructions != before || c->yield_) idle = 0;
     else if (++idle == 1000 && result.error.empty() && result.exit_code < 0) {
       char b[96];
-      std::snprintf(b, sizeof b, "the emulator makes no progress at PC 0x%08x", static_cast<unsigned>(pc));
+      std::snprintf(b, sizeof b, "the emulator makes no progress at PC 0x%08x", static_cast<unsigned>(c->resume_pc));
       result.error = b;
     }
     if (std::chrono::steady_clock::now() >= deadline_ && result.error.empty() && result.exit_code < 0)
       result.error = "time limit reached (" + std::to_string(opt.max_seconds) + " s)";
-    pc = next;
+    c->resume_pc = next;
+    if (c->yield_) {
+      c->yield_ = false;
+      if (c->peer && c->peer->runnable) c = c->peer;
+    }
   }
 }
 
@@ -319,6 +331,11 @@ int run_command(const std::vector<std::string>& args) {
                static_cast<unsigned long long>(r.instructions), s, s > 0 ? r.instructions / s / 1e6 : 0.0,
                static_cast<unsigned long long>(r.pmu_accesses), static_cast<unsigned long long>(r.interrupts),
                static_cast<unsigned long long>(r.timer_interrupts));
+  for (std::size_t i = 0; i < r.other_cores.size(); ++i)
+    std::fprintf(stderr, "pmusim: core %zu: %llu instructions, %llu PMU interrupts, %llu timer interrupts\n", i + 1,
+                 static_cast<unsigned long long>(r.other_cores[i].instructions),
+                 static_cast<unsigned long long>(r.other_cores[i].interrupts),
+                 static_cast<unsigned long long>(r.other_cores[i].timer_interrupts));
   if (!r.error.empty()) {
     std::fprintf(stderr, "pmusim: %s\n", r.error.c_str());
     return 3;

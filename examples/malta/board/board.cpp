@@ -50,11 +50,12 @@ constexpr std::uint8_t LCR_8N1 = 0x03, FCR_FIFO_RESET = 0x07, LSR_THRE = 0x20, L
 
 volatile std::uint8_t& uart(u32 reg) { return *reinterpret_cast<volatile std::uint8_t*>(kUart + reg); }
 
-IrqHandler g_on_tick = nullptr;
+// Per VP (cpu()): each core of the CPS has its own Count/Compare and its own tick handler.
+IrqHandler g_on_tick_of[kMaxVps] = {};
 u32 g_irq_sp = 0;  // the interrupted $sp of the exception being handled (interrupted_stack())
 IrqHandler g_on_perf = nullptr;
 IrqHandler g_on_pcint = nullptr;
-u32 g_period = 0;
+u32 g_period_of[kMaxVps] = {};
 bool g_vector_image = false;  // 0x80000180 holds a timer_vector_start image, not the stub
 
 const char* exception_name(u32 code) {
@@ -159,8 +160,8 @@ extern "C" const u32 malta_vector_stub[], malta_vector_stub_end[];  // start.S
 void timer_start(u32 period_ticks, IrqHandler on_tick) {
   timer_stop();  // the board's vector back, if an image held it
   CriticalSection cs;
-  g_on_tick = on_tick;
-  g_period = period_ticks;
+  g_on_tick_of[cpu()] = on_tick;
+  g_period_of[cpu()] = period_ticks;
   mtc0<kCompare>(count() + period_ticks);  // also acknowledges a pending timer interrupt
   mtc0<kStatus>(mfc0<kStatus>() | ST_IM7);
 }
@@ -169,7 +170,7 @@ void timer_stop() {
   CriticalSection cs;
   mtc0<kStatus>(mfc0<kStatus>() & ~ST_IM7);
   mtc0<kCompare>(mfc0<kCompare>());  // acknowledge
-  g_on_tick = nullptr;
+  g_on_tick_of[cpu()] = nullptr;
   if (g_vector_image) {
     install_vector(malta_vector_stub, malta_vector_stub_end);
     g_vector_image = false;
@@ -222,6 +223,52 @@ bool set_cm_pcint_handler(IrqHandler on_pcint) {
   g_on_pcint = on_pcint;
   mtc0<kStatus>((mfc0<kStatus>() & ~ST_IM6) | (on_pcint ? ST_IM6 : 0u));
   return true;
+}
+
+unsigned cpu() {
+#if defined(__mips_isa_rev) && __mips_isa_rev >= 2
+  u32 ebase;
+  asm volatile("mfc0 %0, $15, 1" : "=r"(ebase));  // EBase (MIPS32 PRA): CPUNum in bits 9:0
+  return (ebase & 0x3FFu) < kMaxVps ? ebase & 0x3FFu : 0;
+#else
+  return 0;
+#endif
+}
+
+}  // namespace board
+
+// Read by start.S on any VP but 0 (board::start_vp1).
+extern "C" {
+void (*volatile malta_secondary_entry)() = nullptr;
+volatile std::uint32_t malta_secondary_sp = 0;
+}
+
+namespace board {
+
+bool start_vp1(void (*entry)(), std::uintptr_t stack_top) {
+#if defined(__mips_isa_rev) && __mips_isa_rev >= 2
+  malta_secondary_sp = static_cast<std::uint32_t>(stack_top & ~std::uintptr_t{7});
+  malta_secondary_entry = entry;
+  // The CPC placed and enabled (GCR_CPC_BASE: CPCBase bits 31:15, CPCEN bit 0), then VP 1 released
+  // from reset through the core-local block's VP_RUN, one bit per VP, as QEMU 7.2's Malta has them
+  // (hw/misc/mips_cpc.c; pmusim the same). It starts at the reset vector, whose boot code jumps to
+  // _start. A real CPS may want its power-up sequence first: untested on silicon.
+  auto* gcr_cpc_base = reinterpret_cast<volatile u32*>(0xA0000000u | (kGcrPhys + 0x0088u));
+  *gcr_cpc_base = kCpcPhys | 1u;
+  auto* cpc = reinterpret_cast<volatile u32*>(0xA0000000u | kCpcPhys);
+  cpc[(0x2000u + 0x28u) / 4] = 1u << 1;  // VP_RUN
+  // QEMU releases the VP asynchronously (from its own loop, between translation blocks): up to
+  // 10 ms of Count for VP_RUNNING to show it.
+  const u32 start = count();
+  do {
+    if (cpc[(0x2000u + 0x30u) / 4] & (1u << 1)) return true;  // VP_RUNNING
+  } while (count() - start < kCountHz / 100);
+  return false;
+#else
+  (void)entry;
+  (void)stack_top;
+  return false;
+#endif
 }
 
 void irq_enable() { mtc0<kStatus>(mfc0<kStatus>() | ST_IE); }
@@ -281,12 +328,13 @@ extern "C" void malta_exception_c(std::uint32_t cause, board::Frame* f) {
   if (code == 0) {
     const u32 pending = cause & mfc0<kStatus>();
     bool handled = false;
-    if ((pending & CAUSE_IP7) && g_on_tick) {
+    const unsigned vp = cpu();
+    if ((pending & CAUSE_IP7) && g_on_tick_of[vp]) {
       // Next tick one period after the last one; if that is already past, one period from now.
-      u32 next = mfc0<kCompare>() + g_period;
-      if (static_cast<std::int32_t>(next - count()) <= 0) next = count() + g_period;
+      u32 next = mfc0<kCompare>() + g_period_of[vp];
+      if (static_cast<std::int32_t>(next - count()) <= 0) next = count() + g_period_of[vp];
       mtc0<kCompare>(next);
-      g_on_tick(f->epc, f->ra);
+      g_on_tick_of[vp](f->epc, f->ra);
       handled = true;
     }
     if (pmu::rm7000::cause_ip13.extract(cause) && g_on_perf && perf_unmasked()) {

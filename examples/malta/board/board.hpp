@@ -171,6 +171,18 @@ inline constexpr int kCmPcintSource = 4;  // hardware interrupt 4, for Driver::s
 std::uint32_t revision();
 inline bool under_pmusim() { return revision() == 0x504D5553u; }
 
+// The CPS's second VP (MIPS32r2 builds on the P5600 cluster; QEMU -smp 2, pmusim's CM machine):
+// cpu() is this VP's EBase.CPUNum (0 on MIPS IV); start_vp1 places the Cluster Power Controller at
+// kCpcPhys through GCR_CPC_BASE and releases VP 1 from reset (VP_RUN); VP 1 then runs `entry` on
+// the stack ending at `stack_top` with interrupts off (start.S), and must never return. true once
+// VP_RUNNING shows VP 1. The timer (timer_start/timer_stop) is per VP: each has its own Count and
+// Compare. Everything else of the board is shared: one console, one vector. Untested on silicon.
+inline constexpr unsigned kMaxVps = 2;
+inline constexpr std::uint32_t kGcrPhys = 0x1FBF8000u;  // QEMU's Malta (CMGCRBase reads it)
+inline constexpr std::uint32_t kCpcPhys = 0x1BDE0000u;  // where start_vp1 puts the CPC
+unsigned cpu();
+bool start_vp1(void (*entry)(), std::uintptr_t stack_top);
+
 // Status.IE.
 void irq_enable();
 void irq_disable();

@@ -20,12 +20,28 @@ _start:
         .cfi_startproc
         .cfi_undefined $31            /* the outermost frame: a stack walk ends here, complete */
 #if defined(__mips_isa_rev) && __mips_isa_rev >= 2
-        /* A multi-VP cluster (CPS): only VP 0 (EBase.CPUNum, CP0 15 select 1, bits 9:0) runs the
-         * firmware; any other VP that starts here waits forever without touching memory. */
+        /* A multi-VP cluster (CPS): VP 0 (EBase.CPUNum, CP0 15 select 1, bits 9:0) runs the
+         * firmware. Another VP that starts here runs malta_secondary_entry on the stack at
+         * malta_secondary_sp, both set by VP 0 before it starts it (board::start_vp1); where VP 0
+         * set none, it waits forever without writing memory. */
         mfc0    $t0, $15, 1
         andi    $t0, $t0, 0x3ff
         beqz    $t0, 10f
         nop
+        la      $t1, malta_secondary_entry
+        lw      $t1, 0($t1)
+        beqz    $t1, 9f
+        nop
+        la      $t2, malta_secondary_sp
+        lw      $sp, 0($t2)
+        li      $t0, ST_CU0             /* as VP 0's Status below: interrupts off, BEV, ERL clear */
+        mtc0    $t0, CP0_STATUS
+        CP0_HAZARD
+        mtc0    $zero, CP0_CAUSE
+        mtc0    $zero, CP0_COMPARE
+        CP0_HAZARD
+        jalr    $t1
+        addiu   $sp, $sp, -16           /* (delay slot) o32 argument save area */
 9:      wait
         b       9b
         nop
