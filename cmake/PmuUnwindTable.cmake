@@ -7,6 +7,12 @@
 #       section (.pmukit_unwind) after the code and read-only data, so no code moves; the tool
 #       checks that on <name>.elf after the second link (the same table from it, or the build fails).
 #
+#   pmu_add_unwind_report_test(<test> RUN <run test> FIRMWARE <name>)
+#       <test>: `pmukit report` on the dump <run test>'s console log holds (the example writes one),
+#       --format folded, checked frame by frame (scripts/check_unwind_report.py). The host tool:
+#       the host build's pmukit_cli, else $PMUKIT_CLI, else the host preset's build/host/tools/pmukit
+#       (skipped where there is none).
+#
 # The tool: the host build's pmukit_unwind_table target; in a cross build $PMUKIT_UNWIND_TABLE
 # (a host preset's build/host/tools/pmukit-unwind-table), else one built with the host compiler
 # beside its helper pmukit-llvm-cfi (LLVM 14's DWARF library reads the CFI).
@@ -69,4 +75,23 @@ function(pmu_add_firmware_with_unwind_table name)
   pmu_add_firmware(${name} BOARD ${F_BOARD} SOURCES $<TARGET_OBJECTS:${name}_objects> ${dir}/${name}.unwind.S)
   add_custom_command(TARGET ${name} POST_BUILD
     COMMAND ${PMU_UNWIND_TABLE} --check $<TARGET_FILE:${name}> ${dir}/${name}.unwind.S VERBATIM)
+endfunction()
+
+set(PMU_PMUKIT_EXECUTABLE "$ENV{PMUKIT_CLI}" CACHE FILEPATH
+    "pmukit for a cross preset's report tests (empty: the host preset's build/host/tools/pmukit)")
+
+function(pmu_add_unwind_report_test test)
+  cmake_parse_arguments(T "" "RUN;FIRMWARE" "" ${ARGN})
+  if(TARGET pmukit_cli)
+    set(cli $<TARGET_FILE:pmukit_cli>)
+  elseif(PMU_PMUKIT_EXECUTABLE)
+    set(cli ${PMU_PMUKIT_EXECUTABLE})
+  else()
+    set(cli ${PROJECT_SOURCE_DIR}/build/host/tools/pmukit)
+  endif()
+  add_test(NAME ${test}
+    COMMAND python3 ${PROJECT_SOURCE_DIR}/scripts/check_unwind_report.py ${cli}
+            $<TARGET_FILE:${T_FIRMWARE}>.${T_RUN}.log $<TARGET_FILE:${T_FIRMWARE}>)
+  set_tests_properties(${test} PROPERTIES DEPENDS ${T_RUN} SKIP_RETURN_CODE 77 TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "UNWIND REPORT PASS" LABELS report)
 endfunction()

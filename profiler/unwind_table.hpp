@@ -15,17 +15,20 @@
 //   stacks.set_stack(stack_bottom, stack_top);    // every stack read must lie in the stack
 //   stacks.record({pc, lr, sp, fp});              // in the sampling interrupt
 //
-// Per frame: the rule at the pc (one load from a map of a rule number per instruction: the table
+// Per frame: the rule at the pc (one load from a map of a rule per instruction slot: the table
 // trades size, about a quarter of the code's on ARM, MIPS and PowerPC, for a walk without search),
 // the CFA, at most two stack reads. A caller's pc is a return address: its rule is looked up at
 // pc - 1 (the call, which may end its function). A read outside [bottom, top), a pc with no rule,
 // a return address that repeats with no climb, or a table that is not one ends the walk
 // incomplete: a bad table or a corrupt stack costs depth, never a fault or an endless walk.
 //
-// The common rule (a frame whose CFA is SP plus a positive offset, its return address saved in it,
-// its frame pointer kept: every non-leaf function's body on ARM, MIPS and PowerPC built without a
-// frame pointer) is walked apart, in about 20 instructions a frame: the tool numbers those rules
-// first, so one compare of the rule number selects it, and its offsets are one word.
+// The map's value is the offset of the rule's fast word (UnwindRule::fast_word), which is the
+// walk's path: the target's common rule (CFA = SP + offset, the return address at CFA - 4 on ARM
+// and MIPS, CFA + 4 on PowerPC) gives its CFA offset, walked in about 12 to 16 instructions a
+// frame (SP kept relative to the stack's bottom: one unsigned compare bounds the read and turns
+// away every other rule, whose word has bit 31 set); i386's frame record has its own loop; the
+// sampled leaf, the outermost frame and i386's frameless functions are taken inline from their
+// words; any other rule by step_rule. The tool writes the words, from() checks each.
 #include <cstddef>
 #include <cstdint>
 
@@ -73,6 +76,35 @@ struct UnwindRule {
   // The rules' order in a table (UnwindTableHeader): simple, chain (i386's common rule: second),
   // saves_fp, leaf, the others ("no rule" among them), outer.
   int order() const { return simple() ? 1 : chain() ? 2 : saves_fp() ? 3 : leaf() ? 4 : outer() ? 6 : 5; }
+
+  // The rule's word for the walk's fast path (UnwindTableHeader::fast): in a table of kind fast_sp,
+  // a simple rule with its return address at CFA + ra_at (ARM and MIPS: -4, PowerPC: +4, the
+  // same for every function) gives its CFA offset; in one of kind fast_chain, the standard frame
+  // record (CFA = FP + 8, the return address at CFA - 4, the caller's FP at CFA - 8: i386's push
+  // ebp / mov ebp, esp) gives 0. Any other rule gives a word with bit 31 set, which no sum in
+  // [0, 2^31) keeps below 2^31 (one unsigned compare leaves the fast path), and which says what
+  // follows: the outermost frame (kFastOuter), a leaf's (kFastLeaf | its CFA offset: the sampled
+  // frame's, taken inline), in a fast_chain table a simple rule with its return address at CFA +
+  // ra_at (kFastSp | its CFA offset: i386's frameless leaves and prologues, taken inline), any
+  // other (kFastNo: step_rule). In a table where no rule puts the CFA
+  // on FP (fp_used false: the frame pointer's value never matters to a walk), the frame pointer's
+  // rule is ignored: PowerPC's and MIPS's functions that save r31 or $30 as a callee-saved
+  // register take the fast path too.
+  static constexpr std::uint32_t kFastNo = 0x80000000u, kFastOuter = 0xc0000000u, kFastLeaf = 0xa0000000u,
+                                 kFastSp = 0x90000000u;
+  enum Fast : std::uint32_t { fast_none = 0, fast_sp = 1, fast_chain = 2 };
+  std::uint32_t fast_word(std::uint32_t kind, std::int32_t ra_at, bool fp_used) const {
+    if (kind == fast_none) return kFastNo;
+    const UnwindRule g = fp_used || cfa_base == fp ? *this
+                                                   : UnwindRule{cfa_offset, ra_offset, 0, cfa_base,
+                                                                static_cast<std::uint8_t>((rules & 15) | fp_same << 4)};
+    if (kind == fast_sp && g.simple() && ra_offset == ra_at) return static_cast<std::uint32_t>(cfa_offset);
+    if (kind == fast_chain && chain() && cfa_offset == 8 && ra_offset == -4 && fp_offset == -8) return 0;
+    if (outer()) return kFastOuter;
+    if (kind == fast_chain && g.simple() && ra_offset == ra_at) return kFastSp | static_cast<std::uint32_t>(cfa_offset);
+    if (g.leaf()) return kFastLeaf | static_cast<std::uint32_t>(cfa_offset);
+    return kFastNo;
+  }
 };
 
 // A rule as the table holds it (8 bytes, target byte order): every offset from the CFA's base
@@ -96,9 +128,11 @@ static_assert(sizeof(UnwindTableRule) == 8, "the table's rules are 8 bytes");
 // The table's header as the tool writes it; then the rules in the order of UnwindRule::order()
 // (the simple ones, 0 .. simple - 1; the frame chain's, simple .. chain - 1; the simple ones
 // saving FP too, chain .. saves - 1; the leaves', saves .. leaf - 1; the others, "no rule" (base
-// none) among them, leaf .. outer - 1; the outermost frames', outer .. rules - 1), then the map (a rule number per code slot of 1 << slot_shift
-// bytes: 4 on ARM, MIPS and PowerPC, 2 for Thumb code, 1 on i386), one byte each, or two where
-// there are more than 256 rules.
+// none) among them, leaf .. outer - 1; the outermost frames', outer .. rules - 1), then each rule's
+// fast word (UnwindRule::fast_word, 4 bytes), then the map (per code slot of 1 << slot_shift
+// bytes: 4 on ARM, MIPS and PowerPC, 2 for Thumb code, 1 on i386, its rule's number times 4: the
+// offset of its fast word, so that no target needs a shift to reach it), one byte each, or two
+// where there are more than 64 rules.
 struct UnwindTableHeader {
   std::uint32_t magic;       // kMagic
   std::uint32_t text_start;  // the map covers [text_start, text_start + (slots << slot_shift))
@@ -111,42 +145,64 @@ struct UnwindTableHeader {
   std::uint32_t saves;       // rules chain .. saves - 1 are UnwindRule::saves_fp()
   std::uint32_t leaf;        // rules saves .. leaf - 1 are UnwindRule::leaf()
   std::uint32_t outer;       // rules outer .. rules - 1 are UnwindRule::outer(); between: the others
-  static constexpr std::uint32_t kMagic = 0x554e5732;  // "UNW2"
+  std::uint32_t fast;        // UnwindRule::Fast: the fast path's kind (fast_chain on i386, else fast_sp)
+  std::int32_t ra_at;        // the fast rules' return address at CFA + ra_at: -4 or 4
+  static constexpr std::uint32_t kMagic = 0x554e5733;  // "UNW3"
 };
-static_assert(sizeof(UnwindTableHeader) == 40, "rules follow the header 4-aligned");
+static_assert(sizeof(UnwindTableHeader) == 48, "rules follow the header 4-aligned");
+
+// The fast path this target's walk has (the tool writes the table's by e_machine): a table of
+// another kind is no table here (the host walks any).
+#if defined(__i386__)
+inline constexpr std::uint32_t kTargetFast = UnwindRule::fast_chain;
+#elif defined(__arm__) || defined(__mips__) || defined(__powerpc__)
+inline constexpr std::uint32_t kTargetFast = UnwindRule::fast_sp;
+#else
+inline constexpr std::uint32_t kTargetFast = ~0u;  // any
+#endif
 
 // The table as the walk reads it. An empty one (no slots) ends every walk at the pc.
 struct UnwindTable {
   std::uint32_t text_start = 0, slots = 0, slot_shift = 0, count = 0, simple = 0, chain = 0, saves = 0, leaf = 0, outer = 0;
+  std::uint32_t fast = UnwindRule::fast_none;
+  std::int32_t ra_at = 0;
   const UnwindTableRule* rule = nullptr;
+  const std::uint32_t* fast_words = nullptr;
   const std::uint8_t* map8 = nullptr;    // one of the two
   const std::uint16_t* map16 = nullptr;
 
   // The header's table, checked whole once here so that the walk need not check it per frame: an
   // empty table where it is not one (wrong magic or byte order, sizes that disagree, a rule number
   // beyond the rules, a base or an offset that could make a misaligned read: MIPS faults on one, a
-  // rule numbered simple that is not). The map ends below 2^32: a zero return address (the end of
-  // a stack) is never in it.
+  // rule numbered simple that is not, a fast word that is not its rule's). The map ends below
+  // 2^32: a zero return address (the end of a stack) is never in it.
   static UnwindTable from(const void* blob) {
     UnwindTable t;
     const auto* h = static_cast<const UnwindTableHeader*>(blob);
     if (h == nullptr || h->magic != UnwindTableHeader::kMagic || h->rules == 0 || h->rules > 0x10000 ||
         h->simple > h->chain || h->chain > h->saves || h->saves > h->leaf || h->leaf > h->outer || h->outer > h->rules || h->slot_shift > 2 || (h->map_bytes != 1 && h->map_bytes != 2) ||
-        (h->map_bytes == 1 && h->rules > 0x100) || h->slots > (std::uint32_t{1} << 28) ||
-        (std::uint64_t{h->slots} << h->slot_shift) >= (std::uint64_t{1} << 32) - h->text_start)  // the map wraps
+        (h->map_bytes == 1 && h->rules > 0x40) || h->rules > 0x4000 || h->slots > (std::uint32_t{1} << 28) ||
+        (std::uint64_t{h->slots} << h->slot_shift) >= (std::uint64_t{1} << 32) - h->text_start ||  // the map wraps
+        h->fast > UnwindRule::fast_chain || (h->fast != UnwindRule::fast_none && kTargetFast != ~0u && h->fast != kTargetFast) ||
+        (h->ra_at != -4 && h->ra_at != 4))  // one word below or above the CFA: the walk's bound needs |ra_at| <= 4
       return t;
     const auto* r = reinterpret_cast<const UnwindTableRule*>(h + 1);
+    const auto* fw = reinterpret_cast<const std::uint32_t*>(r + h->rules);
+    bool fp_used = false;  // a rule with the CFA on FP (UnwindRule::fast_word)
+    for (std::uint32_t i = 0; i < h->rules; ++i) fp_used = fp_used || r[i].cfa_base == UnwindRule::fp;
     for (std::uint32_t i = 0; i < h->rules; ++i) {
       const UnwindTableRule& x = r[i];
       if (x.cfa_base > UnwindRule::fp || x.offsets % 4 != 0 || (x.offsets >> 16) % 4 != 0 || x.fp_offset % 4 != 0 ||
           (x.rules & 15) > UnwindRule::ra_unknown || (x.rules >> 4) > UnwindRule::fp_unknown ||
-          x.rule().order() != (i < h->simple ? 1 : i < h->chain ? 2 : i < h->saves ? 3 : i < h->leaf ? 4 : i < h->outer ? 5 : 6))
+          x.rule().order() != (i < h->simple ? 1 : i < h->chain ? 2 : i < h->saves ? 3 : i < h->leaf ? 4 : i < h->outer ? 5 : 6) ||
+          fw[i] != x.rule().fast_word(h->fast, h->ra_at, fp_used))
         return t;
     }
-    const void* map = r + h->rules;
-    for (std::uint32_t i = 0; i < h->slots; ++i)
-      if ((h->map_bytes == 1 ? static_cast<const std::uint8_t*>(map)[i] : static_cast<const std::uint16_t*>(map)[i]) >= h->rules)
-        return t;
+    const void* map = fw + h->rules;
+    for (std::uint32_t i = 0; i < h->slots; ++i) {
+      const std::uint32_t v = h->map_bytes == 1 ? static_cast<const std::uint8_t*>(map)[i] : static_cast<const std::uint16_t*>(map)[i];
+      if (v % 4 != 0 || v / 4 >= h->rules) return t;
+    }
     t.text_start = h->text_start;
     t.slots = h->slots;
     t.slot_shift = h->slot_shift;
@@ -156,7 +212,10 @@ struct UnwindTable {
     t.chain = h->chain;
     t.leaf = h->leaf;
     t.outer = h->outer;
+    t.fast = h->fast;
+    t.ra_at = h->ra_at;
     t.rule = r;
+    t.fast_words = fw;
     if (h->map_bytes == 1) t.map8 = static_cast<const std::uint8_t*>(map);
     else t.map16 = static_cast<const std::uint16_t*>(map);
     return t;
@@ -166,15 +225,15 @@ struct UnwindTable {
   UnwindRule find(std::uint32_t pc) const {
     const std::uint32_t slot = (pc - text_start) >> slot_shift;
     if (pc < text_start || slot >= slots) return UnwindRule{0, 0, 0, UnwindRule::none, UnwindRule::ra_unknown};
-    return rule[map8 != nullptr ? map8[slot] : map16[slot]].rule();
+    return rule[(map8 != nullptr ? map8[slot] : map16[slot]) / 4].rule();
   }
 };
 
 namespace detail {
 
-// The walk's state for the rules the loop leaves to step_rule.
+// The walk's state for the rules the fast path leaves to step_rule.
 struct WalkState {
-  std::uint32_t sp, fp, at;  // fp: an odd value once lost; at: the return address found
+  std::uint32_t sp, fp, at;  // fp: kLostFp once lost; at: the return address found
   std::uint32_t here, lr;    // the frame's pc or return address, and the link register's value there
   std::uint32_t low, span;   // a read at a is in the stack when a - low <= span
 };
@@ -185,11 +244,13 @@ enum StepResult { step_end, step_next, step_outermost };
 inline constexpr std::uint32_t kLostFp = 0xffff8000u;
 
 // One frame by any rule (a CFA on FP without the chain's saves, a return address in the link
-// register in a caller, a frame pointer lost or restored alone...): step_next with the caller's
-// state in s, or the end of the walk. Out of the loop, so that its registers stay registers.
+// register, a frame pointer lost or restored alone, the outermost frame...): step_next with the
+// caller's state in s, or the end of the walk. Out of the loop, so that its registers stay registers.
 template <class Read>
-[[gnu::noinline]] StepResult step_rule(const UnwindTableRule& e, Read read, WalkState& s) {
+[[gnu::noinline]] StepResult step_rule(const UnwindTableRule* rules, std::uint32_t n, Read read, WalkState& s) {
+  const UnwindTableRule& e = rules[n];
   const std::uint32_t how = e.rules, low = s.low, span = s.span;
+  if (s.fp % 4 != 0 || s.fp == 0) s.fp = kLostFp;  // 0: the board keeps none (StackContext)
   std::uint32_t base = s.sp;
   if (e.cfa_base != UnwindRule::sp) {
     if (e.cfa_base != UnwindRule::fp || s.fp == kLostFp) return step_end;  // no rule here (base none), or a lost FP
@@ -217,101 +278,188 @@ template <class Read>
   }
   if (ra == s.here && cfa <= s.sp && ra != 0) return step_end;  // no progress
   // A caller's SP below the stack, or so far above it that a frame on it could read nothing in
-  // it: a corrupt stack (and the loop's one compare needs SP in [low, last + 32 KiB]).
+  // it: a corrupt stack (and the fast path needs SP in [low, last + 32 KiB]).
   if (cfa - low > span + 0x8000) return step_end;
   s.sp = cfa;  // the CFA is the caller's stack pointer at the call (DWARF 4, 6.4.1)
   s.at = ra;
   return step_next;
 }
 
-// The walk over a map of Slot-sized rule numbers with slots of 1 << Shift bytes (one instance per
-// map the target's code can have: no choice per frame). One loop serves the sampled frame and its
-// callers: the rule of `at - 1` applies (the pc + 1, then each return address: its call is at
-// ra - 1). The rule's number picks its path (the tool sorts them, from() checks): the common rule,
-// the frame chain's, a leaf's in the sampled frame and the outermost frame's inline, any other by
-// step_rule. A zero return address (the end of the stack) is stored like any other, and dropped
-// when the walk ends: it is outside the map (from()), so the loop's lookup ends there.
-template <class Slot, unsigned Shift, std::size_t Depth, class Read>
-[[gnu::noinline]] void walk_map(const UnwindTable& t, const Slot* map, const StackContext& c, std::uint32_t low,
-                                std::uint32_t span, Read read, FrameSample<Depth>& out) {
+// Everything a walk needs, computed once (UnwindRing: when the table or the stack is set) rather
+// than per sample. SP is kept relative to the stack's bottom (s = sp - low): then one unsigned
+// compare both bounds a fast rule's read and sends every other rule (kFastNo) to step_rule.
+struct WalkSetup {
+  std::uint32_t start = 0, bytes = 0;  // text_start + 1 (the rule of `at - 1`), the map's bytes
+  const void* map = nullptr;
+  const std::uint32_t* fast = nullptr;
+  const UnwindTableRule* rule = nullptr;
+  std::uint32_t low = 0, span = 0;    // a read at a is in the stack when a - low <= span
+  std::uint32_t lowk = 0, spank = 0;  // fast_sp: the return address at lowk + s, s <= spank
+  std::uint32_t span2q = 0;           // fast_chain: a frame record (two words) at fp: fp - low <= 4 span2q
+  std::uint32_t chain_n = ~0u;        // fast_chain: the map's value for the frame record's rule (fast word 0)
+
+  // False: no walk (no table, or a stack the walk cannot bound: fewer than two words, above
+  // 2^32 - 64 KiB, 2 GiB or more).
+  bool set(const UnwindTable& t, std::uintptr_t bottom, std::uintptr_t top) {
+    bottom = (bottom + 3) & ~std::uintptr_t{3};  // every read 4-aligned
+    if (top > std::uintptr_t{0xffff0000u}) top = std::uintptr_t{0xffff0000u};  // no sum below wraps
+    if (t.slots == 0 || top < bottom || top - bottom < 8) return false;
+    if (top - bottom > 0x7fff0000u) top = bottom + 0x7fff0000u;  // s + kFastNo never below 2^31
+    start = t.text_start + 1;
+    bytes = t.slots << t.slot_shift;
+    map = t.map8 != nullptr ? static_cast<const void*>(t.map8) : static_cast<const void*>(t.map16);
+    fast = t.fast_words;
+    rule = t.rule;
+    low = static_cast<std::uint32_t>(bottom);
+    span = static_cast<std::uint32_t>(top - bottom) - 4;
+    // A fast rule's return address is at SP + cfa_offset + ra_at >= SP (UnwindRule::simple()):
+    // s + cfa_offset <= spank puts it at or below the last word.
+    lowk = low + static_cast<std::uint32_t>(t.ra_at);
+    spank = span - static_cast<std::uint32_t>(t.ra_at);
+    span2q = (span - 4) >> 2;
+    chain_n = ~0u;
+    for (std::uint32_t i = 0; i < t.count; ++i)
+      if (t.fast == UnwindRule::fast_chain && t.fast_words[i] == 0) chain_n = 4 * i;  // rules are unique: one
+    return true;
+  }
+};
+
+// The fast word at byte offset n (the map's value).
+inline std::uint32_t fast_at(const std::uint32_t* fast, std::uint32_t n) {
+  return *reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const unsigned char*>(fast) + n);
+}
+
+// Hides x's history from the compiler: the fast path updates SP in place and undoes the update on
+// its exit, instead of keeping the old value in a second register and copying it (one instruction a
+// frame).
+inline void in_place(std::uint32_t& x) {
+#if defined(__GNUC__)
+  asm("" : "+r"(x));
+#else
+  (void)x;
+#endif
+}
+
+// i386 has six registers for the walk's dozen values once EBP is the frame pointer (the PC
+// examples keep one): the walk's own function keeps none (it is never a frame a walk climbs
+// through: it runs in the interrupt, above the sampled stack).
+#if defined(__i386__) && defined(__GNUC__) && !defined(__clang__)
+#define PMUKIT_WALK_REGISTERS __attribute__((optimize("omit-frame-pointer")))
+#else
+#define PMUKIT_WALK_REGISTERS
+#endif
+
+// The walk over a map of Slot-sized rule numbers with slots of 1 << Shift bytes, its fast path
+// of kind Fast (one instance per map and kind the target's code can have: no choice per frame).
+// One loop serves the sampled frame and its callers: the rule of `at - 1` applies (the pc + 1,
+// then each return address: its call is at ra - 1). The fast path takes its rule's fast word,
+// any other rule goes to step_rule. A zero return address (the end of the stack) is stored like
+// any other, and dropped when the walk ends: it is outside the map (from()), so the lookup ends there.
+template <class Slot, unsigned Shift, std::uint32_t Fast, std::size_t Depth, class Read>
+[[gnu::always_inline]] inline void walk_body(const WalkSetup& w, const StackContext& c, Read read, FrameSample<Depth>& out) {
   std::uint32_t* p = out.pcs + 1;
   std::uint32_t* const end = out.pcs + Depth + 1;
-  const std::uint32_t start = t.text_start + 1, slots = t.slots, simple = t.simple;
-  const UnwindTableRule* const rules = t.rule;
-  const std::uint32_t last = low + span, span2 = span - 4;  // the last word; two words at a: a - low <= span2
-  std::uint32_t sp = c.sp, at = c.pc + 1;
-  std::uint32_t fp = c.fp % 4 != 0 || c.fp == 0 ? kLostFp : c.fp;  // 0: the board keeps none (StackContext)
+  const Slot* const map = static_cast<const Slot*>(w.map);
+  const std::uint32_t* const fast = w.fast;
+  const std::uint32_t start = w.start, bytes = w.bytes, low = w.low;
+  out.pcs[0] = c.pc;
+  std::uint32_t s = c.sp - low, at = c.pc + 1, n = 0, fp = c.fp;  // fp checked by step_rule, where used
   bool complete = false;
-  for (;;) {
-    // Below the map, at - start wraps to 2^32 - x, beyond any slot count from() accepts.
-    const std::uint32_t slot = (at - start) >> Shift;
-    if (slot >= slots) break;
-    const std::uint32_t n = map[slot];
-    if (n < simple) [[likely]] {  // the common rule: CFA = SP + offset, the return address in the frame
-      // Both offsets below 32 KiB (from()) and sp in [low, last + 32 KiB]: a >= sp >= low, and
-      // no sum wraps (walk_table keeps the stack below 2^32 - 64 KiB), so one compare bounds a.
-      const std::uint32_t w = rules[n].offsets;
-      const std::uint32_t a = sp + static_cast<std::uint32_t>(UnwindTableRule::half(w));
-      if (a > last) break;
-      at = read(a);
-      sp += w >> 16;
-    } else if (n < t.chain) {  // the frame chain: CFA = FP + offset, a frame record below it
-      const std::uint32_t w = rules[n].offsets;
-      const std::uint32_t cfa = fp + static_cast<std::uint32_t>(UnwindTableRule::half(w >> 16));
-      const std::uint32_t r = fp + static_cast<std::uint32_t>(UnwindTableRule::half(w)) - 4;  // the record
-      if (r - low > span2) break;  // a read outside the stack, or a lost FP (kLostFp)
-      // The CFA at most 32 KiB above the record (chain()): in [low, last + 32 KiB], as the loop needs.
-      const std::uint32_t ra = read(r + 4);
-      if (cfa <= sp && ra == (p != out.pcs + 1 ? at : c.pc) && ra != 0) break;  // no progress, as step_rule
-      fp = read(r);
-      if (fp % 4 != 0) fp = kLostFp;
-      sp = cfa;
-      at = ra;
-    } else if (n < t.saves) {  // the common rule, the caller's FP saved in the frame too (at or above SP)
-      const UnwindTableRule& e = rules[n];
-      const std::uint32_t w = e.offsets;
-      const std::uint32_t a = sp + static_cast<std::uint32_t>(UnwindTableRule::half(w));
-      const std::uint32_t f = sp + static_cast<std::uint32_t>(static_cast<std::int32_t>(e.fp_offset));
-      if (a > last) break;
-      at = read(a);
-      fp = kLostFp;
-      if (f <= last) {
-        fp = read(f);
-        if (fp % 4 != 0) fp = kLostFp;
-      }
-      sp += w >> 16;
-    } else if (n < t.leaf && p == out.pcs + 1) {  // the sampled frame in a leaf: the return address in lr
-      // SP is the sampled one, in [low, top] (walk_table): the CFA is in [low, last + 32 KiB].
-      const std::uint32_t off = rules[n].offsets >> 16;
-      if (off == 0 && c.lr == c.pc && c.lr != 0) break;  // no progress, as step_rule
-      sp += off;
+  if (s % 4 != 0 || s > w.span + 4) goto done;  // a sampled SP outside the stack: another stack, no walk
+  if constexpr (Fast == UnwindRule::fast_chain)
+    if (fp == 0) fp = kLostFp;  // the board keeps none (StackContext); a misaligned one fails the loop's compare
+  if (const std::uint32_t d = at - start; Fast != UnwindRule::fast_chain && d < bytes) {  // i386 has no link register
+    // The sampled frame in a leaf (the return address in lr, the CFA SP plus at most 32 KiB: s
+    // stays in [0, span + 32 KiB]), before the loop; where both would stay (no progress), the
+    // loop's step_rule ends the walk.
+    const std::uint32_t f = fast_at(fast, map[d >> Shift]);
+    if ((f & 0xffff0000u) == UnwindRule::kFastLeaf && (c.lr != c.pc || (f & 0xffff) != 0 || c.lr == 0)) {
+      s += f & 0xffff;
       at = c.lr;
-    } else if (n >= t.outer) {  // the outermost frame (CFA on SP, the return address undefined)
+      *p++ = at;
+      if (p == end) goto done;
+    }
+  }
+  for (;;) {
+    std::uint32_t f;  // the rule's fast word
+    if constexpr (Fast == UnwindRule::fast_sp) {
+      // Both offsets below 32 KiB (simple()) and s in [0, span + 32 KiB] (step_rule): no sum
+      // wraps, and the return address's address is at or above SP, at or below the last word.
+      const std::uint32_t lowk = w.lowk, spank = w.spank;
+      for (;;) {
+        const std::uint32_t d = at - start;  // below the map: 2^32 - x, beyond its bytes
+        if (d >= bytes) goto done;
+        n = map[d >> Shift];
+        f = fast_at(fast, n);
+        s += f;
+        in_place(s);
+        if (s > spank) {  // another rule (bit 31), or a read beyond the stack
+          s -= f;
+          break;
+        }
+        at = read(lowk + s);
+        *p++ = at;
+        if (p == end) goto done;
+      }
+    } else if constexpr (Fast == UnwindRule::fast_chain) {
+      const std::uint32_t span2q = w.span2q, chain_n = w.chain_n;
+      for (;;) {
+        const std::uint32_t d = at - start;
+        if (d >= bytes) goto done;
+        n = map[d >> Shift];
+        f = 0;
+        if (n != chain_n) {  // another rule
+          f = fast_at(fast, n);
+          break;
+        }
+        // The frame record in the stack and 4-aligned (the low bits rotated up fail the
+        // compare; low is 4-aligned); the CFA above SP, or step_rule judges progress.
+        const std::uint32_t r = fp - low;
+        if ((r >> 2 | r << 30) > span2q || r + 8 <= s) break;
+        at = read(fp + 4);
+        fp = read(fp);
+        s = r + 8;
+        *p++ = at;
+        if (p == end) goto done;
+      }
+    } else {
+      const std::uint32_t d = at - start;
+      if (d >= bytes) goto done;
+      n = map[d >> Shift];
+      f = fast_at(fast, n);
+    }
+    if (f == UnwindRule::kFastOuter) {  // the outermost frame: CFA on SP, the return address undefined
       complete = true;
       break;
+    }
+    if (Fast == UnwindRule::fast_chain && (f & 0xffff0000u) == UnwindRule::kFastSp && s + (f & 0xffff) <= w.spank) {
+      // A simple rule in a frame-chain table: as the fast_sp path (the return address at or above SP).
+      s += f & 0xffff;
+      at = read(w.lowk + s);
     } else {
-      WalkState s;  // field by field: no copy of a zeroed whole
-      s.sp = sp;
-      s.fp = fp;
-      s.here = s.lr = at;
+      WalkState st;  // field by field: no copy of a zeroed whole
+      st.sp = low + s;
+      st.fp = fp;
+      st.here = st.lr = at;
       if (p == out.pcs + 1) {
-        s.here = c.pc;
-        s.lr = c.lr;
+        st.here = c.pc;
+        st.lr = c.lr;
       }
-      s.low = low;
-      s.span = span;
-      const StepResult r = step_rule(rules[n], read, s);
+      st.low = low;
+      st.span = w.span;
+      const StepResult r = step_rule(w.rule, n / 4, read, st);
       if (r != step_next) {
         complete = r == step_outermost;
         break;
       }
-      sp = s.sp;
-      fp = s.fp;
-      at = s.at;
+      s = st.sp - low;
+      fp = st.fp;
+      at = st.at;
     }
     *p++ = at;
     if (p == end) break;
   }
+done:
   if (p != out.pcs + 1 && p[-1] == 0) {  // a zero return address ends the stack (start-up code)
     --p;
     complete = true;
@@ -320,45 +468,73 @@ template <class Slot, unsigned Shift, std::size_t Depth, class Read>
   out.complete = complete;
 }
 
-// The slot sizes this target's code can need: 4 bytes (ARM, MIPS, PowerPC), 2 (Thumb), 1 (x86).
-template <std::size_t Depth, class Read, class Slot>
-void walk_slots(const UnwindTable& t, const Slot* map, const StackContext& c, std::uint32_t low, std::uint32_t span,
-                Read read, FrameSample<Depth>& out) {
-#if defined(__mips__) || defined(__powerpc__)
-  if (t.slot_shift == 2) walk_map<Slot, 2>(t, map, c, low, span, read, out);
-#elif defined(__arm__)
-  if (t.slot_shift == 2) walk_map<Slot, 2>(t, map, c, low, span, read, out);
-  else if (t.slot_shift == 1) walk_map<Slot, 1>(t, map, c, low, span, read, out);
-#elif defined(__i386__)
-  if (t.slot_shift == 0) walk_map<Slot, 0>(t, map, c, low, span, read, out);
-#else  // the host: a test walks any target's table
-  if (t.slot_shift == 2) walk_map<Slot, 2>(t, map, c, low, span, read, out);
-  else if (t.slot_shift == 1) walk_map<Slot, 1>(t, map, c, low, span, read, out);
-  else walk_map<Slot, 0>(t, map, c, low, span, read, out);
-#endif
+template <class Slot, unsigned Shift, std::uint32_t Fast, std::size_t Depth, class Read>
+[[gnu::noinline]] PMUKIT_WALK_REGISTERS void walk_map(const WalkSetup& w, const StackContext& c, Read read, FrameSample<Depth>& out) {
+  walk_body<Slot, Shift, Fast, Depth, Read>(w, c, read, out);
 }
+
+// The walk for a table's map and fast path: one function per kind this target's code can have.
+template <std::size_t Depth, class Read>
+using WalkFn = void (*)(const WalkSetup&, const StackContext&, Read, FrameSample<Depth>&);
+
+template <class Slot, std::size_t Depth, class Read>
+WalkFn<Depth, Read> pick_fast(const UnwindTable& t) {
+  constexpr auto none = UnwindRule::fast_none;
+#if defined(__mips__) || defined(__powerpc__)
+  if (t.slot_shift == 2) return t.fast == none ? walk_map<Slot, 2, none, Depth, Read> : walk_map<Slot, 2, UnwindRule::fast_sp, Depth, Read>;
+#elif defined(__arm__)
+  if (t.slot_shift == 2) return t.fast == none ? walk_map<Slot, 2, none, Depth, Read> : walk_map<Slot, 2, UnwindRule::fast_sp, Depth, Read>;
+  if (t.slot_shift == 1) return t.fast == none ? walk_map<Slot, 1, none, Depth, Read> : walk_map<Slot, 1, UnwindRule::fast_sp, Depth, Read>;
+#elif defined(__i386__)
+  if (t.slot_shift == 0) return t.fast == none ? walk_map<Slot, 0, none, Depth, Read> : walk_map<Slot, 0, UnwindRule::fast_chain, Depth, Read>;
+#else  // the host: a test walks any target's table
+  constexpr auto sp = UnwindRule::fast_sp, chain = UnwindRule::fast_chain;
+  switch (t.slot_shift * 4 + t.fast) {
+    case 8: return walk_map<Slot, 2, none, Depth, Read>;
+    case 9: return walk_map<Slot, 2, sp, Depth, Read>;
+    case 10: return walk_map<Slot, 2, chain, Depth, Read>;
+    case 4: return walk_map<Slot, 1, none, Depth, Read>;
+    case 5: return walk_map<Slot, 1, sp, Depth, Read>;
+    case 6: return walk_map<Slot, 1, chain, Depth, Read>;
+    case 0: return walk_map<Slot, 0, none, Depth, Read>;
+    case 1: return walk_map<Slot, 0, sp, Depth, Read>;
+    case 2: return walk_map<Slot, 0, chain, Depth, Read>;
+    default: break;
+  }
+#endif
+  (void)t;
+  return nullptr;
+}
+
+template <std::size_t Depth, class Read>
+WalkFn<Depth, Read> pick_walk(const UnwindTable& t) {
+  if (t.slots == 0) return nullptr;
+  return t.map8 != nullptr ? pick_fast<std::uint8_t, Depth, Read>(t) : pick_fast<std::uint16_t, Depth, Read>(t);
+}
+
+// The target's memory, a word at a time.
+struct TargetRead {
+  std::uint32_t operator()(std::uint32_t a) const {
+    return *reinterpret_cast<const volatile std::uint32_t*>(std::uintptr_t{a});
+  }
+};
 
 }  // namespace detail
 
 // The walk, on any memory reader (the target's memory, or a test's copy of a stack). out gets the
 // pc, then return addresses; complete when it ended at the outermost frame (an undefined return
 // address) or a zero return address. Every address read is 4-aligned (the stack pointer is checked
-// once, a loaded frame pointer when loaded, the table's offsets by from()) and in [bottom, top):
-// a read at a is allowed when a - bottom <= top - 4 - bottom, one compare (the common rule's: a <=
-// top - 4, its address being above a stack pointer kept at or above bottom).
+// once, a loaded frame pointer when used, the table's offsets by from()) and in [bottom, top).
 template <std::size_t Depth, class Read>
 void walk_table(const UnwindTable& t, const StackContext& c, std::uintptr_t bottom, std::uintptr_t top, Read read,
                 FrameSample<Depth>& out) {
   out.pcs[0] = c.pc;
   out.count = 1;
   out.complete = false;
-  // The stack ends below 2^32 - 64 KiB (a stack above is walked in its lower part): the fast
-  // path's sums never wrap. A sampled SP outside it is another stack: no walk.
-  if (top > std::uintptr_t{0xffff0000u}) top = std::uintptr_t{0xffff0000u};
-  if (t.slots == 0 || top < bottom + 8 || c.sp % 4 != 0 || c.sp < bottom || c.sp > top) return;  // two words at least
-  const auto low = static_cast<std::uint32_t>(bottom), span = static_cast<std::uint32_t>(top - bottom) - 4;
-  if (t.map8 != nullptr) detail::walk_slots(t, t.map8, c, low, span, read, out);
-  else detail::walk_slots(t, t.map16, c, low, span, read, out);
+  detail::WalkSetup w;
+  const auto walk = detail::pick_walk<Depth, Read>(t);
+  if (walk == nullptr || !w.set(t, bottom, top)) return;
+  walk(w, c, read, out);
 }
 
 // Samples walked with the table into FrameSample entries: the same dump records as FrameRing's
@@ -371,19 +547,29 @@ class UnwindRing : public CaptureRing<FrameSample<Depth>, N> {
   static constexpr std::size_t kDepth = Depth;
   using Entry = FrameSample<Depth>;
 
-  void set_table(const UnwindTable& t) { table_ = t; }
+  void set_table(const UnwindTable& t) {
+    table_ = t;
+    prepare();
+  }
   void set_stack(std::uintptr_t bottom, std::uintptr_t top) {
     bottom_ = bottom;
     top_ = top;
+    prepare();
   }
-  // Interrupt side.
+  // Interrupt side: the walk chosen and set up beforehand (prepare()), one call.
   bool record(const StackContext& c) {
     std::uint32_t head;
     Entry* slot = this->claim(head);
     if (slot == nullptr) return false;
-    walk_table<Depth>(table_, c, bottom_, top_,
-                      [](std::uint32_t a) { return *reinterpret_cast<const volatile std::uint32_t*>(std::uintptr_t{a}); },
-                      *slot);
+    if (kInlineWalk && common_) {  // the target's usual table, walked in the interrupt's own frame
+      detail::walk_body<std::uint8_t, kCommonShift, kTargetFast, Depth>(setup_, c, detail::TargetRead{}, *slot);
+    } else if (walk_ != nullptr) {
+      walk_(setup_, c, detail::TargetRead{}, *slot);
+    } else {
+      slot->pcs[0] = c.pc;
+      slot->count = 1;
+      slot->complete = false;
+    }
     this->publish(head);
     return true;
   }
@@ -391,7 +577,28 @@ class UnwindRing : public CaptureRing<FrameSample<Depth>, N> {
   FrameView view() { return FrameView::of(*this); }
 
  private:
+  void prepare() {
+    walk_ = detail::pick_walk<Depth, detail::TargetRead>(table_);
+    if (!setup_.set(table_, bottom_, top_)) walk_ = nullptr;
+    common_ = kTargetFast != ~0u && walk_ != nullptr && table_.map8 != nullptr && table_.slot_shift == kCommonShift &&
+              table_.fast == kTargetFast;
+  }
+  // MIPS, PowerPC and i386 save fewer registers one by one with the walk in the interrupt's frame
+  // (ARM saves them in one instruction either way, and its walk keeps more in registers apart).
+#if defined(__i386__)
+  static constexpr unsigned kCommonShift = 0;
+#else
+  static constexpr unsigned kCommonShift = 2;
+#endif
+#if defined(__mips__) || defined(__powerpc__) || defined(__i386__)
+  static constexpr bool kInlineWalk = true;
+#else
+  static constexpr bool kInlineWalk = false;
+#endif
+  bool common_ = false;  // the table is the target's usual kind: a map of bytes, kCommonShift
   UnwindTable table_{};
+  detail::WalkSetup setup_{};
+  detail::WalkFn<Depth, detail::TargetRead> walk_ = nullptr;
   std::uintptr_t bottom_ = 0, top_ = 0;
 };
 

@@ -11,6 +11,8 @@ namespace {
 [[gnu::noinline]] void spin_loop(std::uint32_t n) { asm volatile("1: addic. %0, %0, -1\n\tbne 1b" : "+r"(n) : : "cc", "xer"); }
 
 struct Mpc8544ds {
+  static constexpr const char* kTarget = "e500";  // the dump's TARGET chunk
+  static constexpr const char* kPmu = "e500";
   static const examples::Console& console() { return board::console; }
   static std::uint32_t clock() { return board::timebase_lo(); }
   static void spin(std::uint32_t n) { spin_loop(n); }

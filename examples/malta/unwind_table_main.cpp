@@ -16,6 +16,13 @@ namespace {
 }
 
 struct Malta {
+#if defined(_MIPS_ARCH_RM7000)
+  static constexpr const char* kTarget = "rm7000";  // the dump's TARGET chunk
+  static constexpr const char* kPmu = "rm7000";
+#else
+  static constexpr const char* kTarget = "mips-cps";
+  static constexpr const char* kPmu = "mips-cm";
+#endif
   static const examples::Console& console() { return board::console; }
   static std::uint32_t clock() { return board::count(); }
   // The loop is 3n instructions (the delay slot's nop): spin(n) runs it for 2n/3 trips.

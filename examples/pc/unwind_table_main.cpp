@@ -11,6 +11,8 @@ namespace {
 [[gnu::noinline]] void spin_loop(std::uint32_t n) { asm volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc"); }
 
 struct Pc {
+  static constexpr const char* kTarget = "netburst";  // the dump's TARGET chunk
+  static constexpr const char* kPmu = "netburst";
   static const examples::Console& console() { return board::console; }
   static std::uint32_t clock() { return static_cast<std::uint32_t>(board::tsc()); }
   static void spin(std::uint32_t n) { spin_loop(n); }

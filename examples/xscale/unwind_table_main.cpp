@@ -16,6 +16,8 @@ inline void pmnc_write(std::uint32_t v) { asm volatile("mcr p14, 0, %0, c0, c1, 
 [[gnu::noinline]] void spin_loop(std::uint32_t n) { asm volatile("1: subs %0, %0, #1\n\tbne 1b" : "+r"(n) : : "cc"); }
 
 struct Mainstone {
+  static constexpr const char* kTarget = "xscale";  // the dump's TARGET chunk
+  static constexpr const char* kPmu = "xscale-xsc2";
   static const examples::Console& console() { return board::console; }
   static std::uint32_t clock() {
     std::uint32_t v;

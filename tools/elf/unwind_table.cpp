@@ -189,7 +189,8 @@ std::vector<std::uint8_t> encode_unwind_table(const UnwindRules& r, bool big) {
   }
   for (std::uint32_t& n : number) n = order[n];
   rules = std::move(sorted);
-  const unsigned width = rules.size() > 0x100 ? 2 : 1;
+  if (rules.size() > 0x4000) return out;
+  const unsigned width = rules.size() > 0x40 ? 2 : 1;
   const std::uint32_t slots = ((r.text_end - r.text_start) + (1u << shift) - 1) >> shift;
   put(prof::UnwindTableHeader::kMagic, 4);
   put(r.text_start, 4);
@@ -198,6 +199,14 @@ std::vector<std::uint8_t> encode_unwind_table(const UnwindRules& r, bool big) {
   put(width, 2);
   put(static_cast<std::uint32_t>(rules.size()), 4);
   for (int o = 1; o <= 5; ++o) put(bound[o], 4);  // simple, chain, saves, leaf, outer
+  // The fast path's kind: i386's common frame is the frame record (its examples keep the frame
+  // pointer); elsewhere CFA = SP + offset with the return address one word below the CFA (ARM's
+  // push {..., lr}, MIPS's sw $ra at the frame's top) or, on PowerPC, one word above it (the LR
+  // save word of the caller's frame: PowerPC SVR4 ABI, "The Stack Frame").
+  const std::uint32_t fast = r.machine == 3 ? UnwindRule::fast_chain : UnwindRule::fast_sp;
+  const std::int32_t ra_at = r.machine == 20 ? 4 : -4;
+  put(fast, 4);
+  put(static_cast<std::uint32_t>(ra_at), 4);
   for (const UnwindRule& x : rules) {  // every offset from the CFA's base register (UnwindTableRule)
     const auto from_base = [&](int v) { return static_cast<std::uint16_t>(x.cfa_offset + v); };
     put(std::uint32_t{static_cast<std::uint16_t>(x.cfa_offset)} << 16 | from_base(x.ra_offset), 4);
@@ -205,11 +214,13 @@ std::vector<std::uint8_t> encode_unwind_table(const UnwindRules& r, bool big) {
     put(x.cfa_base, 1);
     put(x.rules, 1);
   }
+  const bool fp_used = std::any_of(rules.begin(), rules.end(), [](const UnwindRule& x) { return x.cfa_base == UnwindRule::fp; });
+  for (const UnwindRule& x : rules) put(x.fast_word(fast, ra_at, fp_used), 4);
   std::size_t i = 0;  // the row covering the slot's first address (none before the first row)
   for (std::uint32_t s = 0; s < slots; ++s) {
     const std::uint32_t at = r.text_start + (s << shift);
     while (i < r.entries.size() && r.entries[i].pc <= at) ++i;
-    put(i == 0 ? 0 : number[i - 1], width);
+    put(i == 0 ? 0 : 4 * number[i - 1], width);  // the rule's fast word's offset
   }
   while (out.size() % 4 != 0) out.push_back(0);
   return out;

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <random>
@@ -37,8 +39,9 @@ bool same(const UnwindRule& a, const UnwindRule& b) {
          a.fp_offset == b.fp_offset && a.rules == b.rules;
 }
 
-pmukit::UnwindRules rules_of(std::vector<UnwindRow> v, std::uint32_t start, std::uint32_t end) {
+pmukit::UnwindRules rules_of(std::vector<UnwindRow> v, std::uint32_t start, std::uint32_t end, unsigned machine = 0) {
   pmukit::UnwindRules r;
+  r.machine = machine;
   r.text_start = start;
   r.text_end = end;
   v.push_back(entry(end, UnwindRule::none, 0, UnwindRule::ra_unknown));
@@ -76,6 +79,130 @@ TEST(UnwindTable, MapGivesEveryPcTheRuleOfTheLastRowAtOrBelowIt) {
   }
 }
 
+// The same table with no fast path (every rule by the general one, step_rule): what the fast
+// paths must agree with. Host byte order.
+std::vector<std::uint8_t> without_fast_path(std::vector<std::uint8_t> blob) {
+  prof::UnwindTableHeader h;
+  std::memcpy(&h, blob.data(), sizeof h);
+  h.fast = UnwindRule::fast_none;
+  std::memcpy(blob.data(), &h, sizeof h);
+  for (std::uint32_t i = 0; i < h.rules; ++i) {
+    const std::uint32_t w = UnwindRule::kFastNo;
+    std::memcpy(blob.data() + sizeof h + 8 * h.rules + 4 * i, &w, 4);
+  }
+  return blob;
+}
+
+// The fast word of the rule at pc.
+std::uint32_t fast_word_of(const prof::UnwindTable& t, std::uint32_t pc) {
+  for (std::uint32_t i = 0; i < t.count; ++i)
+    if (same(t.rule[i].rule(), t.find(pc))) return t.fast_words[i];
+  return ~0u;
+}
+
+// The fast path's word per rule (UnwindRule::fast_word): ARM and MIPS (the return address one
+// word below the CFA: push {..., lr}, sw $ra at the frame's top), PowerPC (one word above: the LR
+// save word of the caller's frame, PowerPC SVR4 ABI "The Stack Frame"), i386 (the frame record
+// of push ebp / mov ebp, esp: CFA = EBP + 8, the return address at CFA - 4, the caller's EBP at
+// CFA - 8: i386 psABI, "The Stack Frame"); the leaf, the outermost frame; the frame pointer's rule
+// ignored only where no rule puts the CFA on it. A table whose fast word is not its rule's is none.
+TEST(UnwindTable, FastWordIsTheRulesCfaOffsetOrItsPathAndATableThatLiesAboutItIsRefused_Dwarf4Section6_4) {
+  const std::uint32_t no = UnwindRule::kFastNo;
+  struct Want {
+    std::uint32_t pc, word;
+  };
+  struct Case {
+    unsigned machine;
+    bool with_fp_cfa;  // a rule with the CFA on FP in the table
+    std::vector<Want> want;
+  };
+  const std::vector<Case> cases = {
+      {40, true, {{0x100, 16}, {0x110, no}, {0x120, no}, {0x130, no}, {0x140, UnwindRule::kFastLeaf | 8}, {0x150, UnwindRule::kFastOuter}, {0x160, no}}},
+      {40, false, {{0x100, 16}, {0x110, no}, {0x130, 32}, {0x140, UnwindRule::kFastLeaf | 8}, {0x150, UnwindRule::kFastOuter}}},
+      {20, false, {{0x100, no}, {0x110, 2048}, {0x130, no}, {0x140, UnwindRule::kFastLeaf | 8}}},
+      {3, true, {{0x100, UnwindRule::kFastSp | 16}, {0x110, no}, {0x120, 0}, {0x130, no}, {0x150, UnwindRule::kFastOuter}, {0x160, no}}},
+  };
+  for (const Case& k : cases) {
+    std::vector<UnwindRow> v = {entry(0x100, UnwindRule::sp, 16, UnwindRule::ra_at_cfa, -4),
+                                entry(0x110, UnwindRule::sp, 2048, UnwindRule::ra_at_cfa, 4),
+                                entry(0x130, UnwindRule::sp, 32, UnwindRule::ra_at_cfa, -4, UnwindRule::fp_at_cfa, -8),
+                                entry(0x140, UnwindRule::sp, 8, UnwindRule::ra_in_lr),
+                                entry(0x150, UnwindRule::sp, 0, UnwindRule::ra_undefined)};
+    if (k.with_fp_cfa) {
+      v.push_back(entry(0x120, UnwindRule::fp, 8, UnwindRule::ra_at_cfa, -4, UnwindRule::fp_at_cfa, -8));  // the frame record
+      v.push_back(entry(0x160, UnwindRule::fp, 16, UnwindRule::ra_at_cfa, -4, UnwindRule::fp_at_cfa, -8));  // not the standard one
+    }
+    std::sort(v.begin(), v.end(), [](const UnwindRow& a, const UnwindRow& b) { return a.pc < b.pc; });
+    const auto blob = pmukit::encode_unwind_table(rules_of(v, 0x100, 0x200, k.machine), false);
+    const prof::UnwindTable t = prof::UnwindTable::from(blob.data());
+    ASSERT_NE(t.slots, 0u) << k.machine;
+    EXPECT_EQ(t.fast, k.machine == 3 ? UnwindRule::fast_chain : UnwindRule::fast_sp);
+    EXPECT_EQ(t.ra_at, k.machine == 20 ? 4 : -4);
+    for (const Want& w : k.want)
+      EXPECT_EQ(fast_word_of(t, w.pc), w.word) << "machine " << k.machine << " fp cfa " << k.with_fp_cfa << std::hex << " pc 0x" << w.pc;
+    for (std::uint32_t i = 0; i < t.count; ++i)
+      for (const std::uint32_t lie : {t.fast_words[i] + 4, t.fast_words[i] - 4, 0u, no, UnwindRule::kFastOuter}) {
+        if (lie == t.fast_words[i]) continue;
+        auto bad = blob;
+        std::memcpy(bad.data() + sizeof(prof::UnwindTableHeader) + 8 * t.count + 4 * i, &lie, 4);
+        EXPECT_EQ(prof::UnwindTable::from(bad.data()).count, 0u) << "machine " << k.machine << " rule " << i << std::hex << " word 0x" << lie;
+      }
+  }
+}
+
+// The fast paths (CFA = SP + offset with the return address at CFA + ra_at; i386's frame record;
+// the sampled leaf; i386's simple rules) walk every stack as the general rule does, on hostile
+// tables and stacks too: the same return addresses, the same verdict, every read in the stack.
+TEST(UnwindTable, FastPathsWalkAsTheGeneralRuleDoes_Dwarf4Section6_4) {
+  std::mt19937 rng(17);
+  const std::uint32_t bottom = 0x8000, top = 0x8400;
+  for (const unsigned machine : {40u, 20u, 3u})
+    for (int round = 0; round < 150; ++round) {
+      std::vector<UnwindRow> v;
+      const std::int16_t ra_at = machine == 20 ? 4 : -4;
+      for (std::uint32_t pc = 0x1000; pc < 0x1400; pc += 4 * (1 + rng() % 8)) {
+        const unsigned pick = rng() % 8;
+        const auto off = static_cast<std::int16_t>(4 * (rng() % 64));
+        if (pick < 3) v.push_back(entry(pc, UnwindRule::sp, static_cast<std::int16_t>(off + 4), UnwindRule::ra_at_cfa, ra_at));
+        else if (pick == 3) v.push_back(entry(pc, UnwindRule::fp, 8, UnwindRule::ra_at_cfa, -4, UnwindRule::fp_at_cfa, -8));
+        else if (pick == 4) v.push_back(entry(pc, UnwindRule::sp, off, UnwindRule::ra_in_lr));
+        else if (pick == 5) v.push_back(entry(pc, UnwindRule::sp, 0, UnwindRule::ra_undefined));
+        else if (pick == 6) v.push_back(entry(pc, UnwindRule::sp, static_cast<std::int16_t>(off + 8), UnwindRule::ra_at_cfa, ra_at, UnwindRule::fp_at_cfa, -8));
+        else v.push_back(entry(pc, static_cast<std::uint8_t>(rng() % 3), static_cast<std::int16_t>(4 * (rng() % 512) - 1024),
+                               static_cast<std::uint8_t>(rng() % 4), static_cast<std::int16_t>(4 * (rng() % 512) - 1024),
+                               static_cast<std::uint8_t>(rng() % 3), static_cast<std::int16_t>(4 * (rng() % 16) - 32)));
+      }
+      const auto blob = pmukit::encode_unwind_table(rules_of(v, 0x1000, 0x1400, machine), false);
+      const auto slow_blob = without_fast_path(blob);
+      const prof::UnwindTable fast = prof::UnwindTable::from(blob.data()), slow = prof::UnwindTable::from(slow_blob.data());
+      ASSERT_NE(fast.slots, 0u);
+      ASSERT_NE(slow.slots, 0u);
+      ASSERT_EQ(slow.fast, UnwindRule::fast_none);
+      for (int i = 0; i < 40; ++i) {
+        std::uint32_t stack[(top - bottom) / 4];
+        for (std::uint32_t& w : stack) {
+          const unsigned pick = rng() % 8;  // return addresses, frame pointers into the stack (some misaligned), zeros, noise
+          w = pick < 4 ? 0x1000 + static_cast<std::uint32_t>(rng() % 0x400) + 1
+              : pick < 6 ? bottom + static_cast<std::uint32_t>(rng() % (top - bottom + 64)) / (pick == 5 ? 1 : 4) * (pick == 5 ? 1 : 4)
+              : pick == 6 ? 0 : static_cast<std::uint32_t>(rng());
+        }
+        const std::uint32_t sp = bottom + 4 * static_cast<std::uint32_t>(rng() % 200);
+        const prof::StackContext c{0x1000 + static_cast<std::uint32_t>(rng() % 0x400), 0x1000 + static_cast<std::uint32_t>(rng() % 0x400), sp,
+                                   rng() % 4 == 0 ? 0 : sp + 4 * static_cast<std::uint32_t>(rng() % 64)};
+        const auto read = [&](std::uint32_t a) {
+          EXPECT_TRUE(a >= bottom && a + 4 <= top && a % 4 == 0) << std::hex << a;
+          return a >= bottom && a + 4 <= top ? stack[(a - bottom) / 4] : 0xdeadbeef;
+        };
+        prof::FrameSample<24> got{}, want{};
+        prof::walk_table<24>(fast, c, bottom, top, read, got);
+        prof::walk_table<24>(slow, c, bottom, top, read, want);
+        ASSERT_EQ((std::vector<std::uint32_t>(got.pcs, got.pcs + got.count)), (std::vector<std::uint32_t>(want.pcs, want.pcs + want.count)))
+            << "machine " << machine << " round " << round << std::hex << " pc 0x" << c.pc << " sp 0x" << c.sp << " fp 0x" << c.fp;
+        ASSERT_EQ(got.complete, want.complete) << "machine " << machine << " round " << round;
+      }
+    }
+}
+
 // Code far from the rest (ARM's vectors at 0, the image at 0xa0008000): the map covers the larger
 // cluster only, and stays small; the far code has no rule (its walks end there).
 TEST(UnwindTable, CodeFarFromTheRestIsLeftOutOfTheMap) {
@@ -87,7 +214,7 @@ TEST(UnwindTable, CodeFarFromTheRestIsLeftOutOfTheMap) {
                entry(0xa0008100, UnwindRule::sp, 16, UnwindRule::ra_at_cfa, -4),
                entry(0xa0009000, UnwindRule::none, 0, UnwindRule::ra_unknown)};
   const auto blob = pmukit::encode_unwind_table(r, false);
-  EXPECT_LE(blob.size(), 0x1000u / 4 + sizeof(prof::UnwindTableHeader) + 3 * sizeof(prof::UnwindTableRule));
+  EXPECT_LE(blob.size(), 0x1000u / 4 + sizeof(prof::UnwindTableHeader) + 3 * (sizeof(prof::UnwindTableRule) + 4));
   const prof::UnwindTable t = prof::UnwindTable::from(blob.data());
   ASSERT_EQ(t.count, 3u);
   EXPECT_EQ(t.find(0x20).cfa_base, UnwindRule::none);
@@ -105,11 +232,11 @@ TEST(UnwindTable, BlobIsInTheTargetsByteOrderAndAForeignOneIsEmpty) {
   const auto big = pmukit::encode_unwind_table(r, true);
   const auto little = pmukit::encode_unwind_table(r, false);
   ASSERT_EQ(big.size(), little.size());
-  EXPECT_EQ((std::vector<std::uint8_t>(big.begin(), big.begin() + 4)), (std::vector<std::uint8_t>{0x55, 0x4e, 0x57, 0x32}));
+  EXPECT_EQ((std::vector<std::uint8_t>(big.begin(), big.begin() + 4)), (std::vector<std::uint8_t>{0x55, 0x4e, 0x57, 0x33}));
   EXPECT_EQ(prof::UnwindTable::from(big.data()).count, 0u);  // wrong byte order: not a table here
   EXPECT_EQ(prof::UnwindTable::from(little.data()).count, 2u);
   std::vector<std::uint8_t> bad = little;
-  bad[sizeof(prof::UnwindTableHeader) + 2 * 8] = 2;  // the first slot names a rule beyond the rules
+  bad[sizeof(prof::UnwindTableHeader) + 2 * 8 + 2 * 4] = 8;  // the first slot names a rule beyond the rules
   EXPECT_EQ(prof::UnwindTable::from(bad.data()).count, 0u);
   // Checked once, not per frame: an offset that would make a misaligned read (a fault on MIPS),
   // a base the walk does not know: no table.
@@ -121,6 +248,16 @@ TEST(UnwindTable, BlobIsInTheTargetsByteOrderAndAForeignOneIsEmpty) {
   }
   const std::uint32_t zero = 0;
   EXPECT_EQ(prof::UnwindTable::from(&zero).count, 0u);  // the first link's placeholder
+  // A fast path's return address other than one word from the CFA: the walk's one compare bounds
+  // its reads only for those (WalkSetup::spank), even in a table whose words do not depend on it
+  // (leaves only).
+  const auto leaves = pmukit::encode_unwind_table(rules_of({entry(0x100, UnwindRule::sp, 8, UnwindRule::ra_in_lr)}, 0x100, 0x200), false);
+  ASSERT_EQ(prof::UnwindTable::from(leaves.data()).count, 2u);
+  for (const std::int32_t ra_at : {0, 8, 0x7ffc, -8}) {
+    auto bad = leaves;
+    std::memcpy(bad.data() + offsetof(prof::UnwindTableHeader, ra_at), &ra_at, 4);
+    EXPECT_EQ(prof::UnwindTable::from(bad.data()).count, 0u) << ra_at;
+  }
 }
 
 // The walk picks a rule's path by its number alone (one compare each): the tool sorts the rules,
@@ -242,7 +379,16 @@ TEST_P(UnwindTableTarget, WalksEveryStackAsTheHostUnwinderDoes_Dwarf4Section6_4)
   const prof::UnwindTable t = prof::UnwindTable::from(blob.data());
   ASSERT_NE(t.slots, 0u);
   const bool big = r.big_endian;
-  const unsigned step = GetParam() == "i386" ? 1 : 4;
+  const unsigned step = GetParam().rfind("i386", 0) == 0 ? 1 : 4;
+  // The fast path is there to take (UnwindRule::fast_word): its common rule has a word below 2^31
+  // (i386 without a frame pointer: its simple rules, kFastSp). The general rule's walks (the same
+  // table with no fast path) must agree with it below.
+  EXPECT_TRUE(std::any_of(t.fast_words, t.fast_words + t.count, [](std::uint32_t w) {
+    return w < UnwindRule::kFastNo || (w & 0xffff0000u) == UnwindRule::kFastSp;
+  }));
+  const auto slow_blob = without_fast_path(blob);
+  const prof::UnwindTable slow = prof::UnwindTable::from(slow_blob.data());
+  ASSERT_NE(slow.slots, 0u);
   std::vector<std::uint32_t> code;  // addresses inside functions: a return address's candidates
   for (std::size_t i = 0; i + 1 < r.entries.size(); ++i)
     if (r.entries[i].rule.cfa_base != UnwindRule::none)
@@ -283,6 +429,17 @@ TEST_P(UnwindTableTarget, WalksEveryStackAsTheHostUnwinderDoes_Dwarf4Section6_4)
           got);
       const std::vector<std::uint64_t> pcs(got.pcs, got.pcs + got.count);
       ++walks;
+      prof::FrameSample<kDepth> general{};
+      prof::walk_table<kDepth>(
+          slow, prof::StackContext{pc, static_cast<std::uint32_t>(s.lr), bottom, static_cast<std::uint32_t>(s.fp)}, bottom,
+          bottom + static_cast<std::uint32_t>(s.stack.size()),
+          [&](std::uint32_t a) {
+            std::uint32_t v = 0;
+            for (unsigned j = 0; j < 4; ++j) v |= std::uint32_t{s.stack[a - bottom + j]} << (8 * (big ? 3 - j : j));
+            return v;
+          },
+          general);
+      ASSERT_EQ(pcs, (std::vector<std::uint64_t>(general.pcs, general.pcs + general.count))) << std::hex << "pc 0x" << pc << ": the fast path";
       if (want.pcs.size() >= pmukit::Unwinder::kMaxFrames - 1) continue;  // cut by the host's depth
       ASSERT_EQ(pcs, want.pcs) << std::hex << "pc 0x" << pc << " lr 0x" << s.lr << "; host: " << want.stopped;
       ASSERT_EQ(got.complete, want.stopped.empty()) << std::hex << "pc 0x" << pc << "; host: " << want.stopped;
@@ -294,7 +451,7 @@ TEST_P(UnwindTableTarget, WalksEveryStackAsTheHostUnwinderDoes_Dwarf4Section6_4)
   std::printf("%s: %u walks, %u of 4 frames or more, %u complete\n", GetParam().c_str(), walks, deep, complete);
 }
 
-INSTANTIATE_TEST_SUITE_P(Targets, UnwindTableTarget, ::testing::Values("arm", "mips", "ppc", "i386"),
+INSTANTIATE_TEST_SUITE_P(Targets, UnwindTableTarget, ::testing::Values("arm", "mips", "ppc", "i386", "i386fp"),
                          [](const auto& info) { return info.param; });
 
 }  // namespace

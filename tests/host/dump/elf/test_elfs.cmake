@@ -10,7 +10,9 @@ set(_targets
   "arm|arm-none-eabi|-mcpu=xscale,-marm"
   "mips|mips-linux-gnu|-march=mips32r2,-EB,-mabi=32,-mno-abicalls,-fno-pic,-G0,-static"
   "ppc|powerpc-linux-gnu|-mcpu=8548,-msoft-float,-fno-pic,-no-pie,-static"
-  "i386|i686-linux-gnu|-march=pentium4,-fno-pic,-no-pie,-static")
+  "i386|i686-linux-gnu|-march=pentium4,-fno-pic,-no-pie,-static"
+  # i386 keeping the frame pointer, as the PC examples do: the unwind table's frame-record rule.
+  "i386fp|i686-linux-gnu|-march=pentium4,-fno-pic,-no-pie,-static,-fno-omit-frame-pointer")
 set(_outputs)
 foreach(t IN LISTS _targets)
   string(REPLACE "|" ";" t "${t}")
