@@ -300,7 +300,8 @@ int run_report(const std::vector<std::string>& argv) {
     else if (!cfi)
       warn("'" + options.elf + "' has no call frame information: stacks are one frame deep");
   }
-  const bool lines = pprof || format_needs_lines(format) || sort_needs_lines(options.view.sort);
+  // pprof's locations keep their call sites and lines through leaf_pcs, without the per-line maps.
+  const bool lines = format_needs_lines(format) || sort_needs_lines(options.view.sort);
   const Profile profile = roots ? build_rooted_profile(loaded.dump, symbols, *roots, lines,
                                                        unwound.empty() ? nullptr : &unwound, pprof, inlined)
                                 : build_profile(loaded.dump, symbols, lines, unwound.empty() ? nullptr : &unwound,

@@ -10,7 +10,6 @@
 
 #include "profiler/dump/format.hpp"
 #include "tools/report/describe.hpp"
-#include "tools/report/flat_map.hpp"
 #include "tools/report/text_util.hpp"
 
 namespace pmukit {
@@ -89,6 +88,49 @@ std::string value_type(std::int64_t type, std::int64_t unit) {
   return m;
 }
 
+// Location ids by (address, innermost function): a table a slot per location wide (16 bytes: no
+// flag, id 0 is empty), open addressing with linear probing at most 3/4 full, hashed as every table
+// keyed by the dump's addresses is (address_hash.hpp). A large ELF has a location per distinct pc.
+class Locations {
+ public:
+  // The key's id, and whether it is new (the next id, from 1).
+  std::pair<std::uint32_t, bool> id(std::uint64_t at, std::uint32_t function) {
+    if (4 * (count_ + 1) > 3 * slots_.size()) grow();
+    Slot& s = probe(slots_, at, function);
+    if (s.id != 0) return {s.id, false};
+    s = {at, function, ++count_};
+    return {s.id, true};
+  }
+  // Where the key's probe starts, for the caller to prefetch (valid until the next grow).
+  const void* first_slot(std::uint64_t at, std::uint32_t function) const {
+    return slots_.data() + (hash(at, function) & (slots_.size() - 1));
+  }
+
+ private:
+  struct Slot {
+    std::uint64_t at = 0;
+    std::uint32_t function = 0, id = 0;
+  };
+  static std::size_t hash(std::uint64_t at, std::uint32_t function) {
+    return static_cast<std::size_t>(hash_address(at ^ std::uint64_t{function} << 48));
+  }
+  static Slot& probe(std::vector<Slot>& slots, std::uint64_t at, std::uint32_t function) {
+    const std::size_t mask = slots.size() - 1;
+    for (std::size_t i = hash(at, function);; ++i) {
+      Slot& s = slots[i & mask];
+      if (s.id == 0 || (s.at == at && s.function == function)) return s;
+    }
+  }
+  void grow() {
+    std::vector<Slot> bigger(2 * slots_.size());
+    for (const Slot& s : slots_)
+      if (s.id != 0) probe(bigger, s.at, s.function) = s;
+    slots_.swap(bigger);
+  }
+  std::vector<Slot> slots_ = std::vector<Slot>(1024);  // never empty: first_slot() needs no test
+  std::uint32_t count_ = 0;
+};
+
 class Builder {
  public:
   Builder(const ReportInput& in) : in_(in), p_(in.profile), function_ids_(p_.functions.size(), 0) {
@@ -123,19 +165,23 @@ class Builder {
   // inlining the next (Profile::Frame::call_line). Its lines are pprof's inlined frames, the
   // innermost first, each function with its line there.
   std::uint64_t location(const Profile::Frame* first, const Profile::Frame* last) {
-    const auto [slot, fresh] = locations_.try_emplace({last->at, last->function}, location_count_ + 1);
-    const std::uint64_t id = *slot;
+    const auto [id, fresh] = locations_.id(last->at, last->function);
     if (fresh) {
-      ++location_count_;
       // Location {id = 1, mapping_id = 2, address = 3, line = 4 (Line {function_id = 1, line = 2})}.
-      std::string& l = locations_out_;
+      // Into blocks of about kBlock bytes: one string doubling as it grew copied and touched
+      // twice what it held.
+      if (locations_out_.empty() || locations_out_.back().size() >= kBlock) {
+        locations_out_.emplace_back();
+        locations_out_.back().reserve(kBlock + 256);
+      }
+      std::string& l = locations_out_.back();
       std::string lines;
       for (const Profile::Frame* f = last;; --f) {
         const ProfileFunction& fn = p_.functions[f->function];
         // By the profile's function id: a name is hashed once, not once per location.
         std::uint64_t& fid = function_ids_[f->function];
         if (fid == 0) fid = function(fn.name, fn.line);
-        const std::uint32_t line_id = symbols_ ? p_.frame_line(*f) : kNoLine;
+        const std::uint32_t line_id = symbols_ ? frame_line(*f) : kNoLine;
         const std::uint64_t line =
             line_id != kNoLine ? static_cast<std::uint64_t>(std::int64_t{p_.symbols->line(line_id).line}) : 0;
         lines += '\x22';  // field 4, length-delimited
@@ -153,6 +199,14 @@ class Builder {
       l += lines;
     }
     return id;
+  }
+
+  // Profile::frame_line(), its line table search starting where the last one ended: the stacks
+  // come with their leaf pcs in rising order under each caller and leaf.
+  std::uint32_t frame_line(const Profile::Frame& f) {
+    if (f.call_line != kNoLine) return f.call_line == kInlinedNoLine ? kNoLine : f.call_line;
+    if (f.at == 0) return kNoLine;
+    return p_.symbols->line_at(f.at, line_hint_).value_or(kNoLine);
   }
 
   void write(std::ostream& os) {
@@ -184,10 +238,14 @@ class Builder {
     std::string mapping;
     field(mapping, 1, 1);
     std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
-    for (const auto& [pc, c] : p_.pc_self) {
+    // The sampled pcs' span (the profile keeps no per-pc map for pprof: build_profile's leaf_pcs).
+    const auto span = [&](std::uint64_t pc, std::uint64_t count) {
+      if (count == 0) return;
       lo = std::min(lo, pc);
       hi = std::max(hi, pc + 1);
-    }
+    };
+    for (const SampleCount& s : d.sample_counts) span(s.pc, s.count);
+    for (const HistogramBin& h : d.histogram) span(h.pc, h.count);
     if (d.image && d.image->has_code) {
       lo = d.image->code_lo;
       hi = d.image->code_hi;
@@ -209,7 +267,21 @@ class Builder {
     // frames inlined at one instruction (report --inline) are one location.
     // Sample {location_id = 1, value = 2}, both packed.
     std::vector<std::uint64_t> ids;
-    for (const auto& [frames, count] : p_.stacks) {
+    constexpr std::size_t kAhead = 8;  // stacks
+    const auto& stacks = p_.stacks;
+    for (std::size_t i = 0; i < stacks.size(); ++i) {
+      // The locations of a stack a few ahead, fetched now: their look-ups miss the cache on a
+      // large ELF (a location per distinct pc), and so overlap.
+      if (i + kAhead < stacks.size()) {
+        const auto& ahead = stacks[i + kAhead].first;
+        for (std::size_t end = ahead.size(); end != 0;) {
+          std::size_t first = end - 1;
+          while (first != 0 && ahead[first - 1].call_line != kNoLine) --first;
+          __builtin_prefetch(locations_.first_slot(ahead[end - 1].at, ahead[end - 1].function));
+          end = first;
+        }
+      }
+      const auto& [frames, count] = stacks[i];
       if (count == 0) continue;
       ids.clear();
       for (std::size_t end = frames.size(); end != 0;) {
@@ -240,9 +312,11 @@ class Builder {
     comments.push_back(static_cast<std::uint64_t>(str("pmukit: " + describe_target(d))));
 
     bytes_field(b, 3, mapping);
-    b += locations_out_;
-    locations_out_.clear();
-    locations_out_.shrink_to_fit();
+    for (std::string& block : locations_out_) {
+      b += block;
+      std::string().swap(block);
+      out.maybe_flush();
+    }
     for (const std::string& f : functions_out_) bytes_field(b, 5, f);
     out.maybe_flush();
     for (const std::string& s : strings_out_) {
@@ -261,19 +335,15 @@ class Builder {
   const ReportInput& in_;
   const Profile& p_;
   bool symbols_ = false;
+  std::size_t line_hint_ = 0;  // frame_line()'s
   std::vector<std::string> strings_out_;    // the string table, in order
   std::vector<std::string> functions_out_;  // each Function message, in id order
-  std::string locations_out_;               // the Location fields (4) of the profile, in id order
-  std::uint64_t location_count_ = 0;
+  static constexpr std::size_t kBlock = 1 << 20;
+  std::vector<std::string> locations_out_;  // the Location fields (4) of the profile, in id order
   std::unordered_map<std::string, std::int64_t> strings_;
   std::unordered_map<std::string, std::uint64_t> functions_;
   std::vector<std::uint64_t> function_ids_;  // profile function id -> function(), 0 before its first
-  struct AtHash {
-    std::size_t operator()(const std::pair<std::uint64_t, std::uint32_t>& k) const {
-      return static_cast<std::size_t>(hash_address(k.first ^ std::uint64_t{k.second} << 48));
-    }
-  };
-  FlatMap<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t, AtHash> locations_;
+  Locations locations_;
 };
 
 }  // namespace

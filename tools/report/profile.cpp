@@ -62,6 +62,7 @@ class Builder {
         address_digits_(2 * address_bytes),
         with_lines_(with_lines),
         leaf_pcs_(leaf_pcs),
+        sites_(with_lines || leaf_pcs),
         inlined_(inlined && symbols.has_inlined()),
         by_symbol_(symbols.function_count(), kNoFunction),
         by_inlined_(inlined_ ? symbols.inlined_count() : 0, kNoFunction),
@@ -80,7 +81,7 @@ class Builder {
       // is in, and expanded into the inlined calls at the end (take()).
       last_.self = inlined_ ? innermost_at(pc, last_.leaf) : last_.leaf;
       if (with_lines_) {
-        const std::uint32_t line = line_of(pc);
+        const std::uint32_t line = symbols_.line_at(pc, line_hint_).value_or(kNoLine);  // pcs rise
         last_.line_self = &profile_.line_self[std::uint64_t{last_.self} << 32 | line];
         last_.pc_self = profile_.pc_self.append(pc, Profile::PcCost{last_.self, line, 0});
       }
@@ -108,7 +109,7 @@ class Builder {
     frames.push_back({leaf, kNoLine, leaf_pcs_ || inlined_ ? pc : 0});
     for (std::size_t k = 1; k < u.pcs.size(); ++k) {
       const std::uint64_t site = u.pcs[k] - 1;  // the call, not the return address after it
-      frames.push_back({function_of(site), kNoLine, with_lines_ || inlined_ ? site : 0});
+      frames.push_back({function_of(site), kNoLine, sites_ || inlined_ ? site : 0});
     }
     if (!u.stopped.empty()) frames.push_back({marker("[unwind stopped: " + u.stopped + "]"), kNoLine, 0});
     std::reverse(frames.begin(), frames.end());
@@ -178,6 +179,10 @@ class Builder {
       else
         by_caller.push_back({{g.caller, g.leaf, g.site, g.pc}, n});
     });
+    // The guesses are all in by_leaf or by_caller now: their memory goes back before the stacks
+    // take theirs (a key per distinct sample with leaf pcs).
+    std::vector<std::pair<Guess, std::uint64_t>>().swap(list_);
+    guesses_ = {};
     sort_by_leaf(by_leaf);
     for (auto it = by_leaf.begin(); it != by_leaf.end();) {
       const std::uint32_t leaf = std::get<0>(it->first);
@@ -199,6 +204,7 @@ class Builder {
       it = end;
     }
     sort_by_leaf(by_caller);  // caller, leaf, site, pc
+    plain.reserve(by_caller.size());  // at most one each: no copies as it grows
     for (auto it = by_caller.begin(); it != by_caller.end();) {
       const std::uint32_t caller = std::get<0>(it->first);
       auto end = it;
@@ -224,9 +230,13 @@ class Builder {
       }
       it = end;
     }
-    profile_.stacks.reserve(placed_.size() + plain.size());
-    for (auto& [frames, n] : placed_) profile_.stacks.emplace_back(frames, n);
-    for (auto& e : plain) profile_.stacks.push_back(std::move(e));
+    if (placed_.empty()) {  // no walks: the LR guesses alone, as they are (no copy)
+      profile_.stacks = std::move(plain);
+    } else {
+      profile_.stacks.reserve(placed_.size() + plain.size());
+      for (auto& [frames, n] : placed_) profile_.stacks.emplace_back(frames, n);
+      for (auto& e : plain) profile_.stacks.push_back(std::move(e));
+    }
     if (inlined_) expand_inlined();
     profile_.pc_self.sort();
     if (with_lines_) arcs();
@@ -235,7 +245,9 @@ class Builder {
 
   // std::sort of the whole, in the same order, but first spread by the key's first function id
   // (the leaf, or the caller; a counting pass) and then sorted a function at a time: the sort's
-  // passes stay in cache, which a million keys of a large ELF with leaf pcs do not.
+  // passes stay in cache, which a million keys of a large ELF with leaf pcs do not. The keys are
+  // distinct (one per guess) and compared field by field: std::tuple's operator< tests each field
+  // both ways.
   template <class Entry>
   void sort_by_leaf(std::vector<Entry>& v) const {
     const std::size_t buckets = profile_.functions.size() + 1;  // the last one: any other id
@@ -246,7 +258,15 @@ class Builder {
     std::vector<Entry> spread(v.size());
     std::vector<std::size_t> at(start.begin(), start.end() - 1);
     for (const Entry& e : v) spread[at[bucket(e)]++] = e;
-    for (std::size_t i = 0; i < buckets; ++i) std::sort(spread.begin() + start[i], spread.begin() + start[i + 1]);
+    const auto less = [](const Entry& a, const Entry& b) {
+      const auto &x = a.first, &y = b.first;
+      if (std::get<0>(x) != std::get<0>(y)) return std::get<0>(x) < std::get<0>(y);
+      if (std::get<1>(x) != std::get<1>(y)) return std::get<1>(x) < std::get<1>(y);
+      if (std::get<2>(x) != std::get<2>(y)) return std::get<2>(x) < std::get<2>(y);
+      if (std::get<3>(x) != std::get<3>(y)) return std::get<3>(x) < std::get<3>(y);
+      return a.second < b.second;
+    };
+    for (std::size_t i = 0; i < buckets; ++i) std::sort(spread.begin() + start[i], spread.begin() + start[i + 1], less);
     v.swap(spread);
   }
 
@@ -308,7 +328,7 @@ class Builder {
 
   // Inlined code is found by address: then the call and the pc are kept until take() expands them.
   Guess guess_key(std::uint32_t caller, std::uint64_t lr, std::uint32_t leaf, std::uint64_t pc) const {
-    return {caller, leaf, (with_lines_ || inlined_) && caller != kNoFunction ? lr - 1 : 0,
+    return {caller, leaf, (sites_ || inlined_) && caller != kNoFunction ? lr - 1 : 0,
             leaf_pcs_ || inlined_ ? pc : 0};
   }
 
@@ -430,7 +450,7 @@ class Builder {
       for (std::size_t i = 0; i < frames.size(); ++i) {
         const Frame& f = frames[i];
         const bool leaf = i + 1 == frames.size();
-        const std::uint64_t kept = (leaf ? leaf_pcs_ : with_lines_) ? f.at : 0;
+        const std::uint64_t kept = (leaf ? leaf_pcs_ : sites_) ? f.at : 0;
         if (f.at != 0 && f.function != unknown_ && !is_marker(f.function)) symbols_.inlined_at(f.at, chain_);
         else chain_.clear();
         if (chain_.empty()) {
@@ -438,7 +458,7 @@ class Builder {
           continue;
         }
         // The inlined calls' arcs (callgrind) sit at the instruction: kept with lines.
-        const std::uint64_t at = with_lines_ || leaf_pcs_ ? f.at : 0;
+        const std::uint64_t at = sites_ ? f.at : 0;
         s.push_back({f.function, call_line(chain_[0]), at});
         for (std::size_t k = 0; k < chain_.size(); ++k)
           s.push_back({inlined_function(chain_[k].function),
@@ -451,7 +471,7 @@ class Builder {
     profile_.stacks = std::move(out);
   }
   std::uint32_t call_line(const InlineFrame& f) const {
-    return with_lines_ && f.call_line != 0xFFFFFFFFu ? f.call_line : kInlinedNoLine;
+    return sites_ && f.call_line != 0xFFFFFFFFu ? f.call_line : kInlinedNoLine;
   }
 
   // The innermost inlined function at pc in `in` (the function of pc), or `in` itself.
@@ -533,9 +553,13 @@ class Builder {
     std::size_t pc_self = 0;  // index in profile_.pc_self
   } last_;
   const SymbolTable& symbols_;
+  std::size_t line_hint_ = 0;  // add()'s line look-ups, from the last one's range
   int address_digits_;
-  bool with_lines_;
+  bool with_lines_;  // line_self, pc_self and calls
   bool leaf_pcs_;
+  // Frames keep their call sites and inlined calls' lines: with lines, and for leaf pcs (pprof's
+  // locations carry their lines) without the per-line maps.
+  bool sites_;
   bool inlined_;
   Profile profile_;
   std::vector<std::uint32_t> by_symbol_;  // symbol index -> function id

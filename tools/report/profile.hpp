@@ -172,7 +172,9 @@ UnwindSummary summarize(const std::vector<UnwoundStack>& unwound, const std::vec
 // (format_needs_lines()) and which cost most of the time on large profiles. unwound: one entry per
 // dump.stacks sample, in order; they give those samples their own stacks instead of the LR guess.
 // leaf_pcs: each stack's leaf frame keeps the sampled pc (pprof's locations), so there are as many
-// stacks as distinct (pc, stack) pairs; else one per function stack. inlined: frames in inlined
+// stacks as distinct (pc, stack) pairs; else one per function stack. Every frame then keeps its
+// call site and inlined call lines too, as with lines (a location has its line), but line_self,
+// pc_self and calls stay empty unless with_lines: pprof reads none of them. inlined: frames in inlined
 // code expanded into the inlined calls (see above; needs a SymbolTable loaded with them).
 Profile build_profile(const Dump& dump, const SymbolTable& symbols, bool with_lines = true,
                       const std::vector<UnwoundStack>* unwound = nullptr, bool leaf_pcs = false,

@@ -99,4 +99,36 @@ std::optional<std::uint32_t> SymbolTable::line_at(std::uint64_t pc) const {
   return it->line_id;
 }
 
+std::optional<std::uint32_t> SymbolTable::line_at(std::uint64_t pc, std::size_t& hint) const {
+  // The ranges before `lo` start at or below pc and those from `hi` on above it, as the full
+  // search's upper_bound needs: galloping from the hint, doubling the step.
+  const std::size_t n = ranges_.size();
+  std::size_t lo = 0, hi = n;
+  if (hint < n && ranges_[hint].lo <= pc) {
+    std::size_t a = hint, step = 1;
+    while (a + step < n && ranges_[a + step].lo <= pc) {
+      a += step;
+      step *= 2;
+    }
+    lo = a + 1;
+    hi = std::min(a + step, n);
+  } else if (hint < n) {
+    std::size_t b = hint, step = 1;
+    while (b >= step && ranges_[b - step].lo > pc) {
+      b -= step;
+      step *= 2;
+    }
+    lo = b >= step ? b - step + 1 : 0;
+    hi = b;
+  }
+  auto it = std::upper_bound(ranges_.begin() + static_cast<std::ptrdiff_t>(lo),
+                             ranges_.begin() + static_cast<std::ptrdiff_t>(hi), pc,
+                             [](std::uint64_t v, const Range& r) { return v < r.lo; });
+  if (it == ranges_.begin()) return std::nullopt;
+  --it;
+  hint = static_cast<std::size_t>(it - ranges_.begin());
+  if (pc >= it->hi) return std::nullopt;
+  return it->line_id;
+}
+
 }  // namespace pmukit

@@ -62,6 +62,10 @@ class SymbolTable {
 
   // The source line of pc (an id into line()), if the DWARF line table covers it.
   std::optional<std::uint32_t> line_at(std::uint64_t pc) const;
+  // The same, searched from `hint` (where the last look-up ended; start at 0) outwards: addresses
+  // looked up in rising order, or near each other, cost a few steps instead of a search of every
+  // range (a large ELF's line table is megabytes: each of those steps a cache miss).
+  std::optional<std::uint32_t> line_at(std::uint64_t pc, std::size_t& hint) const;
   const SourceLine& line(std::uint32_t id) const { return lines_[id]; }
   const std::string& file(std::uint32_t index) const { return files_[index]; }
 

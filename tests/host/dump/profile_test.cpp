@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <random>
 #include <string>
 
 #include "fixtures.hpp"
@@ -39,6 +40,32 @@ TEST(Symbols, LookupsAndZeroSizeSymbols) {
   EXPECT_EQ(t.file(l.file), "lib/crc_table.h");
   EXPECT_EQ(l.line, 3u);
   EXPECT_FALSE(t.line_at(0x4040).has_value());
+}
+
+// line_at(pc, hint) is line_at(pc) from any hint: ranges with gaps, equal starts and one inside
+// another, addresses in rising, falling and random order, each hint where the last one left it
+// and also from an arbitrary one.
+TEST(Symbols, LineLookupFromAHintFindsWhatTheFullSearchFinds) {
+  pmukit::SymbolTable t;
+  std::mt19937_64 rng(5);
+  for (unsigned i = 0; i < 500; ++i) {
+    const std::uint64_t lo = 0x1000 + 4 * (rng() % 4000);
+    t.add_line(lo, lo + 4 * (1 + rng() % 8), "f" + std::to_string(i % 7) + ".c", 1 + i);
+  }
+  t.finalize();
+  std::vector<std::uint64_t> pcs;
+  for (std::uint64_t pc = 0xF00; pc < 0x5000; pc += 2) pcs.push_back(pc);
+  std::vector<std::uint64_t> order = pcs;
+  std::reverse(order.begin(), order.end());
+  pcs.insert(pcs.end(), order.begin(), order.end());
+  for (unsigned i = 0; i < 4000; ++i) pcs.push_back(0xF00 + rng() % 0x4200);
+  std::size_t hint = 0;
+  for (const std::uint64_t pc : pcs) {
+    const auto full = t.line_at(pc);
+    EXPECT_EQ(t.line_at(pc, hint), full) << std::hex << pc;
+    std::size_t any = rng() % (t.line_range_count() + 2);
+    EXPECT_EQ(t.line_at(pc, any), full) << std::hex << pc;
+  }
 }
 
 TEST(Profile, SelfSamplesPerFunction) {
