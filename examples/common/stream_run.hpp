@@ -95,8 +95,9 @@ struct Run {
               profiler.event_name(h), preset ? preset : ""};
       if (bits > width) width = bits;
     }
-    // The counter clock is the board clock COUNTS are timed by (no PMU clock rate is known on QEMU).
-    w.begin({Board::kTarget, B::catalog.id, Board::kClockHz, static_cast<std::uint8_t>(width), 4});
+    // The PMU's clock rate is not known here (0, as the profile examples say); COUNTS carry the
+    // board clock's own rate (time_hz).
+    w.begin({Board::kTarget, B::catalog.id, 0, static_cast<std::uint8_t>(width), 4});
     w.counters(c, n);
     w.sample_source({pmu::dump::SampleSourceKind::timer, pmu::dump::kNoCounter, 1'000'000'000u / kSampleHz, dropped});
     w.image(image);
@@ -111,7 +112,10 @@ struct Run {
     w.region({r.name, r.calls, cs, n, r.clamped, r.voided, r.interrupts});
     return true;
   }
+  // 64-bit totals: the timer samples, no PMU interrupt folds, so the counters' overflows are
+  // folded here (at least once per wrap: COUNTS go out every second, CCNT wraps in 4.3 s at 1 GHz).
   static std::size_t counts(void*, std::uint64_t* out, std::size_t max) {
+    (void)profiler.fold();
     const unsigned n = profiler.counters_added();
     std::size_t k = 0;
     for (; k < n && k < max; ++k) out[k] = profiler.read(prof::Counter{static_cast<std::uint8_t>(k)});

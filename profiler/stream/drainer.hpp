@@ -242,6 +242,7 @@ class Drainer {
     std::uint64_t v[kMaxCounts];
     const std::size_t n = src_.counts(src_.ctx, v, kMaxCounts);
     frame_.begin(FrameType::counts);
+    frame_.varint(src_.clock_hz);  // the rate of `now` (docs/stream-format.md, COUNTS)
     frame_.varint(now);
     frame_.varint(n);
     for (std::size_t i = 0; i < n; ++i) frame_.varint(v[i]);  // 32 x 10 bytes: always fits

@@ -106,7 +106,7 @@ class Recorder : public st::Decoder::Handler {
     if (reboot_ || !dump_) return;
     dump_->snapshot(key, bytes, order);
   }
-  void counts(std::uint64_t, const std::vector<std::uint64_t>&, std::uint64_t) override {}
+  void counts(std::uint64_t, std::uint64_t, const std::vector<std::uint64_t>&, std::uint64_t) override {}
 
   void set_dropped(const st::StreamStats& s) {
     if (dump_ && !reboot_ && s.dropped_known) dump_->set_dropped(s.dropped);
@@ -267,10 +267,11 @@ class TopView : public st::Decoder::Handler {
     b.samples += s.size();
   }
   void chunk(const std::string&, const std::vector<std::uint8_t>&, std::uint64_t) override {}
-  void counts(std::uint64_t time, const std::vector<std::uint64_t>& totals, std::uint64_t order) override {
+  void counts(std::uint64_t time_hz, std::uint64_t time, const std::vector<std::uint64_t>& totals,
+              std::uint64_t order) override {
     if (!counts_.empty() && order < counts_.back().order) return;  // a late frame: older values
     if (!info_ || totals.size() != info_->counters.size()) return;
-    counts_.push_back({Clock::now(), order, time, totals});
+    counts_.push_back({Clock::now(), order, time, totals, time_hz});
   }
 
   // A new interval starts: the oldest outside the window go.
@@ -348,6 +349,7 @@ class TopView : public st::Decoder::Handler {
     Clock::time_point at;
     std::uint64_t order, time;
     std::vector<std::uint64_t> totals;
+    std::uint64_t time_hz;  // 0: the TARGET chunk's counter clock
   };
 
   static std::string trim(double d) {
@@ -384,9 +386,8 @@ class TopView : public st::Decoder::Handler {
     const Counts& a = counts_.front();
     const Counts& b = counts_.back();
     const std::uint64_t ticks = b.time - a.time;
-    const double secs = info_->target.counter_clock_hz != 0 && ticks != 0
-                            ? static_cast<double>(ticks) / static_cast<double>(info_->target.counter_clock_hz)
-                            : 0.0;
+    const std::uint64_t hz = b.time_hz != 0 ? b.time_hz : info_->target.counter_clock_hz;
+    const double secs = hz != 0 && ticks != 0 ? static_cast<double>(ticks) / static_cast<double>(hz) : 0.0;
     o << "counters (per second of the board's clock):";
     std::vector<EventValue> values;
     bool wrapped = false;

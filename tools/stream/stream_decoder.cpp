@@ -313,15 +313,15 @@ bool Decoder::on_chunk(const std::uint8_t* p, std::size_t n, std::uint64_t order
 
 bool Decoder::on_counts(const std::uint8_t* p, std::size_t n, std::uint64_t order) {
   const std::uint8_t* end = p + n;
-  std::uint64_t time = 0, count = 0;
-  if (!read_varint(p, end, time) || !read_varint(p, end, count)) return false;
+  std::uint64_t time_hz = 0, time = 0, count = 0;
+  if (!read_varint(p, end, time_hz) || !read_varint(p, end, time) || !read_varint(p, end, count)) return false;
   if (count != hello_->info.counters.size()) return false;  // COUNTERS order, every counter
   std::vector<std::uint64_t> totals(static_cast<std::size_t>(count));
   for (auto& t : totals)
     if (!read_varint(p, end, t)) return false;
   if (p != end) return false;
   ++stats_.counts_frames;
-  handler_.counts(time, totals, order);
+  handler_.counts(time_hz, time, totals, order);
   return true;
 }
 

@@ -83,7 +83,9 @@ class Decoder {
     // A CHUNK frame: one whole dump chunk, checked against the preamble; `key` names what it
     // replaces (type and region name or task id).
     virtual void chunk(const std::string& key, const std::vector<std::uint8_t>& bytes, std::uint64_t order) = 0;
-    virtual void counts(std::uint64_t time, const std::vector<std::uint64_t>& totals, std::uint64_t order) = 0;
+    // time_hz: the rate of `time` (0: unknown, the TARGET chunk's counter clock stands in).
+    virtual void counts(std::uint64_t time_hz, std::uint64_t time, const std::vector<std::uint64_t>& totals,
+                        std::uint64_t order) = 0;
     // True once the handler wants no more frames (a sample count reached): the decoder stops
     // there and leaves the rest of the bytes unread (pending()).
     virtual bool full() const { return false; }

@@ -125,9 +125,11 @@ inline Bytes samples(std::uint16_t seq, std::uint64_t dropped, const std::vector
   return frame(0x02, seq, samples_payload(dropped, s, lr, task));
 }
 
-inline Bytes counts(std::uint16_t seq, std::uint64_t time, const std::vector<std::uint64_t>& totals) {
+// time_hz 0: the TARGET chunk's counter clock stands in (docs/stream-format.md, COUNTS).
+inline Bytes counts(std::uint16_t seq, std::uint64_t time, const std::vector<std::uint64_t>& totals,
+                    std::uint64_t time_hz = 0) {
   Bytes p;
-  varint(p, time), varint(p, totals.size());
+  varint(p, time_hz), varint(p, time), varint(p, totals.size());
   for (std::uint64_t t : totals) varint(p, t);
   return frame(0x04, seq, p);
 }

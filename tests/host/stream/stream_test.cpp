@@ -29,7 +29,9 @@ struct Collect : st::Decoder::Handler {
   }
   void samples(const std::vector<st::StreamSample>& s, std::uint8_t, std::uint64_t) override { samples_(s); }
   void chunk(const std::string& k, const std::vector<std::uint8_t>&, std::uint64_t) override { chunk_keys.push_back(k); }
-  void counts(std::uint64_t t, const std::vector<std::uint64_t>& v, std::uint64_t) override { got_counts.push_back({t, v}); }
+  void counts(std::uint64_t, std::uint64_t t, const std::vector<std::uint64_t>& v, std::uint64_t) override {
+    got_counts.push_back({t, v});
+  }
 };
 
 // Fed in pieces of every size from 1 to 13 bytes, as a UART delivers them.
@@ -370,7 +372,7 @@ struct ToDump : st::Decoder::Handler {
     out->add_samples(s, (flags & st::kSamplesHaveTask) != 0);
   }
   void chunk(const std::string& k, const std::vector<std::uint8_t>& b, std::uint64_t o) override { out->snapshot(k, b, o); }
-  void counts(std::uint64_t, const std::vector<std::uint64_t>&, std::uint64_t) override {}
+  void counts(std::uint64_t, std::uint64_t, const std::vector<std::uint64_t>&, std::uint64_t) override {}
 };
 
 std::vector<Sample> dump_samples(const pmukit::Dump& d) {
