@@ -174,6 +174,42 @@ done
 end_table
 echo
 
+echo "## Per-task counts (profiler/task_counters.hpp: the examples' round-robin scheduler under pmusim; instructions)"
+echo
+table tasks compared
+echo "| preset | on_switch | sampling interrupt | task | counted | executed alone | error | switches in | samples (own/other task/elsewhere) | error less its samples' cost, per switch |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+for log in "$root"/*/examples/*/*_tasks.elf.*_tasks_pmusim.log; do
+  [ -f "$log" ] || continue
+  preset=$(basename "$(dirname "$(dirname "$(dirname "$log")")")")
+  on_switch=$(first 's/^on_switch: \([0-9]*\) instructions.*/\1/p' "$log")
+  interrupt=$(first 's/^sampling interrupt: \([0-9]*\) instructions.*/\1/p' "$log")
+  sed -n '/^task  instructions/,/^no task:/p' "$log" | sed '1d;$d' |
+    while read -r name counted alone error switches samples detail per; do
+      echo "| $preset | $on_switch | $interrupt | $name | $counted | $alone | $error | $switches | $samples $detail | $per |"
+    done
+done
+end_table
+echo
+
+echo "## Live stream: bytes per sample on the UART (profiler/stream/: each board's <example>_stream_qemu run, QEMU)"
+echo
+# The run is killed after a wall-clock time, so its sample count varies: regenerated, not compared.
+table stream timing
+echo "| preset | samples | bytes per sample, SAMPLES frames with their framing | samples/s that fill 11,520 B/s (115,200 baud, 8N1) | dropped by the ring | corrupt frames | frames missing |"
+echo "|---|---|---|---|---|---|---|"
+for f in "$root"/*/examples/*/*_stream.elf.stream; do
+  [ -f "$f" ] || continue
+  preset=$(basename "$(dirname "$(dirname "$(dirname "$f")")")")
+  line=$(python3 "$(dirname "$0")/../tests/stream/check_stream.py" "$f" 2>/dev/null | head -n1)
+  n=$(sed -n 's/.*; \([0-9]*\) samples, \([0-9]*\) dropped by the firmware, \([0-9.]*\) bytes per sample.*; \([0-9]*\) corrupt, \([0-9]*\) frames missing.*/\1|\2|\3|\4|\5/p' <<<"$line")
+  [ -n "$n" ] || continue
+  IFS='|' read -r samples dropped bps corrupt missing <<<"$n"
+  echo "| $preset | $samples | $bps | $(awk -v b="$bps" 'BEGIN { printf "%.0f", 11520 / b }') | $dropped | $corrupt | $missing |"
+done
+end_table
+echo
+
 echo "## Zero-cost gate and fast-region window from the disassembly (bench/zero_cost)"
 echo
 # The probes scripts/test.sh's run_all.sh built just before, where they are all there (only read:
