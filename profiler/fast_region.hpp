@@ -93,6 +93,11 @@ class BasicFastRegions {
   static_assert(sizeof...(Slots) > 0, "FastRegions needs at least one counter slot");
   static_assert(((Slots < B::kSlots) && ...), "FastRegions: a slot is not a counter of this PMU (0 .. kSlots-1)");
   static_assert(distinct(), "FastRegions: a slot is listed twice");
+  // A fast region takes its difference from two raw reads, modulo the register: exact across one
+  // wrap. A counter without an overflow condition that wraps below 32 bits (the Cortex-M DWT's
+  // 8-bit counters, every 256 counts) could wrap more than once unseen: not in a fast region.
+  static_assert(B::kCapabilities.overflow || ((B::width(Slots) >= 32) && ...),
+                "a fast region on a counter without an overflow condition needs 32 bits or more");
 
  public:
   using Pmu = B;

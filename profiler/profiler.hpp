@@ -15,6 +15,11 @@
 // software high part by fold() — call it from the PMU overflow interrupt (Sampler does) or poll it
 // at least once per 2^width events. read() is correct across any number of folded overflows and
 // when an overflow lands between its register reads (it retries; see read()).
+// A backend without an overflow condition (Capabilities::overflow false: the Cortex-M DWT) is
+// extended by polling instead: fold() reads each counter narrower than 64 bits and takes a wrap
+// (2^width) where it went backwards since the last fold; read() and regions add a wrap since then
+// the same way. Exact when folded at least once per 2^width events of each counter (a SysTick
+// handler that calls fold(): under 2^32 cycles for CYCCNT, under 256 counts of an 8-bit counter).
 //
 // Interrupts (one core; the PMU overflow interrupt is the only other context that uses a Profiler):
 //   may be called from the interrupt handler:  read, fold, fold_mask, running, used_slots,
@@ -78,6 +83,9 @@ template <Backend B>
 class Profiler {
  public:
   static constexpr unsigned kMaxCounters = B::kSlots;
+  // No overflow condition to fold (Capabilities::overflow false): every counter narrower than 64 bits
+  // is polled (header comment).
+  static constexpr bool kPolled = !B::kCapabilities.overflow;
   static_assert(kMaxCounters <= 32, "slot masks are 32 bits");
 
   // Detects the PMU and which counters work. Until probe() runs, every slot is assumed to work.
@@ -245,6 +253,8 @@ class Profiler {
     B::clear_overflow(used_);
     // A sampled counter starts at its preset: its software part takes it off, so it reads 0 too.
     for (auto& c : counters_) c.high = c.slot == Counter::kInvalid ? 0 : 0 - start_value_[c.slot];
+    if constexpr (kPolled)
+      for (auto& c : counters_) c.last = c.slot == Counter::kInvalid ? 0 : start_value_[c.slot] & low_mask(B::width(c.slot));
     for (auto& l : latched_) l = 0;
     rearm_base_ = *rearm_word_;  // re-arms before the reset are gone too
     folds_ = folds_ + 1;
@@ -286,6 +296,7 @@ class Profiler {
   struct Snapshot {
     std::uint64_t raw[B::kSlots];
     std::uint64_t high[kMaxCounters];
+    std::uint64_t last[kPolled ? kMaxCounters : 1];  // polled backends: raw values at the last fold
     std::uint32_t status;
     std::uint32_t rearms;  // a fast vector's re-arm count, with the highs (count_rearms_in)
   };
@@ -317,7 +328,9 @@ class Profiler {
     if (!valid(c)) return 0;
     const unsigned slot = counters_[c.index].slot, w = B::width(slot);
     const std::uint64_t rearms = c.index == rearm_index_ ? std::uint64_t{s.rearms - rearm_base_} * rearm_period_ : 0;
-    return s.high[c.index] + rearms + ((s.status & bit(slot)) ? carry(slot, s.raw[slot]) : 0) + (s.raw[slot] & low_mask(w));
+    std::uint64_t wrap = 0;
+    if constexpr (kPolled) wrap = slot < B::kSlots ? polled_carry(slot, s.raw[slot], s.last[c.index]) : 0;
+    return s.high[c.index] + rearms + wrap + ((s.status & bit(slot)) ? carry(slot, s.raw[slot]) : 0) + (s.raw[slot] & low_mask(w));
   }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
@@ -334,9 +347,13 @@ class Profiler {
   // Folds set overflow conditions into the software high parts. Call from the PMU interrupt
   // (Sampler does) or poll it often enough; safe to call at any time. A Sampler's armed slots are
   // left to the sampling interrupt (set_sampled). Returns the slots folded.
+  // A polled backend (no overflow condition): returns the slots that wrapped since the last fold.
   std::uint32_t fold() {
     pmu::IrqGuard guard;  // the status read and the fold are one step for the handler
-    return fold_masked(B::overflow_status());
+    if constexpr (kPolled)
+      return poll_masked();
+    else
+      return fold_masked(B::overflow_status());
   }
 
   // Folds exactly these slots' overflow conditions (the caller has read overflow_status()).
@@ -402,11 +419,33 @@ class Profiler {
     std::int8_t preset = -1;                      // pmu::Preset it was added by, -1: raw event
     EventConfig event{};
     std::uint64_t high = 0;  // software part: 2^width per folded overflow
+    std::uint64_t last = 0;  // polled backends: the register's low bits at the last fold or reset
   };
 
   static constexpr std::uint32_t bit(unsigned s) { return std::uint32_t{1} << s; }
   static constexpr std::uint32_t all_slots() {
     return kMaxCounters >= 32 ? ~0u : (std::uint32_t{1} << kMaxCounters) - 1;
+  }
+  // A wrap since the last fold: the register's low bits below what that fold saw.
+  static std::uint64_t polled_carry(unsigned slot, std::uint64_t raw, std::uint64_t last) {
+    const unsigned w = B::width(slot);
+    return w < 64 && (raw & low_mask(w)) < last ? std::uint64_t{1} << w : 0;
+  }
+  // fold()'s sequence on a polled backend; the caller holds the interrupt mask. No register is
+  // written and nothing is stopped: a poll loses no event.
+  std::uint32_t poll_masked() {
+    std::uint32_t wrapped = 0;
+    for (auto& c : counters_) {
+      if (c.slot == Counter::kInvalid || B::width(c.slot) >= 64) continue;
+      const std::uint64_t raw = B::read(c.slot) & low_mask(B::width(c.slot));
+      if (polled_carry(c.slot, raw, c.last)) {
+        c.high += std::uint64_t{1} << B::width(c.slot);
+        wrapped |= bit(c.slot);
+      }
+      c.last = raw;
+    }
+    folds_ = folds_ + 1;
+    return wrapped;
   }
   // fold_mask's sequence; the caller holds the interrupt mask.
   std::uint32_t fold_masked(std::uint32_t mask) {
@@ -479,7 +518,8 @@ class Profiler {
       const std::uint64_t v = B::read(s.slot);
       if (raw) *raw = v;
       const bool c2 = B::overflow_status() & bit(s.slot);
-      const std::uint64_t high = s.high + (&s == &counters_[rearm_index_] ? rearms_counted() : 0);
+      std::uint64_t high = s.high + (&s == &counters_[rearm_index_] ? rearms_counted() : 0);
+      if constexpr (kPolled) high += polled_carry(s.slot, v, s.last);  // read after v: a fold between retries
       if (c1 == c2 && f1 == folds_) return high + (c1 ? carry(s.slot, v) : 0) + (v & low_mask(w));
       if (i + 1 >= kReadTries) return gave_up(high + (c2 ? carry(s.slot, v) : 0) + (v & low_mask(w)));
     }
@@ -526,6 +566,8 @@ class Profiler {
   }
   [[gnu::always_inline]] void copy_highs(Snapshot& s) const {
     for (unsigned i = 0; i < kMaxCounters; ++i) s.high[i] = counters_[i].high;
+    if constexpr (kPolled)
+      for (unsigned i = 0; i < kMaxCounters; ++i) s.last[i] = counters_[i].last;
     s.rearms = *rearm_word_;  // value() adds them: one load and store here, no test
   }
   // What a fast vector's re-arms since count_rearms_in() (or the last reset) add.

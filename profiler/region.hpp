@@ -119,7 +119,8 @@ class Regions {
       read_each(now);
     const unsigned n = p_.counters_added();
     // Counters reset (start, reset, accumulate) inside the region: its difference means nothing.
-    const bool reset_inside = p_.epoch() != start.epoch;
+    // A narrow polled counter over too long a region (narrow_unbounded): void, never wrong.
+    const bool reset_inside = p_.epoch() != start.epoch || narrow_unbounded(start, now, swept);
     const std::uint32_t interrupts = p_.interrupts() - start.interrupts;
     bool clamped = false, voided = reset_inside;
     for (unsigned i = 0; i < n; ++i) {
@@ -160,6 +161,34 @@ class Regions {
   [[gnu::noinline]] void read_each(Mark& m) const {  // the fallback: one copy for begin and end
     const unsigned n = p_.counters_added();
     for (unsigned i = 0; i < n; ++i) m.snap.high[i] = p_.read(Counter{static_cast<std::uint8_t>(i)});
+  }
+  // A polled counter narrower than 32 bits (the Cortex-M DWT's 8-bit counters) is extended only
+  // as often as fold() runs: a region's difference on it is exact (or else negative, hence voided)
+  // over fewer than 2^width of its counts, whatever the polling. A driver that names its cycle
+  // counter (kCycleSlot) and the slots that advance at most once per cycle (kOncePerCycleSlots)
+  // lets a region keep such a counter while its cycles are below 2^width; past that, for another
+  // narrow slot, or without the cycle counter added, the region is voided.
+  bool narrow_unbounded(const Mark& start, const Mark& now, bool swept) const {
+    if constexpr (Profiler<B>::kPolled) {
+      const unsigned n = p_.counters_added();
+      std::uint64_t cycles = ~std::uint64_t{0};
+      if constexpr (requires { B::kCycleSlot; }) {
+        for (unsigned i = 0; i < n; ++i)
+          if (p_.slot_of(Counter{static_cast<std::uint8_t>(i)}) == B::kCycleSlot)
+            cycles = value(now, i, swept) - value(start, i, swept);
+      }
+      for (unsigned i = 0; i < n; ++i) {
+        const unsigned slot = p_.slot_of(Counter{static_cast<std::uint8_t>(i)});
+        if (slot >= B::kSlots || B::width(slot) >= 32) continue;
+        bool once = false;
+        if constexpr (requires { B::kOncePerCycleSlots; }) once = (B::kOncePerCycleSlots >> slot) & 1u;
+        if (!once || cycles >= (std::uint64_t{1} << B::width(slot))) return true;
+      }
+      return false;
+    } else {
+      (void)start, (void)now, (void)swept;
+      return false;
+    }
   }
   std::uint64_t value(const Mark& m, unsigned i, bool swept) const {
     return swept ? p_.value(m.snap, Counter{static_cast<std::uint8_t>(i)}) : m.snap.high[i];

@@ -236,8 +236,11 @@ class Sampler {
   // after exactly `period` events) is also what start()/reset() load into the counter.
   // bad_argument: an invalid handle, a linked counter (its overflow belongs to the pair), a period
   // of 0 (or not above the events from overflow to interrupt: NetBurst's least is 2) or beyond
-  // 2^width, a 64-bit clock slot.
+  // 2^width, a 64-bit clock slot, a PMU without an overflow interrupt.
   Status arm(Counter c, std::uint64_t period) {
+    // No overflow interrupt (Capabilities::interrupt, e.g. the Cortex-M DWT): nothing can sample
+    // on a count; sample from a timer (on_timer_tick).
+    if (!B::kCapabilities.interrupt) return Status::bad_argument;
     if (!p_.valid(c) || p_.linked(c)) return Status::bad_argument;
     const unsigned s = p_.slot_of(c);
     if (s >= B::kSlots) return Status::bad_argument;

@@ -67,8 +67,10 @@ enum class LinkKind : std::uint8_t {
 // the conformance suite runs only the parts a PMU declares and the profiler knows what it may ask.
 struct Capabilities {
   bool overflow = true;   // a counter raises a condition at 2^width(slot): overflow_status() and
-                          // clear_overflow() mean something (false: a counter that only wraps,
-                          // extended to 64 bits by polling)
+                          // clear_overflow() mean something (false: a counter that only wraps
+                          // at 2^width(slot), extended to 64 bits by polling: prof::Profiler's
+                          // fold() takes a wrap where the register went backwards since the last
+                          // fold, so fold at least once per 2^width events)
   bool interrupt = true;  // the condition can interrupt: set_overflow_interrupt()
   bool link = false;      // two counters combine: kLink != none, link()
   bool sampling = true;   // PMU-overflow sampling: rearm<Slot> (prof::Sampler)
@@ -118,6 +120,9 @@ constexpr bool capabilities_sound() {
 //   forget_operands<Slot>(), read_to<Slot>(out)   CounterDriver's, for fast regions
 //   read_instructions(slot)      CounterDriver's: instructions of one read (below)
 //   kSoftwareRead                read() is software, not an accessor (prof::ClockBackend)
+//   kCycleSlot, kOncePerCycleSlots  a polled PMU's cycle counter and the narrow slots that advance
+//                                at most once per cycle: prof::Regions keeps a region on such a
+//                                slot while its cycles are below 2^width(slot), voids it otherwise
 //
 // Interrupt contract: overflow_status, clear_overflow, read, write, start, stop and rearm are called
 // by the profiler from its overflow interrupt as well as from thread context; a driver keeps each
@@ -240,8 +245,10 @@ constexpr unsigned pmi_events_after_overflow() {
     return 0;
 }
 
-// A counter register is 32 bits unless its overflow condition is wider (NetBurst: 40).
-constexpr unsigned register_bits(unsigned width) { return width < 32 ? 32 : width; }
+// A counter register is as wide as its overflow condition, except that a condition at bit 31
+// (e500, RM7000: width 31) is in a 32-bit register. A counter without a condition wraps at its
+// width (the Cortex-M DWT's 8-bit counters: 8).
+constexpr unsigned register_bits(unsigned width) { return width == 31 ? 32 : width; }
 
 // ---------------------------------------------------------------------------------------------
 // CounterDriver<Bus, Counters, Width[, ReadCounters]>: the part of every driver that follows from

@@ -121,7 +121,9 @@ TYPED_TEST_P(Conformance, SlotsAndWidths) {
   ASSERT_GT(D::kSlots, 0u);
   ASSERT_LE(D::kSlots, 32u);
   for (unsigned s = 0; s < D::kSlots; ++s) {
-    EXPECT_GE(D::width(s), 31u) << s;
+    // A counter without an overflow condition may be narrow (the Cortex-M DWT's 8-bit counters):
+    // the profiler polls it (Capabilities::overflow).
+    EXPECT_GE(D::width(s), TestFixture::kCaps.overflow ? 31u : 8u) << s;
     EXPECT_LE(D::width(s), 64u) << s;
     if (this->usable(s)) {
       EXPECT_NE(D::slots_for(TypeParam::event_for(s).code) & (1u << s), 0u) << s;
@@ -134,7 +136,7 @@ TYPED_TEST_P(Conformance, SlotsAndWidths) {
 TYPED_TEST_P(Conformance, EverySlotReadsBackWhatWasWritten) {
   using D = typename TestFixture::D;
   for (unsigned s = 0; s < D::kSlots; ++s) {
-    const std::uint64_t v = 0x12345678u + s;
+    const std::uint64_t v = (0x12345678u + s) & prof::low_mask(pmu::register_bits(D::width(s)));
     D::write(s, v);
     EXPECT_EQ(D::read(s), v) << "slot " << s;
   }
