@@ -448,7 +448,7 @@ TEST_F(Cli, EventsMetricsListsEachPmusMetrics) {
   expect_error(pmukit("events --metrics no_such_metric"), 1, "no metric matches 'no_such_metric'");
   expect_error(pmukit("events --metrics --pmu nope"), 2,
                "unknown --pmu 'nope' (known: xscale-xsc1, xscale-80200, xscale-xsc2, xscale-xsc3, e500, rm7000, "
-               "mips-cm, netburst, armv7a-6, armv7a-4) (see pmukit --help)");
+               "mips-cm, netburst, armv7a-6, armv7a-4, cortex-m-dwt) (see pmukit --help)");
 }
 
 TEST_F(Cli, EventsMetricsJsonHasTheTermsAndTheSource) {

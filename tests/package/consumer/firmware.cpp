@@ -1,20 +1,21 @@
-// A user's Cortex-M firmware: no PMU pmukit drives, so its regions are timed by the DWT cycle
-// counter (DWT_CYCCNT, 0xE0001004, ARMv7-M ARM C1.8) through prof::ClockBackend.
+// A user's Cortex-M firmware: its regions are timed by the DWT cycle counter (DWT_CYCCNT) through
+// pmukit's driver for the ARMv7-M DWT (hal/cortex_m_dwt/), extended past 32 bits by a SysTick
+// handler that polls it (Profiler::fold) and samples from the timer.
 #include <cstdint>
 
-#include "profiler/clock_backend.hpp"
+#include "hal/core/bus/mmio.hpp"
+#include "hal/cortex_m_dwt/driver.hpp"
+#include "profiler/profiler.hpp"
 #include "profiler/region.hpp"
+#include "profiler/sampler.hpp"
 
 namespace {
-struct DwtCyccnt {
-  static constexpr unsigned kWidth = 32;
-  static constexpr const char* kId = "cortex-m-dwt";
-  static std::uint64_t now() { return *reinterpret_cast<volatile std::uint32_t*>(0xE0001004u); }
-};
-using Clock = prof::ClockBackend<DwtCyccnt>;
-prof::Profiler<Clock> profiler;
-prof::Regions<Clock> regions{profiler};
-prof::RegionStats<Clock> work_stats{"work"};
+using Dwt = pmu::cortex_m_dwt::Driver<pmu::MmioBus<pmu::cortex_m_dwt::ScsBase>>;
+prof::Profiler<Dwt> profiler;
+prof::Regions<Dwt> regions{profiler};
+prof::RegionStats<Dwt> work_stats{"work"};
+prof::SampleRing<64> samples;
+prof::Sampler<Dwt, prof::SampleRing<64>> sampler{profiler, samples};
 }  // namespace
 
 extern "C" void work(void);
@@ -22,12 +23,20 @@ extern "C" void work(void);
 // Cycles of the fastest of n calls of work(), the region's own cost calibrated away.
 extern "C" std::uint64_t measure_work(unsigned n) {
   prof::Counter cycles;
+  if (profiler.probe().status != pmu::Status::ok) return 0;
   if (profiler.add<pmu::Preset::cycles>(cycles) != pmu::Status::ok) return 0;
   profiler.start();
   regions.calibrate();
   for (unsigned i = 0; i < n; ++i) {
-    prof::Region<Clock> r{regions, work_stats};
+    prof::Region<Dwt> r{regions, work_stats};
     work();
   }
   return work_stats.min[0];
+}
+
+// The SysTick handler: at least once per 2^32 cycles, poll CYCCNT (its 64-bit extension) and
+// take a timer sample of the interrupted pc and lr.
+extern "C" void pmukit_systick(std::uint32_t pc, std::uint32_t lr) {
+  profiler.fold();
+  sampler.on_timer_tick(pc, lr);
 }
