@@ -80,15 +80,22 @@ endfunction()
 set(PMU_PMUKIT_EXECUTABLE "$ENV{PMUKIT_CLI}" CACHE FILEPATH
     "pmukit for a cross preset's report tests (empty: the host preset's build/host/tools/pmukit)")
 
+# pmu_host_pmukit(<var>): the host tool a firmware test runs on its output: this build's own, else
+# PMU_PMUKIT_EXECUTABLE, else the host preset's (build/host, which scripts/test.sh builds first;
+# a test that finds none there skips).
+function(pmu_host_pmukit var)
+  if(TARGET pmukit_cli)
+    set(${var} $<TARGET_FILE:pmukit_cli> PARENT_SCOPE)
+  elseif(PMU_PMUKIT_EXECUTABLE)
+    set(${var} ${PMU_PMUKIT_EXECUTABLE} PARENT_SCOPE)
+  else()
+    set(${var} ${PROJECT_SOURCE_DIR}/build/host/tools/pmukit PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(pmu_add_unwind_report_test test)
   cmake_parse_arguments(T "" "RUN;FIRMWARE" "" ${ARGN})
-  if(TARGET pmukit_cli)
-    set(cli $<TARGET_FILE:pmukit_cli>)
-  elseif(PMU_PMUKIT_EXECUTABLE)
-    set(cli ${PMU_PMUKIT_EXECUTABLE})
-  else()
-    set(cli ${PROJECT_SOURCE_DIR}/build/host/tools/pmukit)
-  endif()
+  pmu_host_pmukit(cli)
   add_test(NAME ${test}
     COMMAND python3 ${PROJECT_SOURCE_DIR}/scripts/check_unwind_report.py ${cli}
             $<TARGET_FILE:${T_FIRMWARE}>.${T_RUN}.log $<TARGET_FILE:${T_FIRMWARE}>)
