@@ -31,6 +31,8 @@ end_table() { echo "<!-- end figures -->"; }
 # The first line of a log matching a sed -n expression, printed by it ("" if none).
 first() { sed -n "$1" "$2" | head -n1; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "-"; else printf "%.2f", a / b }'; }
+# The preset a build file belongs to: BUILD_ROOT/<preset>/examples/<board>/<file>.
+preset_of() { basename "$(dirname "$(dirname "$(dirname "$1")")")"; }
 meets() { awk -v r="$1" -v g="$2" 'BEGIN { print (r != "-" && r + 0 <= g + 0) ? "yes" : "no" }'; }
 
 echo "## Region windows on the example firmware (instructions read between a counter's two reads, the read included; hand-written: 1)"
@@ -164,7 +166,7 @@ echo "|---|---|---|---|---|---|---|---|"
 for log in "$root"/*/examples/*/*_unwind_table.elf.*.log; do
   [ -f "$log" ] || continue
   run=$(basename "$log" .log); run=${run#*.elf.}
-  preset=$(basename "$(dirname "$(dirname "$(dirname "$log")")")")
+  preset=$(preset_of "$log")
   walks=$(first 's/^unwind table walks: \([0-9]*\) samples, [0-9]* complete, \([0-9]*\) reach _start, \([0-9.]*\) frames.*/\2 of \1|\3/p' "$log")
   cost=$(first 's/^sampling interrupt cost with the unwind table walk: \([0-9.]*\) .*alone: \([0-9.]*\); the walk: \([0-9.]*\).*/\1|\2|\3/p' "$log")
   [ -n "$walks" ] && [ -n "$cost" ] || continue
@@ -181,7 +183,7 @@ echo "| preset | on_switch | sampling interrupt | task | counted | executed alon
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for log in "$root"/*/examples/*/*_tasks.elf.*_tasks_pmusim.log; do
   [ -f "$log" ] || continue
-  preset=$(basename "$(dirname "$(dirname "$(dirname "$log")")")")
+  preset=$(preset_of "$log")
   on_switch=$(first 's/^on_switch: \([0-9]*\) instructions.*/\1/p' "$log")
   interrupt=$(first 's/^sampling interrupt: \([0-9]*\) instructions.*/\1/p' "$log")
   sed -n '/^task  instructions/,/^no task:/p' "$log" | sed '1d;$d' |
@@ -200,7 +202,7 @@ echo "| preset | samples | bytes per sample, SAMPLES frames with their framing |
 echo "|---|---|---|---|---|---|---|"
 for f in "$root"/*/examples/*/*_stream.elf.stream; do
   [ -f "$f" ] || continue
-  preset=$(basename "$(dirname "$(dirname "$(dirname "$f")")")")
+  preset=$(preset_of "$f")
   line=$(python3 "$(dirname "$0")/../tests/stream/check_stream.py" "$f" 2>/dev/null | head -n1)
   n=$(sed -n 's/.*; \([0-9]*\) samples, \([0-9]*\) dropped by the firmware, \([0-9.]*\) bytes per sample.*; \([0-9]*\) corrupt, \([0-9]*\) frames missing.*/\1|\2|\3|\4|\5/p' <<<"$line")
   [ -n "$n" ] || continue
