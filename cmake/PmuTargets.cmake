@@ -22,7 +22,8 @@
 #                   QEMU command line and exit convention
 #   PROFILE         the board's profiling example (scripts/profile.sh, bench/pmusim, bench/summary.sh)
 #   SIM             pmusim's machine (`pmukit sim --pmu <SIM>`; tools/sim/run.cpp picks it from the
-#                   ELF's e_machine and ISA level)
+#                   ELF's e_machine and ISA level); none: no machine (scripts/profile.sh refuses
+#                   --sim, bench/pmusim and the ownprog test skip the target)
 #   ELF_*           what the firmware's ELF must be (scripts/profile.sh --elf checks it)
 #   RUN, WHY        where scripts/profile.sh runs it by default, and why
 #   DESCRIPTION, PRESET_CACHE: the preset's display name and further cache variables

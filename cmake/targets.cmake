@@ -37,3 +37,9 @@ pmu_target(netburst ARCH i686 TOOLCHAIN i686-linux-gnu FLAGS -march=pentium4 -mn
   RUN sim WHY "QEMU's Pentium 4 has no PMU (--qemu: a timer samples there)"
   DESCRIPTION "NetBurst (i686, -march=pentium4): header checks, zero-cost probe, host tests under qemu-i386"
   PRESET_CACHE "PMU_TEST_COMPILE_OPTIONS=-O1;-g0;-Wno-maybe-uninitialized")
+pmu_target(armv7a ARCH arm TOOLCHAIN arm-none-eabi TOOLCHAIN_ARGS -DPMU_ARM_CPU=cortex-a15
+  FLAGS -mcpu=cortex-a15 -marm
+  PMU armv7a BOARD virt-a15 PROFILE virt_a15_profile SIM none
+  ELF_MACHINE 40 ELF_ORDER little ELF_NAME ARM
+  RUN qemu WHY "QEMU's Cortex-A15 and A7 count cycles (instructions under -icount) and raise PMCCNTR's overflow interrupt; no pmusim machine"
+  DESCRIPTION "ARMv7-A (arm-none-eabi, -mcpu=cortex-a15 -marm): firmware on QEMU virt, header checks, zero-cost probe")

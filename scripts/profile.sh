@@ -44,8 +44,8 @@ Exit status:
   0  the firmware exited with status 0 (its checks passed) and the report was printed
   1  the firmware exited with another status (printed; the report is printed if it wrote a dump)
   2  a bad command line: an unknown board or option, an option without its value, both --sim and
-     --qemu, an --elf that does not exist, is not an ELF or is not for the board's machine, or
-     report options `pmukit report` refused
+     --qemu, --sim for a board pmusim has no machine for, an --elf that does not exist, is not an
+     ELF or is not for the board's machine, or report options `pmukit report` refused
   3  a tool or build is missing or failed: the packages (scripts/setup.sh), the example or host
      tool build, the board's QEMU, pmusim (a pmukit built without libunicorn-dev), or with
      --no-build a firmware or host tool not built yet
@@ -107,6 +107,7 @@ default=${pmu_run[$board]}
 why=${pmu_why[$board]}
 read -r -a qemu <<<"${pmu_qemu[$board]}"
 [ -n "$runner" ] || runner=$default
+[ "$runner" != sim ] || [ "$sim_pmu" != none ] || die 2 "--sim: pmusim has no machine for board $board (--qemu runs it)"
 
 # --elf: an ELF32 of the board's machine and byte order (ELF header: e_ident's class and data
 # bytes, then e_machine at offset 18 in that order), before anything is built or run.

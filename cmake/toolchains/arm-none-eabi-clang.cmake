@@ -1,9 +1,16 @@
-# XScale (PXA2xx) bare metal, compiled by clang 14 (users bring GCC or clang) against the GNU
-# Arm toolchain's newlib and libstdc++ headers; linked and assembled by arm-none-eabi-gcc, which
-# knows that toolchain's multilib libraries (clang's bare-metal driver does not find them).
+# ARM bare metal (-mcpu=${PMU_ARM_CPU}, as arm-none-eabi.cmake: xscale unless told), compiled by
+# clang 14 (users bring GCC or clang) against the GNU Arm toolchain's newlib and libstdc++ headers;
+# linked and assembled by arm-none-eabi-gcc, which knows that toolchain's multilib libraries
+# (clang's bare-metal driver does not find them).
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR arm)
 set(PMU_TARGET_TRIPLE arm-none-eabi)
+set(PMU_ARM_CPU "xscale" CACHE STRING "-mcpu for ARM builds (the targets' TOOLCHAIN_ARGS, cmake/targets.cmake)")
+if(PMU_ARM_CPU MATCHES "^cortex-m")
+  set(_pmu_flags "-mcpu=${PMU_ARM_CPU} -mthumb")
+else()
+  set(_pmu_flags "-mcpu=${PMU_ARM_CPU} -marm")
+endif()
 find_program(PMU_CLANG NAMES clang clang-14 REQUIRED)
 find_program(PMU_CLANGXX NAMES clang++ clang++-14 REQUIRED)
 set(CMAKE_C_COMPILER ${PMU_CLANG})
@@ -14,7 +21,8 @@ set(CMAKE_ASM_COMPILER arm-none-eabi-gcc)
 set(CMAKE_OBJDUMP arm-none-eabi-objdump CACHE FILEPATH "")
 set(CMAKE_SIZE arm-none-eabi-size CACHE FILEPATH "")
 # The GNU toolchain's own include directories for this CPU, as its g++ lists them.
-execute_process(COMMAND arm-none-eabi-g++ -mcpu=xscale -marm -E -x c++ - -v
+separate_arguments(_pmu_flag_list UNIX_COMMAND "${_pmu_flags}")
+execute_process(COMMAND arm-none-eabi-g++ ${_pmu_flag_list} -E -x c++ - -v
                 INPUT_FILE /dev/null OUTPUT_QUIET ERROR_VARIABLE _gnu_search)
 string(REGEX REPLACE ".*#include <...> search starts here:\n(.*)End of search list.*" "\\1" _gnu_dirs "${_gnu_search}")
 string(REGEX REPLACE "[ \n]+" ";" _gnu_dirs "${_gnu_dirs}")
@@ -25,9 +33,9 @@ foreach(d IN LISTS _gnu_dirs)
   endif()
 endforeach()
 # -fshort-enums: the GNU Arm EABI toolchain's enums (its newlib and libgcc are built so).
-set(CMAKE_C_FLAGS_INIT "-mcpu=xscale -marm -fshort-enums${_isystem}")
-set(CMAKE_CXX_FLAGS_INIT "-mcpu=xscale -marm -fshort-enums${_isystem}")
-set(CMAKE_ASM_FLAGS_INIT "-mcpu=xscale -marm")
+set(CMAKE_C_FLAGS_INIT "${_pmu_flags} -fshort-enums${_isystem}")
+set(CMAKE_CXX_FLAGS_INIT "${_pmu_flags} -fshort-enums${_isystem}")
+set(CMAKE_ASM_FLAGS_INIT "${_pmu_flags}")
 set(CMAKE_C_LINK_EXECUTABLE "arm-none-eabi-gcc <FLAGS> <CMAKE_C_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
 set(CMAKE_CXX_LINK_EXECUTABLE "arm-none-eabi-g++ <FLAGS> <CMAKE_CXX_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
 set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)

@@ -1,15 +1,23 @@
-# XScale (PXA2xx) bare metal. ARM state only: Thumb rejects the p14 MRC/MCR the PMU needs.
+# ARM bare metal, -mcpu=${PMU_ARM_CPU} (xscale unless told: the targets' TOOLCHAIN_ARGS,
+# cmake/targets.cmake). ARM state (-marm) for the A-class and XScale cores: Thumb rejects the
+# p14 MRC/MCR XScale's PMU needs; Thumb (-mthumb) for an M-profile core, which has no ARM state.
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR arm)
 set(PMU_TARGET_TRIPLE arm-none-eabi)
+set(PMU_ARM_CPU "xscale" CACHE STRING "-mcpu for ARM builds (the targets' TOOLCHAIN_ARGS, cmake/targets.cmake)")
+if(PMU_ARM_CPU MATCHES "^cortex-m")
+  set(_pmu_flags "-mcpu=${PMU_ARM_CPU} -mthumb")
+else()
+  set(_pmu_flags "-mcpu=${PMU_ARM_CPU} -marm")
+endif()
 set(CMAKE_C_COMPILER arm-none-eabi-gcc)
 set(CMAKE_CXX_COMPILER arm-none-eabi-g++)
 set(CMAKE_ASM_COMPILER arm-none-eabi-gcc)
 set(CMAKE_OBJDUMP arm-none-eabi-objdump CACHE FILEPATH "")
 set(CMAKE_SIZE arm-none-eabi-size CACHE FILEPATH "")
-set(CMAKE_C_FLAGS_INIT "-mcpu=xscale -marm")
-set(CMAKE_CXX_FLAGS_INIT "-mcpu=xscale -marm")
-set(CMAKE_ASM_FLAGS_INIT "-mcpu=xscale -marm")
+set(CMAKE_C_FLAGS_INIT "${_pmu_flags}")
+set(CMAKE_CXX_FLAGS_INIT "${_pmu_flags}")
+set(CMAKE_ASM_FLAGS_INIT "${_pmu_flags}")
 # No OS to link a test executable against: probe with static libraries.
 set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)

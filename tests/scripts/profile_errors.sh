@@ -65,6 +65,7 @@ expect 2 "--elf $work/arm.elf: e_machine 40, board e500 runs PowerPC (e_machine 
 expect 2 "--elf $work/arm_be.elf: big-endian, board xscale runs little-endian ARM" --elf "$work/arm_be.elf"
 expect 2 "--elf $work/mips32r2.elf: MIPS ISA level 7 in e_flags; pmusim's rm7000 machine runs MIPS IV" \
   rm7000 --sim --elf "$work/mips32r2.elf"
+expect 2 "--sim: pmusim has no machine for board armv7a" armv7a --sim
 # 3: nothing built (--no-build in a tree without build/).
 expect 3 "build/xscale/examples/xscale/xscale_profile.elf is not built (drop --no-build)" --no-build
 expect 3 "build/netburst/examples/pc/netburst_profile.elf is not built" netburst --qemu --no-build

@@ -4,6 +4,12 @@
 #include "hal/core/bus/semihosting.hpp"
 #include "hal/core/fault_catch.hpp"  // the image's one pmu_fault_catch (startup.S's undef vector)
 
+extern "C" {
+extern char __sys_stack_top[], __sys_stack_size[];  // virt.ld: main()'s (SYS mode) stack
+// The interrupted SYS-mode SP and r11, stored by the IRQ entry (startup.S) before the callback.
+std::uint32_t virt_interrupted[2];
+}
+
 namespace virt {
 namespace {
 
@@ -19,6 +25,9 @@ inline std::uint32_t r32(std::uintptr_t a) { return *reinterpret_cast<volatile s
 IrqCallback g_timer = nullptr;
 IrqCallback g_pmu = nullptr;
 std::uint32_t g_reload = 0;
+
+void putc_fn(char c) { Board::putc(c); }
+constexpr examples::Console kConsole{&putc_fn};
 
 // Generic timer, CP15 c14 (ARM ARM ARMv7-A/R, B4.1 CNTFRQ, CNTV_TVAL, CNTV_CTL).
 std::uint32_t cntfrq() {
@@ -55,11 +64,21 @@ void Board::putc(char c) {
 void Board::puts(const char* s) {
   while (*s) putc(*s++);
 }
+const examples::Console& Board::console() { return kConsole; }
 std::uint32_t Board::timer_frequency() { return cntfrq(); }
-bool Board::timer_start(IrqCallback f) {
+std::uint64_t Board::timer_count() {
+  std::uint32_t lo, hi;
+  asm volatile("isb\n\tmrrc p15, 1, %0, %1, c14" : "=r"(lo), "=r"(hi) : : "memory");  // CNTVCT
+  return (std::uint64_t{hi} << 32) | lo;
+}
+std::uint32_t Board::timer_period_ticks(std::uint32_t hz) {
+  const std::uint32_t ticks = hz == 0 ? 0 : cntfrq() / hz;
+  return ticks < kMinTimerTicks ? 0 : ticks;
+}
+bool Board::timer_start(IrqCallback f, std::uint32_t hz) {
+  g_reload = timer_period_ticks(hz);
+  if (g_reload == 0 || f == nullptr) return false;
   g_timer = f;
-  g_reload = cntfrq() / kTimerHz;
-  if (g_reload == 0) return false;
   cntv_tval(g_reload);
   cntv_ctl(1);  // ENABLE, not masked
   gic_enable(kTimerIntid);
@@ -80,10 +99,18 @@ bool Board::pmu_interrupt(IrqCallback f) {
 }
 void Board::irq_enable() { asm volatile("cpsie i" ::: "memory"); }
 void Board::irq_disable() { asm volatile("cpsid i" ::: "memory"); }
+void Board::interrupted_stack(std::uint32_t& sp, std::uint32_t& fp) {
+  sp = virt_interrupted[0];
+  fp = virt_interrupted[1];
+}
+std::uintptr_t Board::stack_top() { return reinterpret_cast<std::uintptr_t>(__sys_stack_top); }
+std::uintptr_t Board::stack_bottom() { return stack_top() - reinterpret_cast<std::uintptr_t>(__sys_stack_size); }
 void Board::exit(int status) {
-  // SYS_EXIT (0x18) with ADP_Stopped_ApplicationExit: QEMU exits 0; any other reason: 1.
-  const std::uint32_t reason = status == 0 ? 0x20026u : 0x20024u;
-  pmu::semihosting::call(0x18, reinterpret_cast<const void*>(reason));
+  // SYS_EXIT_EXTENDED (0x20), ADP_Stopped_ApplicationExit and the status: QEMU exits with it
+  // (ARM semihosting v2).
+  irq_disable();
+  const std::uint32_t block[2] = {0x20026u, static_cast<std::uint32_t>(status)};
+  pmu::semihosting::call(0x20, block);
   for (;;) asm volatile("wfi");
 }
 
@@ -107,8 +134,9 @@ void virt_exit(int status) { virt::Board::exit(status); }
 [[noreturn]] static void fatal(const char* what, std::uint32_t at) {
   virt::Board::puts("FATAL ");
   virt::Board::puts(what);
+  virt::Board::console().put(" at 0x");
+  virt::Board::console().hex(at);
   virt::Board::puts("\n");
-  (void)at;
   virt::Board::exit(3);
 }
 void virt_fatal_undef(std::uint32_t pc) { fatal("undefined instruction", pc); }

@@ -72,16 +72,23 @@ und_entry:
     sub     r0, lr, #4
     b       virt_fatal_undef
 
-/* IRQ: the interrupted PC (LR_irq - 4) and LR (SYS mode's, stored with ^) go to virt_irq(pc, lr). */
+/* IRQ: the interrupted PC (LR_irq - 4) and LR go to virt_irq(pc, lr); the interrupted SP and r11
+ * to virt_interrupted[] first (Board::interrupted_stack, a stack capture). main's code runs in
+ * SYS mode: its banked SP and LR are read in SYS mode (CPS, ARMv7), IRQ and FIQ still masked.
+ * 7 registers pushed and 4 bytes of padding: the call's stack stays 8-byte aligned (AAPCS). */
 irq_entry:
     sub     lr, lr, #4
-    push    {r0-r3, r12, lr}
-    sub     sp, sp, #8
-    stmia   sp, {lr}^
-    nop
-    ldr     r1, [sp]
-    ldr     r0, [sp, #28]
+    push    {r0-r3, r11, r12, lr}
+    sub     sp, sp, #4
+    cps     #0x1F
+    mov     r2, sp
+    mov     r1, lr
+    cps     #0x12
+    ldr     r3, =virt_interrupted
+    stmia   r3, {r2, r11}
+    mov     r0, lr
     bl      virt_irq
-    add     sp, sp, #8
-    pop     {r0-r3, r12, lr}
+    add     sp, sp, #4
+    pop     {r0-r3, r11, r12, lr}
     movs    pc, lr
+    .ltorg
