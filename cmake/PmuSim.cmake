@@ -18,7 +18,14 @@ set(PMU_SIM_SOURCES ${PROJECT_SOURCE_DIR}/tools/sim/pmusim.cpp ${PMU_SIM_LIB_SOU
 set(PMU_SIM_EXECUTABLE "$ENV{PMUKIT_PMUSIM}" CACHE FILEPATH
     "pmusim for a cross preset's firmware tests (empty: build one with the host compiler)")
 
-if(PMU_UNICORN_INCLUDE AND NOT CMAKE_CROSSCOMPILING)
+# A cross target without a pmusim machine (SIM none, cmake/targets.cmake) has nothing to run there.
+set(_pmu_sim_machine "")
+if(CMAKE_CROSSCOMPILING AND PMU_THIS_TARGET)
+  pmu_target_get(${PMU_THIS_TARGET} SIM _pmu_sim_machine)
+endif()
+if(_pmu_sim_machine STREQUAL "none")
+  message(STATUS "pmusim: target ${PMU_THIS_TARGET} has no pmusim machine, pmusim not built here")
+elseif(PMU_UNICORN_INCLUDE AND NOT CMAKE_CROSSCOMPILING)
   add_executable(pmusim ${PMU_SIM_SOURCES})
   target_link_libraries(pmusim PRIVATE pmukit unicorn pmu_warnings)
   set(PMU_SIM $<TARGET_FILE:pmusim>)

@@ -43,3 +43,9 @@ pmu_target(armv7a ARCH arm TOOLCHAIN arm-none-eabi TOOLCHAIN_ARGS -DPMU_ARM_CPU=
   ELF_MACHINE 40 ELF_ORDER little ELF_NAME ARM
   RUN qemu WHY "QEMU's Cortex-A15 and A7 count cycles (instructions under -icount) and raise PMCCNTR's overflow interrupt; no pmusim machine"
   DESCRIPTION "ARMv7-A (arm-none-eabi, -mcpu=cortex-a15 -marm): firmware on QEMU virt, header checks, zero-cost probe")
+pmu_target(cortex-m4 ARCH arm TOOLCHAIN arm-none-eabi TOOLCHAIN_ARGS -DPMU_ARM_CPU=cortex-m4
+  FLAGS -mcpu=cortex-m4 -mthumb
+  PMU cortex_m_dwt BOARD mps2-an386 PROFILE cortex_m4_profile SIM none
+  ELF_MACHINE 40 ELF_ORDER little ELF_NAME ARM
+  RUN qemu WHY "QEMU's mps2-an386 maps no DWT (the probe finds no counter), SysTick samples, no pmusim machine"
+  DESCRIPTION "Cortex-M4 DWT (arm-none-eabi, -mcpu=cortex-m4 -mthumb): firmware on QEMU mps2-an386, header checks, zero-cost probe")

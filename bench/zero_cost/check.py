@@ -73,6 +73,7 @@ from dataclasses import dataclass, field
 class Insn:
     mnem: str
     ops: str
+    literal: int | None = None  # ARM: the word a pc-relative ldr loads (its literal pool entry)
 
     def text(self) -> str:
         return f"{self.mnem} {self.ops}".strip()
@@ -85,7 +86,9 @@ class Function:
 
 
 FUNC_RE = re.compile(r"^[0-9a-fA-F]+ <([^>]+)>:\s*$")
-INSN_RE = re.compile(r"^\s*[0-9a-fA-F]+:\s+(\S+)\s*(.*?)\s*$")
+INSN_RE = re.compile(r"^\s*([0-9a-fA-F]+):\s+(\S+)\s*(.*?)\s*$")
+# ARM: a pc-relative load's literal, objdump's "@ (<address> <symbol+off>)" comment.
+LITERAL_RE = re.compile(r"\[pc, #-?\d+\]\s*@ \(([0-9a-f]+) <")
 
 
 def detect_arch(fmt: str) -> str:
@@ -114,6 +117,8 @@ def disassemble(objdump: str, obj: str) -> tuple[str, dict[str, Function]]:
     arch = detect_arch(fmt.group(1))
     funcs: dict[str, Function] = {}
     cur: Function | None = None
+    words: dict[tuple[str, int], int] = {}  # (function, address) -> literal pool word
+    pending: list[tuple[Insn, str, int]] = []  # pc-relative loads and their literal's address
     for line in out.splitlines():
         m = FUNC_RE.match(line)
         if m:
@@ -127,13 +132,20 @@ def disassemble(objdump: str, obj: str) -> tuple[str, dict[str, Function]]:
         m = INSN_RE.match(line)
         if not m:
             continue
-        mnem, ops = m.group(1), m.group(2)
+        addr, mnem, ops = int(m.group(1), 16), m.group(2), m.group(3)
+        lit = LITERAL_RE.search(ops) if arch == "arm" else None
         # objdump's trailing comments: "@ 0xff" on ARM (where "#" starts an immediate), "# ..."
         # elsewhere.
         ops = re.sub(r"\s*@.*$", "", ops) if arch == "arm" else re.sub(r"\s*#.*$", "", ops)
         if mnem.startswith("."):  # .word/.short/.byte: literal pool data, not an instruction
+            if mnem == ".word" and re.fullmatch(r"0x[0-9a-f]+", ops.strip()):
+                words[(cur.name, addr)] = int(ops.strip(), 16)
             continue
         cur.insns.append(Insn(mnem, ops.strip()))
+        if lit:
+            pending.append((cur.insns[-1], cur.name, int(lit.group(1), 16)))
+    for insn, name, addr in pending:
+        insn.literal = words.get((name, addr))
     return arch, funcs
 
 
@@ -270,6 +282,9 @@ def _signature_one(arch: str, body: list[Insn], k: int, i: Insn) -> str | None:
     if arch == "arm":
         if i.mnem.startswith(("mrc", "mcr")):
             return f"{i.mnem} {ARM_GPR.sub('R', i.ops)}"
+        ppb = ppb_access(body, k, i)
+        if ppb is not None:
+            return ppb
         if i.mnem in ("bl", "blx"):
             return "call"
         if i.mnem in ("dsb", "dmb", "isb"):
@@ -318,6 +333,29 @@ def _signature_one(arch: str, body: list[Insn], k: int, i: Insn) -> str | None:
     return None
 
 
+# ARM M-profile: the DWT's counters and controls are memory-mapped in the Private Peripheral Bus
+# (0xE0000000-0xE00FFFFF, ARMv7-M ARM B3.1). A load or store there is an access: its absolute
+# address, from the base register's literal (the last pc-relative ldr into it) plus the offset.
+PPB = range(0xE0000000, 0xE0100000)
+MMIO_RE = re.compile(r"^(ldr|str)(b|h)?(\.w)?$")
+BASE_RE = re.compile(r"^\w+, \[(r\d{1,2}|ip|lr), #(-?\d+)\]$|^\w+, \[(r\d{1,2}|ip|lr)\]$")
+
+
+def ppb_access(body: list[Insn], k: int, i: Insn) -> str | None:
+    m = MMIO_RE.match(i.mnem)
+    b = BASE_RE.match(i.ops) if m else None
+    if not b:
+        return None
+    base, off = (b.group(1), int(b.group(2))) if b.group(1) else (b.group(3), 0)
+    for j in range(k - 1, -1, -1):  # the last instruction that wrote the base register
+        p = body[j]
+        if p.ops.split(",")[0].strip() == base and not p.mnem.startswith(("str", "cmp", "tst", "cbz", "cbnz")):
+            if p.literal is not None and p.literal + off in PPB:
+                return f"{m.group(1)}{m.group(2) or ''} [{p.literal + off:#x}]"
+            return None
+    return None
+
+
 WINDOW_LIMIT = 2  # instructions between a counter's two reads (1 would be the physical limit)
 # NetBurst: rdpmc takes its index in ECX, which a call may clobber (System V i386 ABI), so the
 # second read reloads it after any body; the window calibrated and gated includes that reload.
@@ -327,8 +365,9 @@ WINDOW_LIMIT_OF = {"netburst": 3}
 # mfpmr, MIPS CP0 (RM7000 PerfCount, mfc0) or the MIPS CM's count registers in the GCR debug block
 # (PC_CYCLE 0x6180, PC_CNT0 0x6198, PC_CNT1 0x61A8: lw at those offsets), x86 rdpmc or rdmsr.
 COUNTER_READ = {
-    # XScale CP14 (mrc p14); ARMv7-A PMCCNTR and PMXEVCNTR (mrc p15, 0, _, c9, c13, {0, 2}).
-    "arm": re.compile(r"^mrc2? (p?14,|p?15, 0, R, cr9, cr13, \{[02]\})"),
+    # XScale CP14 (mrc p14); ARMv7-A PMCCNTR and PMXEVCNTR (mrc p15, 0, _, c9, c13, {0, 2});
+    # the Cortex-M DWT's DWT_CYCCNT and 8-bit counters (ldr of 0xE0001004 .. 0xE0001018).
+    "arm": re.compile(r"^(mrc2? (p?14,|p?15, 0, R, cr9, cr13, \{[02]\})|ldr \[0xe000100[48c]\]|ldr \[0xe000101[048]\])"),
     "ppc": re.compile(r"^mfpmr "),
     "mips": re.compile(r"^(mfc0 |lw (24960|24984|25000)\(R\)$)"),
     "x86": re.compile(r"^(rdpmc|rdmsr)"),

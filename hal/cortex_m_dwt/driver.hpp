@@ -68,21 +68,28 @@ struct Driver
   // Reads of CYCCNT while probe() waits for it to advance.
   static constexpr unsigned kProbeSpins = 64;
 
-  // Detects the DWT's counters. Sets DEMCR.TRCENA (C1.6.5: without it the DWT need not count),
-  // unlocks the CoreSight lock where DWT_LSR says one is implemented and set (Cortex-M7), reads
-  // DWT_CTRL's NOCYCCNT and NOPRFCNT, and checks that CYCCNT advances. working_slots: slot 0 where
+  // Detects the DWT's counters. Sets DEMCR.TRCENA (C1.6.5: without it the DWT need not count) and
+  // reads it back: TRCENA is read/write, so a TRCENA that reads 0 means no DWT answers there (QEMU
+  // 7.2's Cortex-M boards: DEMCR and the DWT read 0, and an all-zero DWT_CTRL would claim every
+  // counter present), and nothing is reported. Then unlocks the CoreSight lock where DWT_LSR says
+  // one is implemented and set (Cortex-M7), reads DWT_CTRL's NOCYCCNT and NOPRFCNT, and checks that
+  // CYCCNT advances. working_slots: slot 0 where
   // CYCCNT exists and advanced, slots 1..5 where the profiling counters exist (they count stalls,
   // which a probe cannot make happen). pmu_absent when an access traps or nothing is there.
   // Leaves CYCCNT stopped at 0 and every EVTENA clear.
   static ProbeResult probe() {
     ProbeResult r{};
     std::uint32_t ctrl = 0;
+    bool trcena = false;
     if (fault::traps([&] {
           R::modify(demcr_trcena(1));
+          trcena = R::read(demcr_trcena) != 0;
+          if (!trcena) return;
           if ((R::template read_raw<DWT_LSR>() & (kLsrSli | kLsrSlk)) == (kLsrSli | kLsrSlk))
             R::template write_raw<DWT_LAR>(kLarKey);
           ctrl = R::template read_raw<DWT_CTRL>();
-        }))
+        }) ||
+        !trcena)
       return r;
     std::uint32_t working = 0;
     if (!(ctrl & kNoCycCnt)) {

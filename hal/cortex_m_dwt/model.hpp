@@ -18,6 +18,8 @@
 //   and counter writes are ignored until kLarKey is written to DWT_LAR. Default: no lock (LSR 0).
 // - No overflow flag, no interrupt: wraps emit only trace packets (not modelled).
 // - Absent mode (harness set_absent): every access traps.
+// - Unmapped mode (set_unmapped): nothing behind DEMCR and the DWT, every register reads 0 and
+//   ignores writes, without a fault: what QEMU 7.2's Cortex-M boards (mps2-an386) show.
 #include <cstdint>
 
 #include "hal/core/bus/mock.hpp"
@@ -36,6 +38,7 @@ class Model final : public model::Harness {
   void set_no_prfcnt(bool v) { ro_ = v ? ro_ | kNoPrfCnt : ro_ & ~kNoPrfCnt; }
   void set_numcomp(std::uint32_t n) { ro_ = (ro_ & 0x0FFFFFFFu) | (n << 28); }
   void set_locked(bool locked) { lock_implemented_ = locked_ = locked; }
+  void set_unmapped(bool v) { unmapped_ = v; }
   // Cycles per answered access (time passing while the driver runs).
   void set_cycles_per_access(std::uint32_t n) { cycles_per_access_ = n; }
 
@@ -86,6 +89,7 @@ class Model final : public model::Harness {
 
   MockResult on_read(std::uint32_t key, std::uint64_t& v) override {
     v = 0;
+    if (unmapped_) return MockResult::handled;
     if (key == DEMCR::location::key) {
       v = demcr_;
     } else if (key == DWT_LAR::location::key) {
@@ -106,6 +110,7 @@ class Model final : public model::Harness {
 
   MockResult on_write(std::uint32_t key, std::uint64_t value) override {
     const auto v = static_cast<std::uint32_t>(value);
+    if (unmapped_) return MockResult::handled;
     if (key == DEMCR::location::key) {
       if (v & ~kDemcrWritable) ++reserved_writes_;
       demcr_ = v & kDemcrWritable;
@@ -148,6 +153,7 @@ class Model final : public model::Harness {
   std::uint64_t cyccnt_total_ = 0;
   std::uint64_t total8_[5]{};
   bool lock_implemented_ = false;
+  bool unmapped_ = false;
   bool locked_ = false;
   std::uint32_t cycles_per_access_ = 0;
   unsigned reserved_writes_ = 0;

@@ -31,6 +31,17 @@ TEST_F(DwtDriver, C1_8_7_ProbeReadsNocyccntAndNoprfcnt) {
   EXPECT_EQ(D::probe().status, Status::pmu_absent) << "neither";
 }
 
+// C1.6.5: TRCENA is read/write, so a DWT that is there reads it back as set. Where it reads 0 (QEMU
+// 7.2's mps2-an386 maps nothing there: every DWT register reads 0, and DWT_CTRL's NOCYCCNT and
+// NOPRFCNT read 0 too) the probe must not report counters that are not there.
+TEST_F(DwtDriver, C1_6_5_ProbeFindsNoCounterWhereTrcenaDoesNotReadBackAsSet) {
+  model.set_cycles_per_access(1);
+  model.set_unmapped(true);
+  const pmu::ProbeResult r = D::probe();
+  EXPECT_EQ(r.status, Status::pmu_absent);
+  EXPECT_EQ(r.working_slots, 0u) << "no 8-bit counter claimed from an all-zero DWT_CTRL";
+}
+
 TEST_F(DwtDriver, ProbeUnlocksTheCoreSightLockWhereDwtLsrSaysLocked) {
   model.set_cycles_per_access(1);
   model.set_locked(true);
