@@ -23,7 +23,7 @@
 #   PROFILE         the board's profiling example (scripts/profile.sh, bench/pmusim, bench/summary.sh)
 #   SIM             pmusim's machine (`pmukit sim --pmu <SIM>`; tools/sim/run.cpp picks it from the
 #                   ELF's e_machine and ISA level); none: no machine (scripts/profile.sh refuses
-#                   --sim, bench/pmusim and the ownprog test skip the target)
+#                   --sim, bench/pmusim skips the target, the ownprog test runs QEMU only)
 #   ELF_*           what the firmware's ELF must be (scripts/profile.sh --elf checks it)
 #   RUN, WHY        where scripts/profile.sh runs it by default, and why
 #   DESCRIPTION, PRESET_CACHE: the preset's display name and further cache variables

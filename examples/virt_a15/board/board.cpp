@@ -61,6 +61,12 @@ void Board::putc(char c) {
   if (c == '\n') w32(kUart, '\r');
   w32(kUart, static_cast<unsigned char>(c));
 }
+std::size_t Board::try_write(const std::uint8_t* data, std::size_t n) {
+  // UARTFR.TXFF (bit 5): the transmit FIFO is full (PrimeCell UART (PL011) TRM, 3.3.3 UARTFR).
+  std::size_t i = 0;
+  while (i < n && (r32(kUart + 0x18) & (1u << 5)) == 0) w32(kUart, data[i++]);
+  return i;
+}
 void Board::puts(const char* s) {
   while (*s) putc(*s++);
 }

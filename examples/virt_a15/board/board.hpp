@@ -8,6 +8,7 @@
 // (semihosting SYS_EXIT_EXTENDED: QEMU's exit status is `status`; QEMU needs -semihosting).
 // main() runs in SYS mode on __sys_stack_top with IRQ and FIQ masked. QEMU only: nothing here has
 // run on silicon.
+#include <cstddef>
 #include <cstdint>
 
 #include "examples/common/console.hpp"
@@ -19,6 +20,9 @@ using IrqCallback = void (*)(std::uint32_t pc, std::uint32_t lr);
 struct Board {
   static void putc(char c);
   static void puts(const char* s);
+  // Never waits: the bytes of data[0, n) the PL011's transmit FIFO takes now (none while UARTFR.TXFF
+  // says it is full), for the live stream (examples/common/stream_run.hpp).
+  static std::size_t try_write(const std::uint8_t* data, std::size_t n);
   static const examples::Console& console();
   // The virtual timer at `hz` interrupts per second of CNTFRQ (QEMU: 62.5 MHz; at most one per
   // kMinTimerTicks), f(pc, lr) from its interrupt. false: a rate it cannot give, or f null.
