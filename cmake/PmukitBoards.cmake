@@ -18,11 +18,12 @@
 #   pmukit_board(<board> ARCH <CMAKE_SYSTEM_PROCESSOR> DIR <examples dir> SOURCES <files>...
 #                [RUNTIME_SOURCES <files>...] PROFILE_SOURCES <files>... LINKER_SCRIPT <file>
 #                [COMPILE_OPTIONS <opts>...] [LINK_OPTIONS <opts>...] [LINK_LIBRARIES <libs>...]
-#                [DEBUG_EXIT] [TOOLCHAIN_FLAGS <flags>... TOOLCHAIN_HINT <text>] QEMU <command>...)
+#                [DEBUG_EXIT] [NO_LIBC] [TOOLCHAIN_FLAGS <flags>... TOOLCHAIN_HINT <text>] QEMU <command>...)
 # (files relative to examples/<dir>/). RUNTIME_SOURCES: the C runtime's own mem* and str* loops,
 # built so that the compiler does not turn them back into calls to themselves (GCC:
 # -fno-tree-loop-distribute-patterns, clang: -fno-builtin). DEBUG_EXIT: the board's QEMU ends with
 # isa-debug-exit's status, (code << 1) | 1, which <name>.qemu.sh turns back into the program's.
+# NO_LIBC: the board gives no C library glue (no printf, no malloc): the ownprog test skips it.
 # TOOLCHAIN_FLAGS: flags the toolchain file must set (e.g. the board's -march; the compiler refuses
 # two); where they are missing the board has no target and pmukit_add_firmware says TOOLCHAIN_HINT.
 # Only the boards of the toolchain's architecture get a target.
@@ -40,12 +41,12 @@ if(CMAKE_CROSSCOMPILING)
 endif()
 
 function(pmukit_board board)
-  cmake_parse_arguments(B "DEBUG_EXIT" "ARCH;DIR;LINKER_SCRIPT;TOOLCHAIN_HINT"
+  cmake_parse_arguments(B "DEBUG_EXIT;NO_LIBC" "ARCH;DIR;LINKER_SCRIPT;TOOLCHAIN_HINT"
                         "SOURCES;RUNTIME_SOURCES;PROFILE_SOURCES;COMPILE_OPTIONS;LINK_OPTIONS;LINK_LIBRARIES;QEMU;TOOLCHAIN_FLAGS"
                         ${ARGN})
   set_property(GLOBAL APPEND PROPERTY PMUKIT_ALL_BOARDS ${board})
   # What the targets (cmake/PmuTargets.cmake) and their scripts read of every board, built or not.
-  foreach(f ARCH DIR QEMU DEBUG_EXIT)
+  foreach(f ARCH DIR QEMU DEBUG_EXIT NO_LIBC)
     set_property(GLOBAL PROPERTY PMUKIT_BOARD_${board}_${f} "${B_${f}}")
   endforeach()
   if(NOT CMAKE_CROSSCOMPILING OR NOT CMAKE_SYSTEM_PROCESSOR STREQUAL B_ARCH OR TARGET pmukit_board_${board})

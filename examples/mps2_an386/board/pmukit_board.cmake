@@ -8,6 +8,7 @@ pmukit_board(mps2-an386 ARCH arm DIR mps2_an386
   PROFILE_SOURCES board/profile_entry.cpp
   LINKER_SCRIPT board/mps2.ld
   LINK_OPTIONS -nostartfiles -Wl,--gc-sections
+  NO_LIBC
   TOOLCHAIN_FLAGS -mcpu=cortex-m4
   TOOLCHAIN_HINT "configure with cmake/toolchains/arm-none-eabi.cmake and -DPMU_ARM_CPU=cortex-m4 (the cortex-m4 preset)"
   QEMU qemu-system-arm -M mps2-an386 -nographic -semihosting -icount shift=0,sleep=off)
