@@ -19,15 +19,20 @@
 #   - the PMU's host tests and must-fail compile cases: hal/<pmu>/tests/CMakeLists.txt, added
 #     when the build has tests (pmu_host_test and pmu_compile_fail are defined by then).
 # pmu.cmake also sets PMU_SILICON_DRIVER and PMU_SILICON_HEADERS: the driver type on the silicon's
-# bus and its headers (bench/footprint, through scripts/targets.sh). The PMU's zero-cost probe is
-# bench/zero_cost/probe_<pmu>.cpp, built for each target of the PMU (cmake/targets.cmake): its
-# hand-written reference asm must not live under hal/ (only hal/core/bus/ holds asm).
+# bus and its headers (bench/footprint, through scripts/targets.sh), and
+#   PMU_ZERO_COST_PROBE  the PMU's zero-cost probe, relative to hal/<pmu>/ (tests/zero_cost_probe.cpp),
+#                        which bench/zero_cost builds and checks for each target of the PMU
+#                        (cmake/targets.cmake); the probe declares what check.py must know of the
+#                        PMU's code (bench/zero_cost/window.hpp). Its hand-written reference asm
+#                        stays in tests/: the driver and the rest of hal/<pmu>/ hold none.
+# pmu_zero_cost_probe(<pmu> <var>) gives its absolute path ("" for none).
 set_property(GLOBAL PROPERTY PMU_LIST "")
 set_property(GLOBAL PROPERTY PMU_CATALOG_HEADERS "")
 set_property(GLOBAL PROPERTY PMU_CATALOG_NAMES "")
 set_property(GLOBAL PROPERTY PMU_METRIC_HEADERS "")
 set_property(GLOBAL PROPERTY PMU_METRIC_NAMES "")  # one per catalog; "-" for none
 set_property(GLOBAL PROPERTY PMU_METRIC_TERM_TEXTS "")  # one per catalog; "-" for none
+get_filename_component(_pmu_kit_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
 macro(pmu_add pmu)
   set(PMU_CATALOG_HEADER "")
@@ -35,10 +40,17 @@ macro(pmu_add pmu)
   set(PMU_METRICS_HEADER "")
   set(PMU_METRICS "")
   set(PMU_METRIC_TERM_TEXT "")
-  if(NOT EXISTS ${PROJECT_SOURCE_DIR}/hal/${pmu}/pmu.cmake)
+  set(PMU_ZERO_COST_PROBE "")
+  if(NOT EXISTS ${_pmu_kit_root}/hal/${pmu}/pmu.cmake)
     message(FATAL_ERROR "pmu_add(${pmu}): hal/${pmu}/pmu.cmake is missing")
   endif()
-  include(${PROJECT_SOURCE_DIR}/hal/${pmu}/pmu.cmake)
+  include(${_pmu_kit_root}/hal/${pmu}/pmu.cmake)
+  if(PMU_ZERO_COST_PROBE)
+    if(NOT EXISTS ${_pmu_kit_root}/hal/${pmu}/${PMU_ZERO_COST_PROBE})
+      message(FATAL_ERROR "pmu_add(${pmu}): PMU_ZERO_COST_PROBE hal/${pmu}/${PMU_ZERO_COST_PROBE} is missing")
+    endif()
+    set_property(GLOBAL PROPERTY PMU_ZERO_COST_PROBE_${pmu} ${_pmu_kit_root}/hal/${pmu}/${PMU_ZERO_COST_PROBE})
+  endif()
   if(NOT PMU_CATALOG_HEADER OR NOT PMU_CATALOGS)
     message(FATAL_ERROR "pmu_add(${pmu}): pmu.cmake must set PMU_CATALOG_HEADER and PMU_CATALOGS")
   endif()
@@ -73,6 +85,11 @@ macro(pmu_add pmu)
   set_property(GLOBAL APPEND PROPERTY PMU_CATALOG_HEADERS ${PMU_CATALOG_HEADER})
   set_property(GLOBAL APPEND PROPERTY PMU_CATALOG_NAMES ${PMU_CATALOGS})
 endmacro()
+
+function(pmu_zero_cost_probe pmu out)
+  get_property(v GLOBAL PROPERTY PMU_ZERO_COST_PROBE_${pmu})
+  set(${out} "${v}" PARENT_SCOPE)
+endfunction()
 
 # The host tool's list of catalogs, and their metric tables, from every registered PMU.
 function(pmu_generate_catalogs out)

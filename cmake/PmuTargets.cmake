@@ -16,8 +16,8 @@
 #                   target), for compiles outside CMake (bench/footprint); CODE_MODEL: the board's
 #                   bare-metal code model (absolute addresses, no GOT), for the zero-cost probe and
 #                   the footprint
-#   PMU             hal/<pmu>/: the zero-cost probe bench/zero_cost/probe_<pmu>.cpp and the
-#                   footprint's driver (PMU_SILICON_DRIVER in hal/<pmu>/pmu.cmake)
+#   PMU             hal/<pmu>/: the zero-cost probe and the footprint's driver
+#                   (PMU_ZERO_COST_PROBE and PMU_SILICON_DRIVER in hal/<pmu>/pmu.cmake)
 #   BOARD           the pmukit_board() in examples/<dir>/board/pmukit_board.cmake: its folder, its
 #                   QEMU command line and exit convention
 #   PROFILE         the board's profiling example (scripts/profile.sh, bench/pmusim, bench/summary.sh)

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Zero-cost check: the register engine against hand-written accessors, instruction by instruction.
 
-A probe object holds pairs of extern "C" functions, ours_<op> (through pmu::Regs<Bus>) and
-hand_<op> (the minimal inline-asm accessor an expert would write for the same operation). This
-script disassembles the object with the target's objdump and, per pair:
+A probe object (a PMU's hal/<pmu>/tests/zero_cost_probe.cpp) holds pairs of extern "C" functions,
+ours_<op> (through pmu::Regs<Bus>) and hand_<op> (the minimal inline-asm accessor an expert would
+write for the same operation). This script disassembles the object with the target's objdump and,
+per pair:
 
   * counts instructions (the counting rule is below) and gates on ratio = ours / hand <= 1.00;
   * compares the whole instructions, immediates, shifts and offsets included, with only the
@@ -22,13 +23,14 @@ script disassembles the object with the target's objdump and, per pair:
 Pairs named ours_info_<op> / hand_info_<op> are reported but not gated (marked "info").
 
 Windows: a function window_<op>_<N>slot(s) holds one fast region (profiler/fast_region.hpp) on N
-counters around an empty body. Its 2N counter reads are the middle 2N accesses of its signature
-(on MIPS the profiler's own state loads, before the first read and after the last, are memory
-accesses too, as many on each side): N begin reads, then N end reads in the same slot order. A
-counter's window is the number of counted instructions strictly between its two reads, other
-counters' reads excepted. The row shows the
-largest window as "ours" and the limit (WINDOW_LIMIT) as "hand", and is gated on ours <= limit;
-window_info_<op> rows are reported only.
+counters around an empty body. A counter read is what the probe declares (PMU_ZC_COUNTER_READ in
+bench/zero_cost/window.hpp, kept in the object's section .pmu_zc): this script names no PMU. Its
+2N counter reads are the middle 2N accesses of its signature (on MIPS the profiler's own state
+loads, before the first read and after the last, are memory accesses too, as many on each side):
+N begin reads, then N end reads in the same slot order. A counter's window is the number of
+counted instructions strictly between its two reads, other counters' reads excepted. The row shows
+the largest window as "ours" and the limit (WINDOW_LIMIT, or the probe's PMU_ZC_WINDOW_LIMIT) as
+"hand", and is gated on ours <= limit; window_info_<op> rows are reported only.
 
 Branches: a function branches_<op>_<N> holds a sequence promised branch-free but for N tests
 (the PMU sampling interrupt's common case, prof::Sampler::on_pmu_interrupt<Slot>). The row shows
@@ -333,9 +335,10 @@ def _signature_one(arch: str, body: list[Insn], k: int, i: Insn) -> str | None:
     return None
 
 
-# ARM M-profile: the DWT's counters and controls are memory-mapped in the Private Peripheral Bus
-# (0xE0000000-0xE00FFFFF, ARMv7-M ARM B3.1). A load or store there is an access: its absolute
-# address, from the base register's literal (the last pc-relative ldr into it) plus the offset.
+# ARM M-profile: the system components (debug and trace units among them) are memory-mapped in the
+# Private Peripheral Bus (0xE0000000-0xE00FFFFF, ARMv7-M ARM B3.1). A load or store there is an
+# access: its absolute address, from the base register's literal (the last pc-relative ldr into it)
+# plus the offset.
 PPB = range(0xE0000000, 0xE0100000)
 MMIO_RE = re.compile(r"^(ldr|str)(b|h)?(\.w)?$")
 BASE_RE = re.compile(r"^\w+, \[(r\d{1,2}|ip|lr), #(-?\d+)\]$|^\w+, \[(r\d{1,2}|ip|lr)\]$")
@@ -357,28 +360,61 @@ def ppb_access(body: list[Insn], k: int, i: Insn) -> str | None:
 
 
 WINDOW_LIMIT = 2  # instructions between a counter's two reads (1 would be the physical limit)
-# NetBurst: rdpmc takes its index in ECX, which a call may clobber (System V i386 ABI), so the
-# second read reloads it after any body; the window calibrated and gated includes that reload.
-WINDOW_LIMIT_OF = {"netburst": 3}
 
-# A performance counter read, per architecture, in signature text: XScale CP14 (mrc p14), e500
-# mfpmr, MIPS CP0 (RM7000 PerfCount, mfc0) or the MIPS CM's count registers in the GCR debug block
-# (PC_CYCLE 0x6180, PC_CNT0 0x6198, PC_CNT1 0x61A8: lw at those offsets), x86 rdpmc or rdmsr.
-COUNTER_READ = {
-    # XScale CP14 (mrc p14); ARMv7-A PMCCNTR and PMXEVCNTR (mrc p15, 0, _, c9, c13, {0, 2});
-    # the Cortex-M DWT's DWT_CYCCNT and 8-bit counters (ldr of 0xE0001004 .. 0xE0001018).
-    "arm": re.compile(r"^(mrc2? (p?14,|p?15, 0, R, cr9, cr13, \{[02]\})|ldr \[0xe000100[48c]\]|ldr \[0xe000101[048]\])"),
-    "ppc": re.compile(r"^mfpmr "),
-    "mips": re.compile(r"^(mfc0 |lw (24960|24984|25000)\(R\)$)"),
-    "x86": re.compile(r"^(rdpmc|rdmsr)"),
-}
+# What a probe declares of its PMU (bench/zero_cost/window.hpp: PMU_ZC_COUNTER_READ,
+# PMU_ZC_WINDOW_LIMIT), carried in its object as "key=value" strings in section .pmu_zc: this
+# script names no PMU.
+EXPECT_SECTION = ".pmu_zc"
+EXPECT_KEYS = ("counter_read", "window_limit")
 
 
-def window_of(arch: str, body: list[Insn], n: int) -> tuple[int, str]:
+@dataclass
+class Expect:
+    counter_read: re.Pattern | None = None  # a counter read, on signature text
+    window_limit: int = WINDOW_LIMIT
+
+
+def expectations(objdump: str, obj: str) -> Expect:
+    """The probe's declarations, from `objdump -s -j .pmu_zc` (none: an empty Expect)."""
+    cmd = [objdump, "-s", "-j", EXPECT_SECTION, obj]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True).stdout
+    except FileNotFoundError:
+        raise RuntimeError(f"objdump not found: {objdump}")
+    data = bytearray()
+    for line in out.splitlines():
+        words = line.strip().split(" ")
+        if len(words) < 2 or not re.fullmatch(r"[0-9a-f]+", words[0]) or line.startswith("Contents"):
+            continue
+        for w in words[1:]:  # hex groups, then two spaces and the ASCII column
+            if not re.fullmatch(r"(?:[0-9a-f]{2}){1,4}", w):
+                break
+            data += bytes.fromhex(w)
+    reads, e = [], Expect()
+    for text in (t.decode() for t in bytes(data).split(b"\0") if t):
+        key, sep, value = text.partition("=")
+        if not sep or key not in EXPECT_KEYS:
+            raise RuntimeError(f"{obj}: unknown declaration '{text}' in {EXPECT_SECTION} "
+                               f"(known: {', '.join(EXPECT_KEYS)})")
+        if key == "counter_read":
+            reads.append(f"(?:{value})")
+        else:
+            e.window_limit = int(value)
+    if reads:
+        e.counter_read = re.compile("|".join(reads))
+    return e
+
+
+NO_COUNTER_READ = "the probe declares no counter read (PMU_ZC_COUNTER_READ, bench/zero_cost/window.hpp)"
+
+
+def window_of(arch: str, body: list[Insn], n: int, counter_read: re.Pattern | None) -> tuple[int, str]:
     """The largest counter window of a window_ function on n counters, or -1 and the problem.
     Not counted: the other counters' reads, and the body's calls (with a MIPS delay slot's nop)."""
+    if counter_read is None:
+        return -1, NO_COUNTER_READ
     items = signature_items(arch, body)
-    reads = [k for k, text in items if COUNTER_READ[arch].match(text)]
+    reads = [k for k, text in items if counter_read.match(text)]
     if len(reads) != 2 * n:
         return -1, f"{len(reads)} counter reads, expected two per counter ({n})"
     calls = {k for k, text in items if text == "call"}
@@ -414,14 +450,16 @@ def is_indirect_call(arch: str, i: Insn) -> bool:
     return True
 
 
-def reader_cost(arch: str, funcs: dict) -> tuple[int, str]:
+def reader_cost(arch: str, funcs: dict, counter_read: re.Pattern | None) -> tuple[int, str]:
     """The largest reader's instructions other than its one counter read (return included)."""
+    if counter_read is None:
+        return -1, NO_COUNTER_READ
     costs = []
     for name, f in funcs.items():
         if "read_slot" not in name:
             continue
         body = counted(arch, f)
-        reads = [k for k, text in signature_items(arch, body) if COUNTER_READ[arch].match(text)]
+        reads = [k for k, text in signature_items(arch, body) if counter_read.match(text)]
         if len(reads) != 1:
             return -1, f"reader {name}: {len(reads)} counter reads, expected 1"
         # Every instruction the reader runs but its read: the return and a MIPS delay slot too.
@@ -438,7 +476,8 @@ def reader_cost(arch: str, funcs: dict) -> tuple[int, str]:
     return max(costs), ""
 
 
-def region_window_of(arch: str, body: list[Insn], funcs: dict) -> tuple[int, str]:
+def region_window_of(arch: str, body: list[Insn], funcs: dict,
+                     counter_read: re.Pattern | None) -> tuple[int, str]:
     calls = [k for k, i in enumerate(body) if is_indirect_call(arch, i)]
     if not calls:  # the reads inline: the two accesses between begin's call and finish's
         items = signature_items(arch, body)
@@ -465,7 +504,7 @@ def region_window_of(arch: str, body: list[Insn], funcs: dict) -> tuple[int, str
             if arch == "mips" and k + 1 < len(body) and is_padding(arch, body[k + 1]):
                 direct.add(k + 1)
     own = sum(1 for k in range(lo, hi) if k not in direct)
-    r, problem = reader_cost(arch, funcs)
+    r, problem = reader_cost(arch, funcs, counter_read)
     if r < 0:
         return -1, problem
     return own + r, ""
@@ -513,6 +552,7 @@ class Row:
 
 def check_object(target: str, objdump: str, obj: str) -> list[Row]:
     arch, funcs = disassemble(objdump, obj)
+    expect = expectations(objdump, obj)
     ours = {n[len("ours_"):]: f for n, f in funcs.items() if n.startswith("ours_")}
     hand = {n[len("hand_"):]: f for n, f in funcs.items() if n.startswith("hand_")}
     if not ours and not hand:
@@ -529,14 +569,15 @@ def check_object(target: str, objdump: str, obj: str) -> list[Row]:
             continue
         op = name[len("window_"):]
         if re.fullmatch(r"(\w+_)?region(_\w+)?_1counter", op):
-            w, problem = region_window_of(arch, counted(arch, f), funcs)
+            w, problem = region_window_of(arch, counted(arch, f), funcs, expect.counter_read)
             rows.append(Row(target, f"window_{op}", max(w, 0), REGION_WINDOW_LIMIT, True,
                             op.startswith("info_"), problem, [i.text() for i in counted(arch, f)], []))
             continue
         slots = re.search(r"(?:^|_)(\d+)slots?$", op)
         body = counted(arch, f)
-        w, problem = window_of(arch, body, int(slots.group(1))) if slots else (-1, "name ends in _<N>slot(s)")
-        rows.append(Row(target, f"window_{op}", max(w, 0), WINDOW_LIMIT_OF.get(target, WINDOW_LIMIT),
+        w, problem = (window_of(arch, body, int(slots.group(1)), expect.counter_read) if slots
+                      else (-1, "name ends in _<N>slot(s)"))
+        rows.append(Row(target, f"window_{op}", max(w, 0), expect.window_limit,
                         True, op.startswith("info_"), problem, [i.text() for i in body], []))
     # Calibration (window_calibrate_<N>slot: FastRegions::calibrate() itself) measures the window
     # every region is charged; a region around nothing (window_<N>slot) and around a call

@@ -18,6 +18,12 @@
 //   PMU_ZC_PMU_IRQ(Pmu, slot, tests)  branches_pmu_irq_<tests>: Sampler::on_pmu_interrupt<slot>
 //                                     into a keep-newest ring, gated on at most `tests` conditional
 //                                     branches (1: the test for the common case)
+// And what check.py must know of the PMU's code, declared by its probe (which names its PMU; the
+// script names none) and carried in the object, one "key=value" string each in section .pmu_zc:
+//   PMU_ZC_COUNTER_READ(R"(regex)")   a counter read, as a regular expression on check.py's access
+//                                     text (e.g. `mfpmr R, 16`, `lw 24960(R)`, `rdpmc`); one per
+//                                     kind of read the windows and readers hold
+//   PMU_ZC_WINDOW_LIMIT(n)            the gate of window_1slot where it is not 2 (WINDOW_LIMIT)
 #include "profiler/counter_region.hpp"
 #include "profiler/fast_region.hpp"
 #include "profiler/sampler.hpp"
@@ -102,3 +108,10 @@ template <class Pmu, unsigned... Slots>
   extern "C" void branches_pmu_irq_##tests(std::uint32_t pc, std::uint32_t lr) {         \
     zc::sampler<Pmu>.template on_pmu_interrupt<slot>(pc, lr);                            \
   }
+
+#define PMU_ZC_CAT2(a, b) a##b
+#define PMU_ZC_CAT(a, b) PMU_ZC_CAT2(a, b)
+#define PMU_ZC_DECLARE(text) \
+  [[gnu::used, gnu::section(".pmu_zc")]] static const char PMU_ZC_CAT(zc_declared_, __LINE__)[] = text
+#define PMU_ZC_COUNTER_READ(regex) PMU_ZC_DECLARE("counter_read=" regex)
+#define PMU_ZC_WINDOW_LIMIT(n) PMU_ZC_DECLARE("window_limit=" #n)

@@ -26,6 +26,7 @@
 #include "hal/armv7a/regs.hpp"
 #include "hal/core/driver.hpp"
 #include "hal/core/fault.hpp"
+#include "hal/core/probe_memo.hpp"
 #include "hal/core/reg.hpp"
 
 namespace pmu::armv7a {
@@ -52,9 +53,12 @@ inline void spin(std::uint32_t n) {
 }  // namespace detail
 
 template <class Bus, unsigned N = 6>
-struct Pmu : CounterDriver<Bus, typename detail::CounterList<N, std::make_index_sequence<N>>::type, 32> {
+struct Pmu : CounterDriver<Bus, typename detail::CounterList<N, std::make_index_sequence<N>>::type, 32>,
+             ProbeMemo<ProbeReport, Pmu<Bus, N>> {
   static_assert(N >= 1 && N <= kMaxEventCounters, "ARMv7-A: 1 to 31 event counters");
   using Base = CounterDriver<Bus, typename detail::CounterList<N, std::make_index_sequence<N>>::type, 32>;
+  // probe_report() and forget_probe(): what probe() found (hal/core/probe_memo.hpp).
+  using Memo = ProbeMemo<ProbeReport, Pmu>;
   using Base::kAllSlots;
   using Base::kSlots;
   using Base::read;
@@ -109,7 +113,7 @@ struct Pmu : CounterDriver<Bus, typename detail::CounterList<N, std::make_index_
     ProbeReport r{};
     if (fault::traps([] { (void)R::template read_raw<PMCR>(); })) {
       r.result = {Status::pmu_absent, 0};
-      return remember(r);
+      return Memo::remember(r);
     }
     const auto pmcr = R::template read<PMCR>();
     r.counters = pmcr.get(pmcr::N);
@@ -137,19 +141,14 @@ struct Pmu : CounterDriver<Bus, typename detail::CounterList<N, std::make_index_
       if ((present & (1u << s)) && static_cast<std::uint32_t>(read(s)) != before[s]) working |= 1u << s;
     quiesce();
     r.result = {working != 0 ? Status::ok : Status::pmu_absent, working};
-    return remember(r);
-  }
-  static const ProbeReport& probe_report() { return s_report; }
-  static void forget_probe() {
-    s_report = ProbeReport{};
-    s_probed = false;
+    return Memo::remember(r);
   }
 
   // Slot 0 takes CPU_CYCLES only (nothing to program); an event slot's PMXEVTYPER gets the code.
   // qualifier and options must be 0 (the PMUv2 filter bits are not offered).
   static Status configure(unsigned slot, EventConfig ev) {
     if (const Status s = check_event(slot, ev); s != Status::ok) return s;
-    if (s_probed && !(s_report.result.working_slots & (1u << slot))) return Status::counter_unavailable;
+    if (Memo::found_unavailable(slot)) return Status::counter_unavailable;
     for_slot<kSlots>(slot, [&](auto i) {
       constexpr unsigned s = decltype(i)::value;
       if constexpr (s > 0)
@@ -219,13 +218,6 @@ struct Pmu : CounterDriver<Bus, typename detail::CounterList<N, std::make_index_
     R::template write_raw<PMOVSR>(~0u);
     R::write(pmcr::E(1), pmcr::P(1), pmcr::C(1));
   }
-  static ProbeResult remember(const ProbeReport& r) {
-    s_report = r;
-    s_probed = true;
-    return r.result;
-  }
-  static inline ProbeReport s_report{};
-  static inline bool s_probed = false;
 };
 
 template <class Bus>

@@ -9,3 +9,5 @@ set(PMU_METRIC_TERM_TEXT pmu::netburst::term_string)
 # The driver on the silicon's bus (the footprint bench, through cmake/targets.cmake).
 set(PMU_SILICON_DRIVER "pmu::netburst::Driver<pmu::netburst::HwBus>")
 set(PMU_SILICON_HEADERS hal/netburst/driver.hpp)
+# The zero-cost probe (bench/zero_cost), built for each target of this PMU (cmake/targets.cmake).
+set(PMU_ZERO_COST_PROBE tests/zero_cost_probe.cpp)

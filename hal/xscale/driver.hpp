@@ -35,6 +35,7 @@
 
 #include "hal/core/driver.hpp"
 #include "hal/core/fault.hpp"
+#include "hal/core/probe_memo.hpp"
 #include "hal/core/reg.hpp"
 #include "hal/xscale/events.hpp"
 #include "hal/xscale/regs.hpp"
@@ -110,8 +111,10 @@ inline void spin(std::uint32_t n) {
 
 // The driver proper: static members only, templated on the bus and the variant's register view.
 template <class Bus, class V>
-struct Pmu : CounterDriver<Bus, typename V::Counters, 32> {
+struct Pmu : CounterDriver<Bus, typename V::Counters, 32>, ProbeMemo<ProbeReport, Pmu<Bus, V>> {
   using Base = CounterDriver<Bus, typename V::Counters, 32>;
+  // probe_report() and forget_probe(): what probe() found (hal/core/probe_memo.hpp).
+  using Memo = ProbeMemo<ProbeReport, Pmu>;
   using Base::kAllSlots;
   using Base::kSlots;
   using Base::read;
@@ -205,7 +208,7 @@ struct Pmu : CounterDriver<Bus, typename V::Counters, 32> {
     r.trapped = trapped_registers();
     if (r.trapped & (kRegPMNC | kRegCCNT)) {
       r.result = {Status::pmu_absent, 0};
-      return remember(r);
+      return Memo::remember(r);
     }
     quiesce(r.trapped, false);
     r.select_holds = test_selects(r.trapped);
@@ -244,20 +247,13 @@ struct Pmu : CounterDriver<Bus, typename V::Counters, 32> {
     // Park every PMN on the power-saving event until configure() gives it one.
     if (!(r.trapped & reg_bit<EvtReg>())) put(V::evt.each(kAllSlots >> 1, event::POWER_SAVE));
     r.result = {working != 0 ? Status::ok : Status::pmu_absent, working};
-    return remember(r);
-  }
-  static const ProbeReport& probe_report() { return s_report; }
-  // Tests: act as if probe() had never run (configure() then trusts the manual).
-  static void forget_probe() {
-    s_report = ProbeReport{};
-    s_probed = false;
+    return Memo::remember(r);
   }
 
   // qualifier and options must be 0: XScale events have none. Does not start or clear the counter.
   static Status configure(unsigned slot, EventConfig ev) {
     if (const Status s = check_event(slot, ev); s != Status::ok) return s;
-    if (s_probed && !(s_report.result.working_slots & (1u << slot)))
-      return Status::counter_unavailable;
+    if (Memo::found_unavailable(slot)) return Status::counter_unavailable;
     if (enabled()) return Status::busy;  // E is global: reprogramming would disturb the others
     if (slot != 0) R::modify(V::evt.at(slot - 1, ev.code));
     return Status::ok;
@@ -381,14 +377,6 @@ struct Pmu : CounterDriver<Bus, typename V::Counters, 32> {
   static bool slot_trapped(std::uint32_t trapped, unsigned slot) {
     return (trapped & (slot == 0 ? std::uint32_t{kRegCCNT} : std::uint32_t{kRegPMN0} << (slot - 1))) != 0;
   }
-  static ProbeResult remember(const ProbeReport& r) {
-    s_report = r;
-    s_probed = true;
-    return r.result;
-  }
-
-  static inline ProbeReport s_report{};
-  static inline bool s_probed = false;
 };
 
 template <class Bus>

@@ -9,3 +9,5 @@ set(PMU_METRICS pmu::xscale::metrics pmu::xscale::metrics pmu::xscale::metrics
 # The driver on the silicon's bus (the footprint bench, through cmake/targets.cmake).
 set(PMU_SILICON_DRIVER "pmu::xscale::Xsc2<pmu::Cp14Bus>")
 set(PMU_SILICON_HEADERS hal/core/bus/arm_cp.hpp hal/xscale/driver.hpp)
+# The zero-cost probe (bench/zero_cost), built for each target of this PMU (cmake/targets.cmake).
+set(PMU_ZERO_COST_PROBE tests/zero_cost_probe.cpp)

@@ -15,6 +15,23 @@
         .set SPR_SRR1, 27
         .set T_SIZE, 160
 
+/* The special registers a context holds and their words in the frame: one list for the save and
+ * the restore, each moving a register through r0. */
+        .macro  frame_sprs op
+        \op     cr, 132
+        \op     xer, 136
+        \op     ctr, 140
+        \op     lr, 144
+        .endm
+        .macro  save_spr reg, off
+        mf\reg  %r0
+        stw     %r0, \off(%r1)
+        .endm
+        .macro  restore_spr reg, off
+        lwz     %r0, \off(%r1)
+        mt\reg  %r0
+        .endm
+
         .section .bss
         .balign 4
         .globl  task_preempted
@@ -28,14 +45,7 @@ task_trampoline:
         stwu    %r1, -T_SIZE(%r1)
         stw     %r0, 8(%r1)
         stmw    %r2, 12(%r1)
-        mfcr    %r0
-        stw     %r0, 132(%r1)
-        mfxer   %r0
-        stw     %r0, 136(%r1)
-        mfctr   %r0
-        stw     %r0, 140(%r1)
-        mflr    %r0
-        stw     %r0, 144(%r1)
+        frame_sprs save_spr
         lis     %r3, task_preempted@ha
         addi    %r3, %r3, task_preempted@l
         lwz     %r4, 0(%r3)
@@ -51,14 +61,7 @@ task_resume:
         mtspr   SPR_SRR0, %r0
         lwz     %r0, 152(%r1)
         mtspr   SPR_SRR1, %r0
-        lwz     %r0, 132(%r1)
-        mtcr    %r0
-        lwz     %r0, 136(%r1)
-        mtxer   %r0
-        lwz     %r0, 140(%r1)
-        mtctr   %r0
-        lwz     %r0, 144(%r1)
-        mtlr    %r0
+        frame_sprs restore_spr
         lwz     %r0, 8(%r1)
         lmw     %r2, 12(%r1)
         addi    %r1, %r1, T_SIZE

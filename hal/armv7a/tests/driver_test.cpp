@@ -24,7 +24,7 @@ TEST_F(Armv7a, SlotsAreTheCycleCounterThenEventCountersInOrder) {
 }
 
 // The "one instruction per read" promise, per counter: PMCCNTR is one MRC; an event counter is
-// MCR PMSELR, ISB, MRC PMXEVCNTR (bench/zero_cost/probe_armv7a.cpp checks the compiled code).
+// MCR PMSELR, ISB, MRC PMXEVCNTR (tests/zero_cost_probe.cpp checks the compiled code).
 TEST_F(Armv7a, ReadInstructionsPerCounter) {
   static_assert(D::read_instructions<0>() == 1);
   static_assert(D::read_instructions<1>() == 3 && D::read_instructions<6>() == 3);

@@ -1,6 +1,6 @@
 // Zero-cost probe, MIPS CPS (MIPS32 release 2): the register engine and the MIPS CM driver on
 // Cp0Bus (with sel, mtc0 + ehb) and on MmioBus (the CM GCR debug block at a base found at run time)
-// against hand-written mfc0/mtc0 and volatile loads/stores. Same rules as probe_xscale.cpp: every
+// against hand-written mfc0/mtc0 and volatile loads/stores. Same rules as hal/xscale/tests/zero_cost_probe.cpp: every
 // register access the driver makes has a pair here.
 //
 // Descriptors: the real ones, hal/mips_cps/regs.hpp (MIPS CPS training: debug block at GCR +
@@ -17,7 +17,7 @@
 #include "hal/mips_cps/regs.hpp"
 
 #if !defined(__mips__) || !defined(__mips_isa_rev) || __mips_isa_rev < 2
-#error "probe_mips_cps.cpp is built for MIPS32r2 or later (-DPMU_MIPS_ARCH=mips32r2)"
+#error "the mips_cps zero-cost probe is built for MIPS32r2 or later (-DPMU_MIPS_ARCH=mips32r2)"
 #endif
 
 namespace {
@@ -238,6 +238,9 @@ void hand_info_write_unchecked(u32 ev) {
 }  // extern "C"
 
 // Fast-region windows (check.py, "Windows"): PC_CYCLE, PC_CNT0 (GCR loads at a run-time base).
+// Counter reads: loads of the GCR debug block's PC_CYCLE (0x6180), PC_CNT0 (0x6198) and PC_CNT1
+// (0x61A8), offsets as objdump prints them.
+PMU_ZC_COUNTER_READ(R"(^lw (24960|24984|25000)\(R\)$)");
 PMU_ZC_WINDOW(Driver, 0)
 PMU_ZC_WINDOW_REGION(Driver)
 PMU_ZC_WINDOW_CALL(Driver, 0)

@@ -14,7 +14,7 @@
 #include "bench/zero_cost/window.hpp"
 
 #if !defined(__arm__) || defined(__thumb__) || __ARM_ARCH < 7
-#error "probe_armv7a.cpp is built for ARMv7-A in ARM state (-mcpu=cortex-a15 -marm)"
+#error "the armv7a zero-cost probe is built for ARMv7-A in ARM state (-mcpu=cortex-a15 -marm)"
 #endif
 
 namespace {
@@ -107,6 +107,8 @@ void hand_reset_counters() {
 // Fast-region windows (check.py, "Windows"): slot 0 = PMCCNTR, gated; slots 0 and 1 (an event
 // counter: its select and ISB sit in the window) reported. The PMU interrupt's common case for
 // PMCCNTR: on_pmu_interrupt<0>, with the InterruptScope's PMSELR save and restore.
+// Counter reads: PMCCNTR and PMXEVCNTR (MRC p15, 0, <Rt>, c9, c13, {0, 2}).
+PMU_ZC_COUNTER_READ(R"(^mrc2? p?15, 0, R, cr9, cr13, \{[02]\})");
 PMU_ZC_WINDOW(A15, 0)
 PMU_ZC_WINDOW_CALL(A15, 0)
 PMU_ZC_WINDOW_CALIBRATE(A15, 0)

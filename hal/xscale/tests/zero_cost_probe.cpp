@@ -17,7 +17,7 @@
 #include "hal/xscale/regs.hpp"
 
 #if !defined(__arm__) || defined(__thumb__)
-#error "probe_xscale.cpp is built for ARM state only (-marm)"
+#error "the xscale zero-cost probe is built for ARM state only (-marm)"
 #endif
 
 namespace {
@@ -176,6 +176,8 @@ void hand_info_write_unchecked(u32 ev) {
 }  // extern "C"
 
 // Fast-region windows (check.py, "Windows"): slot 0 = CCNT, 1 = PMN0.
+// Counter reads: CP14 (mrc p14).
+PMU_ZC_COUNTER_READ(R"(^mrc2? p?14,)");
 PMU_ZC_WINDOW(Xsc2, 0)
 PMU_ZC_WINDOW_REGION(Xsc2)
 PMU_ZC_WINDOW_CALL(Xsc2, 0)

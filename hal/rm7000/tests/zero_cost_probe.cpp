@@ -1,6 +1,6 @@
 // Zero-cost probe, RM7000 (MIPS IV): the register engine and the RM7000 driver on Cp0Bus (no sel;
 // mtc0 and ctc0 followed by the CP0 write hazard, PMU_MIPS4_CP0_HAZARD_NOPS nops) against
-// hand-written mfc0/mtc0/cfc0/ctc0. Same rules as probe_xscale.cpp: every register access the
+// hand-written mfc0/mtc0/cfc0/ctc0. Same rules as hal/xscale/tests/zero_cost_probe.cpp: every register access the
 // driver makes has a pair here.
 //
 // Descriptors: the real ones, hal/rm7000/regs.hpp (RM7000 datasheet Table 10: PerfControl is CP0
@@ -15,7 +15,7 @@
 #include "hal/rm7000/regs.hpp"
 
 #if !defined(__mips__) || (defined(__mips_isa_rev) && __mips_isa_rev >= 2)
-#error "probe_rm7000.cpp is built for MIPS IV (-DPMU_MIPS_ARCH=rm7000)"
+#error "the rm7000 zero-cost probe is built for MIPS IV (-DPMU_MIPS_ARCH=rm7000)"
 #endif
 
 namespace {
@@ -198,6 +198,8 @@ void hand_info_write_unchecked(u32 ev) {
 }  // extern "C"
 
 // Fast-region windows (check.py, "Windows"): PerfCount: the one counter.
+// Counter reads: PerfCount (mfc0).
+PMU_ZC_COUNTER_READ(R"(^mfc0 )");
 PMU_ZC_WINDOW(Driver, 0)
 PMU_ZC_WINDOW_REGION(Driver)
 PMU_ZC_WINDOW_CALL(Driver, 0)

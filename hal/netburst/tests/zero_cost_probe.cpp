@@ -1,6 +1,6 @@
 // Zero-cost probe, NetBurst (Pentium 4, i686): the register engine on MsrBus against hand-written
 // rdmsr/wrmsr with the MSR address as an ECX immediate, rdpmc with the counter index, and rdtsc.
-// Same rules as probe_xscale.cpp. wrmsr is serializing (SDM Vol. 2B), so neither side adds a barrier.
+// Same rules as hal/xscale/tests/zero_cost_probe.cpp. wrmsr is serializing (SDM Vol. 2B), so neither side adds a barrier.
 //
 // MSR addresses and bits: Intel SDM Vol. 3B, NetBurst performance monitoring (chapter 18) and Appendix B: BPU_COUNTER0 0x300,
 // BPU_CCCR0 0x360, BSU_ESCR0 0x3A0. Counters are 40 bits; reserved MSR bits are written as zero
@@ -13,7 +13,7 @@
 #include "hal/netburst/driver.hpp"
 
 #if !defined(__i386__)
-#error "probe_netburst.cpp is built for i686 only"
+#error "the netburst zero-cost probe is built for i686 only"
 #endif
 
 namespace {
@@ -185,6 +185,11 @@ void hand_info_write_unchecked(u32 ev) { hand_wrmsr(0x3A0, static_cast<u64>(ev &
 }  // extern "C"
 
 // Fast-region windows (check.py, "Windows"): rdpmc ECX = 12, 13 (IQ counters).
+// Counter reads: rdpmc (rdmsr where a counter is read as its MSR). The window's gate is 3: rdpmc
+// takes its index in ECX, which a call may clobber (System V i386 ABI), so the second read loads
+// it again after any body; the window calibrated and gated includes that load.
+PMU_ZC_COUNTER_READ(R"(^(rdpmc|rdmsr))");
+PMU_ZC_WINDOW_LIMIT(3);
 PMU_ZC_WINDOW(Driver, 12)
 PMU_ZC_WINDOW_REGION(Driver)
 PMU_ZC_WINDOW_CALL(Driver, 12)

@@ -1,5 +1,5 @@
 // Zero-cost probe, e500 (Book E): the register engine on PmrBus against hand-written mfpmr/mtpmr.
-// Same rules as probe_xscale.cpp. Every hand-written mtpmr is followed by isync, as the bus does
+// Same rules as hal/xscale/tests/zero_cost_probe.cpp. Every hand-written mtpmr is followed by isync, as the bus does
 // (e500 CRM 7.2: PMR changes take effect in order only after a context-synchronizing instruction).
 //
 // Descriptors: the real ones, hal/e500/regs.hpp (e500 CRM chapter 7). The hand-written
@@ -14,7 +14,7 @@
 #include "hal/e500/regs.hpp"
 
 #if !defined(__powerpc__)
-#error "probe_e500.cpp is built for PowerPC only"
+#error "the e500 zero-cost probe is built for PowerPC only"
 #endif
 
 namespace {
@@ -157,6 +157,8 @@ void hand_info_write_unchecked(u32 ev) {
 }  // extern "C"
 
 // Fast-region windows (check.py, "Windows"): PMC0, PMC1.
+// Counter reads: mfpmr.
+PMU_ZC_COUNTER_READ(R"(^mfpmr )");
 PMU_ZC_WINDOW(Driver, 0)
 PMU_ZC_WINDOW_REGION(Driver)
 PMU_ZC_WINDOW_CALL(Driver, 0)
