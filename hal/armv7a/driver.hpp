@@ -1,6 +1,7 @@
 #pragma once
-// ARMv7-A Performance Monitors driver: pmu::armv7a::Pmu<Bus, N>, N event counters (PMCR.N of the
-// part: CortexA15/CortexA9 6, CortexA7/CortexA8 4).
+// ARMv7-A Performance Monitors driver: pmu::armv7a::Pmu<Bus, N, Catalog>, N event counters (PMCR.N
+// of the part: CortexA15/CortexA9 6, CortexA7/CortexA8 4) and the events the part implements
+// (Catalog: the core's own for CortexA15/A9/A7, every common event for CortexA8 and a bare Pmu).
 //
 // Slot map: slot 0 = PMCCNTR (CPU_CYCLES only), slot 1 + n = event counter n (PMXEVCNTR with
 // PMSELR.SEL = n). Every slot is 32 bits and wraps to 0, setting its PMOVSR bit. No linking: the
@@ -52,10 +53,11 @@ inline void spin(std::uint32_t n) {
 }
 }  // namespace detail
 
-template <class Bus, unsigned N = 6>
+template <class Bus, unsigned N = 6, const PmuCatalog& Catalog = kCatalog<N>>
 struct Pmu : CounterDriver<Bus, typename detail::CounterList<N, std::make_index_sequence<N>>::type, 32>,
-             ProbeMemo<ProbeReport, Pmu<Bus, N>> {
+             ProbeMemo<ProbeReport, Pmu<Bus, N, Catalog>> {
   static_assert(N >= 1 && N <= kMaxEventCounters, "ARMv7-A: 1 to 31 event counters");
+  static_assert(Catalog.num_counters == N, "ARMv7-A: the catalog is for another number of event counters");
   using Base = CounterDriver<Bus, typename detail::CounterList<N, std::make_index_sequence<N>>::type, 32>;
   // probe_report() and forget_probe(): what probe() found (hal/core/probe_memo.hpp).
   using Memo = ProbeMemo<ProbeReport, Pmu>;
@@ -65,13 +67,14 @@ struct Pmu : CounterDriver<Bus, typename detail::CounterList<N, std::make_index_
   using Base::write;
   using R = Regs<Bus>;
 
-  static constexpr const PmuCatalog& catalog = kCatalog<N>;
+  static constexpr const PmuCatalog& catalog = Catalog;
   static constexpr LinkKind kLink = LinkKind::none;
   static constexpr Capabilities kCapabilities{.overflow = true, .interrupt = true, .link = false, .sampling = true};
   static constexpr std::uint32_t kEventSlots = kAllSlots & ~1u;
   static constexpr std::uint32_t kProbeSpin = 2000;
 
-  // PMCCNTR counts CPU_CYCLES only; every event counter takes every catalogued event.
+  // PMCCNTR counts CPU_CYCLES only; every event counter takes every event of the part's catalog
+  // (an event the core does not implement is refused: unsupported_event, or a compile error).
   static constexpr std::uint32_t slots_for(std::uint32_t code) {
     if (!has_event(catalog, code)) return 0;
     return (code == event::CPU_CYCLES ? 1u : 0u) | kEventSlots;
@@ -158,6 +161,9 @@ struct Pmu : CounterDriver<Bus, typename detail::CounterList<N, std::make_index_
   }
   template <unsigned Slot, EventConfig Ev>
   static Status configure() {
+    static_assert(Ev.code > kMaxEventCode || has_event(catalog, Ev.code),
+                  "ARMv7-A configure<Slot, Ev>: this core does not implement the event (not in its TRM's "
+                  "event table: hal/armv7a/events.hpp)");
     require_event<Pmu, Slot, Ev>();
     return configure(Slot, Ev);
   }
@@ -220,12 +226,14 @@ struct Pmu : CounterDriver<Bus, typename detail::CounterList<N, std::make_index_
   }
 };
 
+// Each core with the events its Technical Reference Manual lists (events.hpp); the Cortex-A8 has
+// no table here yet and takes every common event.
 template <class Bus>
-using CortexA15 = Pmu<Bus, 6>;
+using CortexA15 = Pmu<Bus, 6, kCortexA15Catalog>;
 template <class Bus>
-using CortexA9 = Pmu<Bus, 6>;
+using CortexA9 = Pmu<Bus, 6, kCortexA9Catalog>;
 template <class Bus>
-using CortexA7 = Pmu<Bus, 4>;
+using CortexA7 = Pmu<Bus, 4, kCortexA7Catalog>;
 template <class Bus>
 using CortexA8 = Pmu<Bus, 4>;
 
