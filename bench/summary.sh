@@ -59,6 +59,28 @@ echo "Under QEMU -icount shift=0,sleep=off (xscale_profile_qemu) and pmusim a co
 echo "time-base, Count and TSC runs are coarser clocks, where a window of a few ticks is the clock's."
 echo
 
+echo "## Counter regions: counters chosen at run time (profiler/counter_region.hpp; instructions, the read included)"
+echo
+table counter-region-windows compared
+echo "| run | counter | one counter | several, outermost first (each in its counter's events) | innermost between the reads | goal <= 4 |"
+echo "|---|---|---|---|---|---|"
+for log in "$root"/*/examples/*/*_profile.elf.*.log; do
+  [ -f "$log" ] || continue
+  run=$(basename "$log" .log); run=${run#*.elf.}
+  one=$(sed -n 's/^counter region (one counter chosen at run time): window \([0-9]*\) \(.*\) raw;.*/\1|\2/p' "$log" | head -n1)
+  [ -n "$one" ] || continue
+  w=${one%%|*}; unit=${one#*|}
+  several=$(sed -n 's/^counter region on [0-9]* counters chosen at run time: windows \([0-9 ]*\) .* raw .*/\1/p' "$log" | head -n1)
+  several=${several% }
+  inner=${several##* }
+  if [ -n "$several" ]; then between=$((inner - 1)); else between=$((w - 1)); fi
+  goal=$( [ "$between" -le 4 ] && echo yes || echo no)
+  case $unit in *ticks*) goal="n/a (a clock, not an instruction count)" ;; esac
+  echo "| $run | $unit | $w | ${several:--} | $between | $goal |"
+done
+end_table
+echo
+
 echo "## Sampling interrupt, vector to return (instructions per interrupt, measured in the same firmware run)"
 echo
 table sampling-interrupt compared
@@ -234,6 +256,18 @@ grep -E '^\| [a-z0-9-]+ +\| window_(call_|calibrate_)?1slot ' <<<"$out" |
   awk -F'|' '{gsub(/ /, "", $2); gsub(/ /, "", $3); gsub(/ /, "", $4); gsub(/ /, "", $5); w[$2, $3] = $4; if ($3 == "window_1slot") lim[$2] = $5 + 0; if (!($2 in seen)) { seen[$2] = 1; order[n++] = $2 } }
     END { for (i = 0; i < n; i++) { t = order[i]; l = lim[t];
       print "| " t " | " w[t, "window_1slot"] " | " (w[t, "window_1slot"] + 0 <= l ? "yes" : "no") " | " w[t, "window_call_1slot"] " | " w[t, "window_calibrate_1slot"] " |" } }'
+end_table
+echo
+table zero-cost-counter-region compared
+echo "| target | 1 counter | innermost, 2 / 3 counters (window less the nested reads) | goal <= 4 | one nested read | outermost, 3 counters | 4 + its nested reads |"
+echo "|---|---|---|---|---|---|---|"
+grep -E '^\| [a-z0-9-]+ +\| window_(info_)?region_[0-9a-z_]+ ' <<<"$out" |
+  awk -F'|' '{gsub(/ /, "", $2); gsub(/ /, "", $3); gsub(/ /, "", $4); gsub(/ /, "", $5); w[$2, $3] = $4; h[$2, $3] = $5
+      if (!($2 in seen)) { seen[$2] = 1; order[n++] = $2 } }
+    END { for (i = 0; i < n; i++) { t = order[i]; i2 = w[t, "window_region_2counters"]; i3 = w[t, "window_region_3counters"]
+      if (i2 == "") { print "| " t " | " w[t, "window_region_1counter"] " | - (one counter) | " (w[t, "window_region_1counter"] + 0 <= 4 ? "yes" : "no") " | - | - | - |"; continue }
+      ok = (w[t, "window_region_1counter"] + 0 <= 4 && i2 + 0 <= 4 && i3 + 0 <= 4) ? "yes" : "no"
+      print "| " t " | " w[t, "window_region_1counter"] " | " i2 " / " i3 " | " ok " | " w[t, "window_region_3counters_read"] " | " w[t, "window_info_region_3counters_outer"] " | " h[t, "window_info_region_3counters_outer"] " |" } }'
 end_table
 echo
 table zero-cost-branches compared

@@ -32,11 +32,27 @@
 // region of any length is exact; what happens between an anchor and its read (an interrupt's
 // events) is not in the region.
 //
+// Several counters chosen at run time (CounterRegions<Pmu, N>: up to N, gated at 2 and 3): the
+// window reads N positions, begin in order 0..N-1 and end in order N-1..0, nested (a,b ... b,a);
+// select(counters, n) puts the n counters at the last n positions (stats index k: the k-th given),
+// and the positions before them read nothing that counts (a reader returning 0, a load from RAM;
+// a PMU of one counter reads it, unused): those reads run before every counter's first read and
+// after every counter's second read, outside all windows. So the innermost counter's window is
+// the one counter's above, and each other counter's adds only the nested counters' reads (their
+// call, reader and the move that keeps the value; bench/zero_cost: window_region_<N>counters and
+// window_region_<N>counters_read). Each counter has its own anchors; any one void voids the call.
+// On i386 (three callee-saved registers) the readers are called through the object, not through
+// copies in registers (kCallThroughObject).
+//
+//   prof::CounterRegions<Pmu, 3> some{profiler};
+//   const prof::Counter pick[] = {cycles, dmiss};
+//   some.select(pick, 2);                                // 1..3 added counters, at run time
+//
 // Void (RegionStats::voided, never a wrong value): a reset inside the region (start, reset,
 // accumulate), a profiler not running, no counter selected, the counter armed for sampling at
 // either end (a re-arm between an anchor and its read moves the register back; select() refuses
 // armed counters). Linked pairs are refused (not_linkable): their value is two registers. A region
-// on several counters is Region's (its windows are documented in docs/figures.md).
+// whose every counter is chosen by add() is Region's (its windows are in docs/figures.md).
 //
 // Interrupts: the regions read only; finish() updates its RegionStats: one context per object.
 #include <cstdint>
@@ -49,53 +65,87 @@
 
 namespace prof {
 
-template <Backend B>
+template <Backend B, unsigned N = 1>
 class CounterRegion;
 
-template <Backend B>
+template <Backend B, unsigned N = 1>
 class CounterRegions {
   struct Empty {};
+  static_assert(N >= 1 && N <= 32, "a counter region reads 1 to 32 counters");
 
  public:
   using Low = std::uint32_t;  // what the window's reads return: the register's low 32 bits
   using Read = Low (*)();
+  static constexpr unsigned kPositions = N;
 
   struct Mark {
-    std::uint64_t anchor;  // the counter's whole value just before the first read
-    Low anchor_low;        // the register it was extended from
-    Low low;               // the first read
+    std::uint64_t anchor[N];  // each counter's whole value just before the first reads
+    Low anchor_low[N];        // the register it was extended from
+    Low low[N];               // the first reads
     std::uint32_t epoch, interrupts;
-    std::uint8_t index;    // the counter selected at begin (Counter::kInvalid: none)
+    std::uint8_t index[N];    // the counter at each position at begin (Counter::kInvalid: none)
+  };
+  struct Lows {
+    Low low[N];  // the second reads
   };
 
-  explicit CounterRegions(Profiler<B>& p) : p_(p) {}
+  explicit CounterRegions(Profiler<B>& p) : p_(p) {
+    for (unsigned k = 0; k < N; ++k) set(k, nullptr);
+  }
 
-  // The counter to measure: added (bad_argument), not linked (not_linkable), not armed for
-  // sampling (busy). Thread context, no region open. Clears the calibrated overhead.
-  Status select(Counter c) {
-    if (!p_.valid(c)) return Status::bad_argument;
-    if (p_.linked(c)) return Status::not_linkable;
-    const unsigned slot = p_.slot_of(c);
-    if (p_.sampled_slots() & (std::uint32_t{1} << slot)) return Status::busy;
-    read_ = pick(slot, std::make_integer_sequence<unsigned, B::kSlots>{});
-    if constexpr (kByAddress) address_ = B::counter_address(slot);
-    counter_ = c;
-    overhead_ = 0;
+  // The counters to measure, 1..N of them: added (bad_argument), not linked (not_linkable), not
+  // armed for sampling (busy); the k-th is RegionStats index k. Thread context, no region open.
+  // Clears the calibrated overheads. Refused: the selection is unchanged.
+  Status select(const Counter* cs, unsigned n) {
+    if (n == 0 || n > N || cs == nullptr) return Status::bad_argument;
+    for (unsigned k = 0; k < n; ++k) {
+      if (!p_.valid(cs[k])) return Status::bad_argument;
+      if (p_.linked(cs[k])) return Status::not_linkable;
+      if (p_.sampled_slots() & (std::uint32_t{1} << p_.slot_of(cs[k]))) return Status::busy;
+    }
+    for (unsigned k = 0; k < N; ++k) set(k, k + n >= N ? &cs[k + n - N] : nullptr);
+    n_ = static_cast<std::uint8_t>(n);
+    for (auto& o : overhead_) o = 0;
     return Status::ok;
   }
-  Counter selected() const { return counter_; }
+  Status select(Counter c) { return select(&c, 1); }
+  Counter selected(unsigned k = 0) const { return k < n_ ? counter_[N - n_ + k] : Counter{}; }
+  unsigned selected_count() const { return n_; }
 
-  // How the window reads the selected counter. A PMU of one counter: its read, inline. A driver
-  // that gives the count register's address (the MIPS CM): one load from the address chosen at
-  // select(). Else the slot's reader, called through a pointer.
+  // How the window reads a counter. A PMU of one counter: its read, inline. A driver that gives
+  // the count register's address (the MIPS CM): one load from the address chosen at select().
+  // Else the slot's reader, called through a pointer.
   static constexpr bool kOneSlot = B::kSlots == 1;
   static constexpr bool kByAddress = !kOneSlot && requires { B::counter_address(0u); };
   using Handle = std::conditional_t<kByAddress, const volatile Low*, Read>;
-  Handle reader() const {
+  struct Handles {
+    Handle h[N];
+  };
+  Handle reader(unsigned pos = N - 1) const {
     if constexpr (kByAddress)
-      return address_;
+      return address_[pos];
     else
-      return read_;
+      return read_[pos];
+  }
+  Handles readers() const {
+    Handles h;
+    for (unsigned k = 0; k < N; ++k) h.h[k] = reader(k);
+    return h;
+  }
+  // i386 has three callee-saved registers: a copy of each reader pointer in a register for the
+  // body's duration does not fit (a frame pointer, the object, N pointers), and a pointer spilled
+  // and loaded again is one instruction more in the window. There a reader is called through the
+  // object (`call *offset(%reg)`: one instruction, the object's address the only register kept).
+#if defined(__i386__)
+  static constexpr bool kCallThroughObject = !kOneSlot && !kByAddress;
+#else
+  static constexpr bool kCallThroughObject = false;
+#endif
+  [[gnu::always_inline]] Handle handle(const Handles& r, unsigned k) const {
+    if constexpr (kCallThroughObject)
+      return read_[k];
+    else
+      return r.h[k];
   }
   [[gnu::always_inline]] static Low read_by(Handle h) {
     if constexpr (kOneSlot) {
@@ -108,57 +158,78 @@ class CounterRegions {
     }
   }
 
-  // The state and the anchor (out of line: one copy), then the first read: the last thing begin
-  // does.
-  [[gnu::always_inline]] Mark begin(Handle r) const {
+  // The state and the anchors (out of line: one copy), then the first reads, in position order:
+  // the last thing begin does.
+  [[gnu::always_inline]] Mark begin(const Handles& r) const {
     Mark t;
     anchor(t);
     Mark m = t;  // a copy whose address no call has: the region's own values stay in registers
     pmu::schedule_barrier();  // what precedes the region stays before its first read
-    m.low = read_by(r);
+    first_reads(m, r, std::make_index_sequence<N>{});
+    // The values leave the registers a call clobbers right after the reads, whatever the body: a
+    // body's argument set-up in the register a reader returns in would otherwise cost a move
+    // that calibrate()'s empty region does not have (e500, several counters: one instruction).
+    pmu::call_barrier();
     return m;
+  }
+  // The second reads, in the reverse order (nested): the first thing end does.
+  [[gnu::always_inline]] Lows second_reads(const Handles& r) const {
+    Lows b;
+    second_reads(b, r, std::make_index_sequence<N>{});
+    return b;
   }
   [[gnu::noinline, PROF_REGION_CALL]] void anchor(Mark& m) const {
     m.epoch = p_.epoch();
     m.interrupts = p_.interrupts();
-    m.index = counter_.index;
-    std::uint64_t raw;
-    m.anchor = p_.read_anchor(counter_, raw);
-    m.anchor_low = static_cast<Low>(raw);
+    for (unsigned k = 0; k < N; ++k) {
+      m.index[k] = counter_[k].index;
+      std::uint64_t raw = 0;
+      m.anchor[k] = counter_[k].index == Counter::kInvalid ? 0 : p_.read_anchor(counter_[k], raw);
+      m.anchor_low[k] = static_cast<Low>(raw);
+    }
   }
 
-  // After the second read (its value `b`): the anchor, then the region's value into `stats`.
+  // After the second reads (`b`): the anchors, then the region's values into `stats`.
   // Out of line: one copy for every region.
-  [[gnu::noinline, PROF_REGION_CALL]] void finish(Mark a, Low b, RegionStats<B>& stats) const {
-    const Counter c{a.index};
-    std::uint64_t raw;
-    const std::uint64_t anchor = p_.read_anchor(c, raw);
-    const unsigned slot = p_.slot_of(c);
-    bool voided = !p_.valid(c) || !p_.running() || p_.epoch() != a.epoch ||
-                  (p_.sampled_slots() & (std::uint32_t{1} << (slot & 31))) != 0;
-    const std::uint64_t first = a.anchor + step(slot, a.anchor_low, a.low);
-    const std::uint64_t second = anchor - step(slot, b, static_cast<Low>(raw));
-    voided |= second < first;
+  [[gnu::noinline, PROF_REGION_CALL]] void finish(Mark a, Lows b, RegionStats<B>& stats) const {
+    std::uint64_t raw[N] = {}, anchor[N] = {};
+    for (unsigned k = 0; k < N; ++k)
+      if (a.index[k] != Counter::kInvalid) anchor[k] = p_.read_anchor(Counter{a.index[k]}, raw[k]);
+    bool voided = !p_.running() || p_.epoch() != a.epoch;
+    std::uint64_t d[N] = {};
+    unsigned used = 0;
+    for (unsigned k = 0; k < N; ++k) {
+      const Counter c{a.index[k]};
+      if (c.index == Counter::kInvalid) continue;
+      const unsigned slot = p_.slot_of(c);
+      voided |= !p_.valid(c) || (p_.sampled_slots() & (std::uint32_t{1} << (slot & 31))) != 0;
+      const std::uint64_t first = a.anchor[k] + step(slot, a.anchor_low[k], a.low[k]);
+      const std::uint64_t second = anchor[k] - step(slot, b.low[k], static_cast<Low>(raw[k]));
+      voided |= second < first;
+      d[used++] = second - first;
+    }
+    voided |= used == 0;  // nothing selected
     bool clamped = false;
-    stats.add(0, net_of(second - first, overhead_, voided, clamped));
+    for (unsigned i = 0; i < (used ? used : 1); ++i) stats.add(i, net_of(d[i], overhead_[i], voided, clamped));
     stats.close(clamped, voided, p_.interrupts() - a.interrupts);
   }
 
-  // The smallest cost of an empty region becomes the overhead (the code every region runs).
-  // Counters running, a counter selected. Staggered as Regions::calibrate, for coarse clocks.
+  // The smallest cost of an empty region becomes the overhead of each counter (the code every
+  // region runs). Counters running, counters selected. Staggered as Regions::calibrate, for coarse
+  // clocks.
   void calibrate(unsigned iterations = 16) {
-    overhead_ = 0;
+    for (auto& o : overhead_) o = 0;
     RegionStats<B> empty{"calibration"};
     for (unsigned it = 0; it < iterations; ++it) {
-      CounterRegion<B> r{*this, empty};
+      CounterRegion<B, N> r{*this, empty};
     }
     for (unsigned it = 0; it < iterations; ++it) {
       Regions<B>::stagger(it);
-      CounterRegion<B> r{*this, empty};
+      CounterRegion<B, N> r{*this, empty};
     }
-    overhead_ = empty.calls > empty.voided ? empty.min[0] : 0;
+    for (unsigned k = 0; k < N; ++k) overhead_[k] = empty.calls > empty.voided ? empty.min[k] : 0;
   }
-  std::uint64_t overhead() const { return overhead_; }
+  std::uint64_t overhead(unsigned k = 0) const { return k < N ? overhead_[k] : 0; }
 
   // Events from x to y, two reads of one register a few instructions apart: modulo the low bits a
   // fold leaves alone (see the top); a counter stopped at its maximum moved by y alone, if at all.
@@ -169,6 +240,21 @@ class CounterRegions {
   }
 
  private:
+  template <std::size_t... I>
+  [[gnu::always_inline]] void first_reads(Mark& m, const Handles& r, std::index_sequence<I...>) const {
+    ((m.low[I] = read_by(handle(r, I))), ...);  // in order: a comma fold is sequenced left to right
+  }
+  template <std::size_t... I>
+  [[gnu::always_inline]] void second_reads(Lows& b, const Handles& r, std::index_sequence<I...>) const {
+    ((b.low[N - 1 - I] = read_by(handle(r, N - 1 - I))), ...);
+  }
+  // Position k reads counter *c, or (null) nothing that counts.
+  void set(unsigned k, const Counter* c) {
+    const unsigned slot = c ? p_.slot_of(*c) : B::kSlots;
+    read_[k] = c ? pick(slot, std::make_integer_sequence<unsigned, B::kSlots>{}) : &read_none;
+    if constexpr (kByAddress) address_[k] = c ? B::counter_address(slot) : &unused_;
+    counter_[k] = c ? *c : Counter{};
+  }
   template <unsigned S>
   [[gnu::noinline]] static Low read_slot() {
     return static_cast<Low>(B::template read<S>());
@@ -180,44 +266,47 @@ class CounterRegions {
     ((r = slot == S ? &read_slot<S> : r), ...);
     return r;
   }
+  static inline volatile Low unused_ = 0;  // what an unused position loads (kByAddress)
 
   Profiler<B>& p_;
-  Read read_ = &read_none;
-  [[no_unique_address]] std::conditional_t<kByAddress, const volatile Low*, Empty> address_{};
-  Counter counter_{};
-  std::uint64_t overhead_ = 0;
+  Read read_[N];
+  [[no_unique_address]] std::conditional_t<kByAddress, const volatile Low*[N], Empty> address_{};
+  Counter counter_[N];
+  std::uint8_t n_ = 0;
+  std::uint64_t overhead_[N]{};
 };
 
-// Scoped: measures from construction to destruction. Inline: between the two reads only the first
-// reader's return, the first value kept and the second reader's call (bench/zero_cost gates it:
-// window_region_1counter).
-template <Backend B>
+// Scoped: measures from construction to destruction. Inline: between a counter's two reads only
+// the first reader's return, the first value kept, the second reader's call, and the reads of the
+// counters nested inside it (bench/zero_cost gates it: window_region_1counter,
+// window_region_<N>counters).
+template <Backend B, unsigned N>
 class CounterRegion {
-  using Low = typename CounterRegions<B>::Low;
+  using Low = typename CounterRegions<B, N>::Low;
 
  public:
-  [[gnu::always_inline]] CounterRegion(const CounterRegions<B>& r, RegionStats<B>& stats)
-      : r_(r), stats_(stats), read_(r.reader()), start_(r.begin(read_)) {}
+  [[gnu::always_inline]] CounterRegion(const CounterRegions<B, N>& r, RegionStats<B>& stats)
+      : r_(r), stats_(stats), read_(r.readers()), start_(r.begin(read_)) {}
   [[gnu::always_inline]] ~CounterRegion() {
     // Inline reads: the second as after a call, whatever the body (the first value kept where a
     // call leaves it), so an empty region, calibrate()'s, has the window of one around a call. A
     // reader called through a pointer is such a call already.
-    if constexpr (CounterRegions<B>::kOneSlot || CounterRegions<B>::kByAddress) {
+    if constexpr (CounterRegions<B, N>::kOneSlot || CounterRegions<B, N>::kByAddress) {
       pmu::compiler_barrier();
       pmu::call_barrier();
     }
-    const Low b = CounterRegions<B>::read_by(read_);
-    pmu::schedule_barrier();  // what follows the region stays after its second read
+    const auto b = r_.second_reads(read_);
+    pmu::schedule_barrier();  // what follows the region stays after its second reads
     r_.finish(start_, b, stats_);
   }
   CounterRegion(const CounterRegion&) = delete;
   CounterRegion& operator=(const CounterRegion&) = delete;
 
  private:
-  const CounterRegions<B>& r_;
+  const CounterRegions<B, N>& r_;
   RegionStats<B>& stats_;
-  const typename CounterRegions<B>::Handle read_;
-  const typename CounterRegions<B>::Mark start_;
+  const typename CounterRegions<B, N>::Handles read_;
+  const typename CounterRegions<B, N>::Mark start_;
 };
 
 }  // namespace prof

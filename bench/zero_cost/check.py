@@ -510,6 +510,99 @@ def region_window_of(arch: str, body: list[Insn], funcs: dict,
     return own + r, ""
 
 
+# A counter region on N counters chosen at run time (CounterRegions<Pmu, N>): the reads nested,
+# begin in position order and end in the reverse one, so counter k's window holds the reads of the
+# counters after it. Each of the 2N read points is an indirect call of a reader (the reader's
+# instructions run there) or an inline load. A nested read, one side, is the caller's code from the
+# previous read point (exclusive) to this one (inclusive: the keep of the previous value, the call's
+# set-up and the call, or the load), plus the reader's instructions. Gated:
+#   window_region_<N>counters      each counter's window less the nested reads in it (that is, the
+#                                  window of the innermost counter) <= REGION_WINDOW_LIMIT;
+#   window_region_<N>counters_read each nested read <= one read (REGION_NESTED_READ: the reader,
+#                                  its call, one instruction to keep the value, and the call's
+#                                  set-up: e500 mtctr, a MIPS delay slot), so no counter's window
+#                                  grows by more than the reads of the counters nested inside it;
+# and reported (info): window_info_region_<N>counters_outer, the outermost counter's whole window,
+# against REGION_WINDOW_LIMIT + the nested reads it holds.
+REGION_CALL_SETUP = {"arm": 0, "ppc": 1, "mips": 1, "x86": 0}
+
+
+def call_target(arch: str, body: list[Insn], k: int) -> str:
+    """Where an indirect call's pointer is: its operand, or (e500) the mtctr's register before it."""
+    if arch == "ppc":
+        for j in range(k - 1, -1, -1):
+            if body[j].mnem == "mtctr":
+                return body[j].ops
+        return "?"
+    return body[k].ops
+
+
+def region_windows_n(arch: str, body: list[Insn], funcs: dict, n: int) -> tuple[list[int], list[int], str]:
+    """(each counter's whole window, each nested read's length, problem)."""
+    calls = [k for k, i in enumerate(body) if is_indirect_call(arch, i)]
+    items = signature_items(arch, body)
+    direct = set()
+    for k, text in items:
+        if text == "call" and not is_indirect_call(arch, body[k]):
+            direct.add(k)
+            if arch == "mips" and k + 1 < len(body) and is_padding(arch, body[k + 1]):
+                direct.add(k + 1)
+    if calls:
+        if len(calls) != 2 * n:
+            return [], [], f"{len(calls)} indirect calls, expected two per counter ({n})"
+        # Nested: the k-th call from the end reads through the k-th call's pointer.
+        targets = [call_target(arch, body, c) for c in calls]
+        if len(set(targets[:n])) != n or targets[n:] != targets[:n][::-1]:
+            return [], [], f"the readers called are not nested: {targets}"
+        d = 1 if arch == "mips" else 0  # a delay slot runs before its call's target
+        pts = [c + d for c in calls]
+        r, problem = reader_cost(arch, funcs)
+        if r < 0:
+            return [], [], problem
+        reader, end_extra = r + 1, r  # a whole reader; the first's tail and the second's head
+        limit_read = reader + 2 + REGION_CALL_SETUP[arch]
+    else:
+        calls_d = sorted(k for k, text in items if text == "call")
+        if len(calls_d) < 2:
+            return [], [], "no anchor and finish calls around inline reads"
+        first = calls_d[0] + (2 if arch == "mips" else 1)
+        # The reads are loads from addresses chosen at select(), kept in registers: 2N loads at
+        # offset 0, in a row among the accesses, whose bases are N registers and then the same N
+        # in the reverse order (the Mark's copies, before and after, are accesses too).
+        loads = []
+        for k, text in items:
+            m = re.fullmatch(r"[\$\w]+,\s*0\(([\$\w]+)\)", body[k].ops)
+            if first <= k < calls_d[-1] and text != "call" and body[k].mnem == "lw" and m:
+                loads.append((k, m.group(1)))
+        pts = []
+        for s0 in range(len(loads) - 2 * n + 1):
+            bases = [b for _, b in loads[s0:s0 + 2 * n]]
+            if len(set(bases[:n])) == n and bases[n:] == bases[:n][::-1]:
+                pts = [k for k, _ in loads[s0:s0 + 2 * n]]
+                break
+        if not pts:
+            return [], [], f"no {2 * n} nested loads from the counters' addresses between the anchor and finish calls"
+        reader, end_extra = 0, -1  # the end point is the read itself
+        limit_read = 2
+
+    def caller(lo: int, hi: int) -> int:  # counted caller instructions in (lo, hi]
+        return sum(1 for i in range(lo + 1, hi + 1) if i not in direct)
+
+    windows = [caller(pts[k], pts[2 * n - 1 - k]) + end_extra + (2 * (n - 1 - k)) * reader for k in range(n)]
+    nested = [caller(pts[q - 1], pts[q]) + reader for q in range(1, n)]
+    nested += [caller(pts[q], pts[q + 1]) + reader for q in range(n, 2 * n - 1)]
+    if any(x > limit_read for x in nested):
+        return windows, nested, f"a nested read of {max(nested)} instructions, one read is {limit_read}"
+    return windows, nested, ""
+
+
+def region_nested_limit(arch: str, funcs: dict, body: list[Insn]) -> int:
+    if any(is_indirect_call(arch, i) for i in body):
+        r, _ = reader_cost(arch, funcs)
+        return r + 1 + 2 + REGION_CALL_SETUP[arch]
+    return 2
+
+
 # Conditional branches with a target, per architecture (calls and unconditional jumps excluded).
 COND_BRANCH = {
     "arm": re.compile(r"^(b(eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le)(\.[nw])?|cbn?z)$"),
@@ -568,6 +661,22 @@ def check_object(target: str, objdump: str, obj: str) -> list[Row]:
         if not name.startswith("window_"):
             continue
         op = name[len("window_"):]
+        m_n = re.fullmatch(r"region(_call)?_(\d+)counters", op)
+        if m_n:
+            body = counted(arch, f)
+            n = int(m_n.group(2))
+            windows, nested, problem = region_windows_n(arch, body, funcs, n)
+            text = [i.text() for i in body]
+            own = [w - sum(nested[j - 1] + nested[2 * n - 2 - j] for j in range(k + 1, n))
+                   for k, w in enumerate(windows)]
+            rows.append(Row(target, f"window_{op}", max(own, default=0), REGION_WINDOW_LIMIT, True, False,
+                            problem, text, []))
+            rows.append(Row(target, f"window_{op}_read", max(nested, default=0),
+                            region_nested_limit(arch, funcs, body), True, False, problem, text, []))
+            if windows:
+                rows.append(Row(target, f"window_info_{op}_outer", windows[0],
+                                REGION_WINDOW_LIMIT + sum(nested), True, True, "", text, []))
+            continue
         if re.fullmatch(r"(\w+_)?region(_\w+)?_1counter", op):
             w, problem = region_window_of(arch, counted(arch, f), funcs, expect.counter_read)
             rows.append(Row(target, f"window_{op}", max(w, 0), REGION_WINDOW_LIMIT, True,

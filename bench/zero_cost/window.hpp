@@ -14,6 +14,11 @@
 //                                     nothing and around a call; its reads are in the per-slot
 //                                     readers (zc_region_select makes them), which check.py
 //                                     counts with the region (REGION_WINDOW_LIMIT)
+//   PMU_ZC_WINDOW_REGION_N(Pmu, N)    window_region_<N>counters and window_region_call_<N>counters:
+//                                     a prof::CounterRegion on N counters chosen at run time
+//                                     (zc_region_select_<N>), reads nested; check.py gates the
+//                                     innermost counter's window at REGION_WINDOW_LIMIT and each
+//                                     nested read at a single read's length (REGION_NESTED_READ)
 // And the PMU sampling interrupt for a counter known at compile time (check.py, "Branches"):
 //   PMU_ZC_PMU_IRQ(Pmu, slot, tests)  branches_pmu_irq_<tests>: Sampler::on_pmu_interrupt<slot>
 //                                     into a keep-newest ring, gated on at most `tests` conditional
@@ -80,6 +85,22 @@ template <class Pmu>
   v[2] = g * h + n;
 }
 
+template <class Pmu, unsigned N>
+inline prof::CounterRegions<Pmu, N> counter_regions_n{profiler<Pmu>};
+
+template <class Pmu, unsigned N>
+[[gnu::always_inline]] inline void window_region_call_n(unsigned n) {
+  unsigned* const v = zc_window_values;
+  const unsigned a = v[0], b = v[1], c = v[2], d = v[3], e = v[4], f = v[5], g = v[6], h = v[7];
+  {
+    prof::CounterRegion r{counter_regions_n<Pmu, N>, stats<Pmu>};
+    zc_window_body();
+  }
+  v[0] = a * b + c;
+  v[1] = d * e + f;
+  v[2] = g * h + n;
+}
+
 template <class Pmu, unsigned... Slots>
 [[gnu::always_inline]] inline void window() {
   prof::FastRegion r{fast<Pmu, Slots...>, stats<Pmu>};
@@ -104,6 +125,17 @@ template <class Pmu, unsigned... Slots>
     asm volatile("" ::: "memory");                                                           \
   }                                                                                          \
   extern "C" void window_region_call_1counter(unsigned n) { zc::window_region_call<Pmu>(n); }
+#define PMU_ZC_WINDOW_REGION_N(Pmu, N)                                                        \
+  extern "C" unsigned zc_region_select_##N(const unsigned char* idx, unsigned n) {              \
+    prof::Counter c[N];                                                                         \
+    for (unsigned k = 0; k < N && k < n; ++k) c[k] = prof::Counter{idx[k]};                     \
+    return static_cast<unsigned>(zc::counter_regions_n<Pmu, N>.select(c, n));                   \
+  }                                                                                             \
+  extern "C" void window_region_##N##counters() {                                               \
+    prof::CounterRegion r{zc::counter_regions_n<Pmu, N>, zc::stats<Pmu>};                       \
+    asm volatile("" ::: "memory");                                                              \
+  }                                                                                             \
+  extern "C" void window_region_call_##N##counters(unsigned n) { zc::window_region_call_n<Pmu, N>(n); }
 #define PMU_ZC_PMU_IRQ(Pmu, slot, tests)                                                 \
   extern "C" void branches_pmu_irq_##tests(std::uint32_t pc, std::uint32_t lr) {         \
     zc::sampler<Pmu>.template on_pmu_interrupt<slot>(pc, lr);                            \

@@ -161,6 +161,8 @@ void hand_info_write_unchecked(u32 ev) {
 PMU_ZC_COUNTER_READ(R"(^mfpmr )");
 PMU_ZC_WINDOW(Driver, 0)
 PMU_ZC_WINDOW_REGION(Driver)
+PMU_ZC_WINDOW_REGION_N(Driver, 2)
+PMU_ZC_WINDOW_REGION_N(Driver, 3)
 PMU_ZC_WINDOW_CALL(Driver, 0)
 PMU_ZC_WINDOW_CALIBRATE(Driver, 0)
 PMU_ZC_WINDOW2(Driver, 0, 1)

@@ -167,4 +167,201 @@ TEST(CounterRegions, InterruptAtEveryAccessWidth31Bit31Condition) { inject_every
 TEST(CounterRegions, InterruptAtEveryAccessWidth32) { inject_everywhere<P32>(0xFFFFFFE8u); }
 TEST(CounterRegions, InterruptAtEveryAccessWidth40) { inject_everywhere<P40>(0xFFFFFFFFE8ull); }
 
+// --- Several counters chosen at run time (CounterRegions<B, N>) ---
+// Three counters of one event on slots 0..2 (so an event counts on all of them), and the fourth
+// slot's instructions counter.
+template <class B>
+struct Rig3 {
+  prof::Profiler<B> p;
+  prof::Counter c[3], ins;
+  Rig3() {
+    B::reset_state();
+    for (unsigned s = 0; s < 3; ++s) EXPECT_EQ(p.add_on(s, {1, 0, 0}, c[s]), Status::ok);
+    EXPECT_EQ(p.add_on(3, {2, 0, 0}, ins), Status::ok);
+    p.start();
+  }
+};
+
+TEST(CounterRegionsN, SelectTakesOneToNCountersAndRefusesTheWholeSetOnOneBadCounter) {
+  Rig3<P32> r;
+  prof::CounterRegions<P32, 3> some{r.p};
+  const Counter two[] = {r.ins, r.c[1]};
+  EXPECT_EQ(some.select(two, 0), Status::bad_argument);
+  const Counter four[] = {r.c[0], r.c[1], r.c[2], r.ins};
+  EXPECT_EQ(some.select(four, 4), Status::bad_argument);
+  ASSERT_EQ(some.select(two, 2), Status::ok);
+  EXPECT_EQ(some.selected_count(), 2u);
+  EXPECT_EQ(some.selected(0).index, r.ins.index);
+  EXPECT_EQ(some.selected(1).index, r.c[1].index);
+  const Counter bad[] = {r.c[0], Counter{}};
+  EXPECT_EQ(some.select(bad, 2), Status::bad_argument);
+  r.p.set_sampled(2, true);
+  const Counter armed[] = {r.c[0], r.c[2]};
+  EXPECT_EQ(some.select(armed, 2), Status::busy);
+  EXPECT_EQ(some.selected(0).index, r.ins.index);  // unchanged
+}
+
+// Every backend access is one event of the counters' event: counter k of n (reads nested: the
+// k-th read first at begin and last at end) sees its own second read and the 2 reads of each
+// counter nested inside it, 1 + 2 (n - 1 - k), which calibration removes; the body's events
+// are then exact on every counter, in the order given.
+TEST(CounterRegionsN, NestedReadsEachCounterCalibratedAndExact) {
+  for (unsigned n = 1; n <= 3; ++n) {
+    Rig3<P32> r;
+    P32::st.cost_event = 1;
+    prof::CounterRegions<P32, 3> some{r.p};
+    const Counter pick[] = {r.c[2], r.c[0], r.c[1]};
+    ASSERT_EQ(some.select(pick, n), Status::ok);
+    prof::RegionStats<P32> empty{"empty"}, work{"work"};
+    { prof::CounterRegion g{some, empty}; }
+    for (unsigned k = 0; k < n; ++k) EXPECT_EQ(empty.total[k], 1u + 2u * (n - 1 - k)) << n << " " << k;
+    some.calibrate();
+    for (unsigned k = 0; k < n; ++k) EXPECT_EQ(some.overhead(k), 1u + 2u * (n - 1 - k));
+    for (int i = 1; i <= 3; ++i) {
+      prof::CounterRegion g{some, work};
+      P32::event(1, 100 * i);
+    }
+    for (unsigned k = 0; k < n; ++k) {
+      EXPECT_EQ(work.total[k], 600u) << n << " " << k;
+      EXPECT_EQ(work.min[k], 100u);
+    }
+    EXPECT_EQ(work.clamped + work.voided, 0u);
+  }
+}
+
+// n of N positions used: the selected counters take the last n, so the unused positions are read
+// before every counter's first read and after every counter's second read (outside all windows),
+// and they read nothing that counts: no register access, 0.
+TEST(CounterRegionsN, UnusedPositionsComeFirstAndReadNoRegister) {
+  Rig3<P32> r;
+  prof::CounterRegions<P32, 3> some{r.p};
+  const Counter pick[] = {r.c[2], r.c[0]};
+  for (unsigned n = 1; n <= 3; ++n) {
+    const Counter all[] = {r.c[1], r.c[2], r.c[0]};
+    ASSERT_EQ(some.select(n == 2 ? pick : all, n), Status::ok);
+    for (unsigned pos = 0; pos < 3; ++pos) {
+      P32::st.accesses = 0;
+      P32::set(0, 7);
+      (void)prof::CounterRegions<P32, 3>::read_by(some.reader(pos));
+      EXPECT_EQ(P32::st.accesses, pos + n >= 3 ? 1u : 0u) << "n " << n << " position " << pos;
+    }
+  }
+}
+
+TEST(CounterRegionsN, NothingSelectedIsVoidedNotWrong) {
+  Rig3<P32> r;
+  prof::CounterRegions<P32, 2> some{r.p};
+  prof::RegionStats<P32> s{"s"};
+  { prof::CounterRegion g{some, s}; P32::event(1, 9); }
+  EXPECT_EQ(s.voided, 1u);
+  EXPECT_EQ(s.total[0], 0u);
+}
+
+// Longer than the register on every counter, folded on the way: each counter's own anchors carry
+// its high part (the width rules as long_region above).
+template <class B>
+void long_region_n(std::uint64_t span) {
+  Rig3<B> r;
+  prof::CounterRegions<B, 3> some{r.p};
+  const Counter pick[] = {r.c[1], r.c[2], r.c[0]};
+  ASSERT_EQ(some.select(pick, 3), Status::ok);
+  prof::RegionStats<B> s{"s"};
+  for (unsigned k = 0; k < 3; ++k) B::set(k, span - 0x10 - k);
+  {
+    prof::CounterRegion g{some, s};
+    for (int i = 0; i < 3; ++i) {
+      B::event(1, 0x20);
+      (void)r.p.fold();
+      for (unsigned k = 0; k < 3; ++k) B::set(k, span - 0x10 - k);
+    }
+    B::event(1, 5);
+  }
+  EXPECT_EQ(s.voided, 0u);
+  for (unsigned k = 0; k < 3; ++k) EXPECT_EQ(s.total[k], 3 * span + 5) << k;
+}
+TEST(CounterRegionsN, ThreeCountersLongerThanTheRegisterWidth31Bit31ConditionClearedByTheFold) {
+  long_region_n<P31>(std::uint64_t{1} << 31);
+}
+TEST(CounterRegionsN, ThreeCountersLongerThanTheRegisterWidth32WrapToZero) { long_region_n<P32>(std::uint64_t{1} << 32); }
+TEST(CounterRegionsN, ThreeCountersLongerThanTheRegisterWidth40ReaderReturnsLow32) {
+  long_region_n<P40>(std::uint64_t{1} << 40);
+}
+
+// An interrupt before every register access of one region on n = 2 and 3 counters (of N = 3
+// positions), each counter just below its overflow and the body crossing it: a fold, an overflow
+// burst (0x30 events on every counter, in counter k's value exactly when it comes after k's first
+// read and before or at its second: reads nested, k-th first read at access F - n + 1 + k, its
+// second at F + n - k, F the last access of begin), or a reset (void). The width rules as
+// inject_everywhere above.
+template <class B>
+void inject_everywhere_n(std::uint64_t near_boundary, unsigned n) {
+  const unsigned order[] = {2, 0, 1};
+  for (int what = 0; what < 3; ++what) {
+    unsigned total = 0, first_reads = 0;
+    {
+      Rig3<B> r;
+      prof::CounterRegions<B, 3> some{r.p};
+      const Counter pick[] = {r.c[order[0]], r.c[order[1]], r.c[order[2]]};
+      ASSERT_EQ(some.select(pick, n), Status::ok);
+      prof::RegionStats<B> s{"dry"};
+      for (unsigned k = 0; k < 3; ++k) B::set(k, near_boundary - k);
+      B::st.accesses = 0;
+      {
+        prof::CounterRegion g{some, s};
+        first_reads = B::st.accesses;
+        B::event(1, 0x20);
+      }
+      total = B::st.accesses;
+      for (unsigned k = 0; k < n; ++k) EXPECT_EQ(s.total[k], 0x20u);
+    }
+    ASSERT_GT(total, first_reads + n);
+    for (unsigned a = 1; a <= total; ++a) {
+      Rig3<B> r;
+      static prof::Profiler<B>* target;
+      target = &r.p;
+      prof::CounterRegions<B, 3> some{r.p};
+      const Counter pick[] = {r.c[order[0]], r.c[order[1]], r.c[order[2]]};
+      ASSERT_EQ(some.select(pick, n), Status::ok);
+      prof::RegionStats<B> s{"s"};
+      for (unsigned k = 0; k < 3; ++k) B::set(k, near_boundary - k);
+      B::st.accesses = 0;
+      B::st.hook_at = a;
+      B::st.hook = what == 0   ? +[] { (void)target->fold(); }
+                   : what == 1 ? +[] { B::event(1, 0x30); }
+                               : +[] { target->reset(); };
+      {
+        prof::CounterRegion g{some, s};
+        B::event(1, 0x20);
+      }
+      SCOPED_TRACE(testing::Message() << n << " counters, " << (what == 0 ? "fold" : what == 1 ? "overflow" : "reset")
+                                      << " before access " << a << " (begin's last " << first_reads << ")");
+      EXPECT_EQ(s.calls, 1u);
+      if (what == 2) {
+        EXPECT_EQ(s.voided, 1u);
+        for (unsigned k = 0; k < n; ++k) EXPECT_EQ(s.total[k], 0u);
+        continue;
+      }
+      EXPECT_EQ(s.voided, 0u);
+      EXPECT_EQ(s.clamped, 0u);
+      for (unsigned k = 0; k < n; ++k) {
+        const unsigned first = first_reads - n + 1 + k, second = first_reads + n - k;
+        const bool inside = what == 1 && a > first && a <= second;
+        EXPECT_EQ(s.total[k], 0x20u + (inside ? 0x30u : 0u)) << "counter " << k;
+      }
+    }
+  }
+}
+TEST(CounterRegionsN, InterruptAtEveryAccessNestedReadsWidth31Bit31Condition) {
+  inject_everywhere_n<P31>(0x7FFFFFE8u, 2);
+  inject_everywhere_n<P31>(0x7FFFFFE8u, 3);
+}
+TEST(CounterRegionsN, InterruptAtEveryAccessNestedReadsWidth32) {
+  inject_everywhere_n<P32>(0xFFFFFFE8u, 2);
+  inject_everywhere_n<P32>(0xFFFFFFE8u, 3);
+}
+TEST(CounterRegionsN, InterruptAtEveryAccessNestedReadsWidth40) {
+  inject_everywhere_n<P40>(0xFFFFFFFFE8ull, 2);
+  inject_everywhere_n<P40>(0xFFFFFFFFE8ull, 3);
+}
+
 }  // namespace
