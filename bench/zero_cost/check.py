@@ -537,7 +537,8 @@ def call_target(arch: str, body: list[Insn], k: int) -> str:
     return body[k].ops
 
 
-def region_windows_n(arch: str, body: list[Insn], funcs: dict, n: int) -> tuple[list[int], list[int], str]:
+def region_windows_n(arch: str, body: list[Insn], funcs: dict, n: int,
+                     counter_read: re.Pattern | None) -> tuple[list[int], list[int], str]:
     """(each counter's whole window, each nested read's length, problem)."""
     calls = [k for k, i in enumerate(body) if is_indirect_call(arch, i)]
     items = signature_items(arch, body)
@@ -556,7 +557,7 @@ def region_windows_n(arch: str, body: list[Insn], funcs: dict, n: int) -> tuple[
             return [], [], f"the readers called are not nested: {targets}"
         d = 1 if arch == "mips" else 0  # a delay slot runs before its call's target
         pts = [c + d for c in calls]
-        r, problem = reader_cost(arch, funcs)
+        r, problem = reader_cost(arch, funcs, counter_read)
         if r < 0:
             return [], [], problem
         reader, end_extra = r + 1, r  # a whole reader; the first's tail and the second's head
@@ -596,9 +597,9 @@ def region_windows_n(arch: str, body: list[Insn], funcs: dict, n: int) -> tuple[
     return windows, nested, ""
 
 
-def region_nested_limit(arch: str, funcs: dict, body: list[Insn]) -> int:
+def region_nested_limit(arch: str, funcs: dict, body: list[Insn], counter_read: re.Pattern | None) -> int:
     if any(is_indirect_call(arch, i) for i in body):
-        r, _ = reader_cost(arch, funcs)
+        r, _ = reader_cost(arch, funcs, counter_read)
         return r + 1 + 2 + REGION_CALL_SETUP[arch]
     return 2
 
@@ -665,14 +666,15 @@ def check_object(target: str, objdump: str, obj: str) -> list[Row]:
         if m_n:
             body = counted(arch, f)
             n = int(m_n.group(2))
-            windows, nested, problem = region_windows_n(arch, body, funcs, n)
+            windows, nested, problem = region_windows_n(arch, body, funcs, n, expect.counter_read)
             text = [i.text() for i in body]
             own = [w - sum(nested[j - 1] + nested[2 * n - 2 - j] for j in range(k + 1, n))
                    for k, w in enumerate(windows)]
             rows.append(Row(target, f"window_{op}", max(own, default=0), REGION_WINDOW_LIMIT, True, False,
                             problem, text, []))
             rows.append(Row(target, f"window_{op}_read", max(nested, default=0),
-                            region_nested_limit(arch, funcs, body), True, False, problem, text, []))
+                            region_nested_limit(arch, funcs, body, expect.counter_read), True, False, problem,
+                            text, []))
             if windows:
                 rows.append(Row(target, f"window_info_{op}_outer", windows[0],
                                 REGION_WINDOW_LIMIT + sum(nested), True, True, "", text, []))

@@ -26,7 +26,18 @@ inline std::uint32_t access() {
 #endif
   return v;
 }
-// A counter read as check.py's COUNTER_READ knows it (never run: the object is only disassembled).
+// A counter read, declared to check.py as the probes declare theirs (PMU_ZC_COUNTER_READ,
+// window.hpp); never run: the object is only disassembled.
+#if defined(__arm__)
+#define ZC_GATE_COUNTER_READ "^mrc2? p?14,"
+#elif defined(__powerpc__)
+#define ZC_GATE_COUNTER_READ "^mfpmr "
+#elif defined(__mips__)
+#define ZC_GATE_COUNTER_READ "^mfc0 "
+#else
+#define ZC_GATE_COUNTER_READ "^rdpmc"
+#endif
+[[gnu::used, gnu::section(".pmu_zc")]] const char zc_gate_declared_read[] = "counter_read=" ZC_GATE_COUNTER_READ;
 inline std::uint32_t counter() {
   std::uint32_t v;
 #if defined(__arm__)
