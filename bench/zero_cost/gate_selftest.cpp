@@ -98,4 +98,3 @@ void window_region_call_2counters() {
   zc_gate_finish(a1, b1, a2, b2);
 }
 }
-
