@@ -151,6 +151,19 @@ struct Pmu : CounterDriver<Bus, typename detail::CounterList<N, std::make_index_
   // qualifier and options must be 0 (the PMUv2 filter bits are not offered).
   static Status configure(unsigned slot, EventConfig ev) {
     if (const Status s = check_event(slot, ev); s != Status::ok) return s;
+    return program(slot, ev);
+  }
+  // Checked at compile time only: the catalog's table stays out of the image (footprint).
+  template <unsigned Slot, EventConfig Ev>
+  static Status configure() {
+    static_assert(Ev.code > kMaxEventCode || has_event(catalog, Ev.code),
+                  "ARMv7-A configure<Slot, Ev>: this core does not implement the event (not in its TRM's "
+                  "event table: hal/armv7a/events.hpp)");
+    require_event<Pmu, Slot, Ev>();
+    return program(Slot, Ev);
+  }
+  // configure()'s writes, after its checks (at run time, or at compile time for configure<Slot, Ev>).
+  static Status program(unsigned slot, EventConfig ev) {
     if (Memo::found_unavailable(slot)) return Status::counter_unavailable;
     for_slot<kSlots>(slot, [&](auto i) {
       constexpr unsigned s = decltype(i)::value;
@@ -158,14 +171,6 @@ struct Pmu : CounterDriver<Bus, typename detail::CounterList<N, std::make_index_
         R::write(EvtCount<s - 1>{}.runtime(ev.code));
     });
     return Status::ok;
-  }
-  template <unsigned Slot, EventConfig Ev>
-  static Status configure() {
-    static_assert(Ev.code > kMaxEventCode || has_event(catalog, Ev.code),
-                  "ARMv7-A configure<Slot, Ev>: this core does not implement the event (not in its TRM's "
-                  "event table: hal/armv7a/events.hpp)");
-    require_event<Pmu, Slot, Ev>();
-    return configure(Slot, Ev);
   }
   static constexpr Status check_event(unsigned slot, EventConfig ev) {
     if (slot >= kSlots) return Status::bad_argument;
