@@ -28,7 +28,10 @@
 // frame (SP kept relative to the stack's bottom: one unsigned compare bounds the read and turns
 // away every other rule, whose word has bit 31 set); i386's frame record has its own loop; the
 // sampled leaf, the outermost frame and i386's frameless functions are taken inline from their
-// words; any other rule by step_rule. The tool writes the words, from() checks each.
+// words; any other rule by step_rule. The tool writes the words, from() checks each. The fast
+// paths call nothing (their values stay in the registers a call may clobber, none saved and
+// restored one by one): the first rule they leave goes, with the walk's state, to walk_rest,
+// which takes it by step_rule and goes on.
 #include <cstddef>
 #include <cstdint>
 
@@ -92,6 +95,7 @@ struct UnwindRule {
   // register take the fast path too.
   static constexpr std::uint32_t kFastNo = 0x80000000u, kFastOuter = 0xc0000000u, kFastLeaf = 0xa0000000u,
                                  kFastSp = 0x90000000u;
+  static_assert((kFastLeaf & 0xdfff0000u) == kFastNo, "a leaf's word and kFastNo differ in bit 29 alone (walk_body)");
   enum Fast : std::uint32_t { fast_none = 0, fast_sp = 1, fast_chain = 2 };
   std::uint32_t fast_word(std::uint32_t kind, std::int32_t ra_at, bool fp_used) const {
     if (kind == fast_none) return kFastNo;
@@ -294,8 +298,9 @@ struct WalkSetup {
   const std::uint32_t* fast = nullptr;
   const UnwindTableRule* rule = nullptr;
   std::uint32_t low = 0, span = 0;    // a read at a is in the stack when a - low <= span
+  std::uint32_t sp_span = 0;          // span + 4: a sampled SP at sp - low <= sp_span is in the stack (or its top)
   std::uint32_t lowk = 0, spank = 0;  // fast_sp: the return address at lowk + s, s <= spank
-  std::uint32_t span2q = 0;           // fast_chain: a frame record (two words) at fp: fp - low <= 4 span2q
+  std::uint32_t chain_hi = 0;         // fast_chain: a frame record (two words) at fp <= chain_hi is in the stack
   std::uint32_t chain_n = ~0u;        // fast_chain: the map's value for the frame record's rule (fast word 0)
 
   // False: no walk (no table, or a stack the walk cannot bound: fewer than two words, above
@@ -312,11 +317,12 @@ struct WalkSetup {
     rule = t.rule;
     low = static_cast<std::uint32_t>(bottom);
     span = static_cast<std::uint32_t>(top - bottom) - 4;
+    sp_span = span + 4;
     // A fast rule's return address is at SP + cfa_offset + ra_at >= SP (UnwindRule::simple()):
     // s + cfa_offset <= spank puts it at or below the last word.
     lowk = low + static_cast<std::uint32_t>(t.ra_at);
     spank = span - static_cast<std::uint32_t>(t.ra_at);
-    span2q = (span - 4) >> 2;
+    chain_hi = low + ((span - 4) & ~3u);
     chain_n = ~0u;
     for (std::uint32_t i = 0; i < t.count; ++i)
       if (t.fast == UnwindRule::fast_chain && t.fast_words[i] == 0) chain_n = 4 * i;  // rules are unique: one
@@ -332,7 +338,8 @@ inline std::uint32_t fast_at(const std::uint32_t* fast, std::uint32_t n) {
 // Hides x's history from the compiler: the fast path updates SP in place and undoes the update on
 // its exit, instead of keeping the old value in a second register and copying it (one instruction a
 // frame).
-inline void in_place(std::uint32_t& x) {
+template <class T>
+inline void in_place(T& x) {
 #if defined(__GNUC__)
   asm("" : "+r"(x));
 #else
@@ -341,8 +348,9 @@ inline void in_place(std::uint32_t& x) {
 }
 
 // i386 has six registers for the walk's dozen values once EBP is the frame pointer (the PC
-// examples keep one): the walk's own function keeps none (it is never a frame a walk climbs
-// through: it runs in the interrupt, above the sampled stack).
+// examples keep one): the walk's own function, and the interrupt's function it is inlined into
+// (UnwindRing::record), keep none (neither is a frame a walk climbs through: they run in the
+// interrupt, above the sampled stack).
 #if defined(__i386__) && defined(__GNUC__) && !defined(__clang__)
 #define PMUKIT_WALK_REGISTERS __attribute__((optimize("omit-frame-pointer")))
 #else
@@ -355,31 +363,41 @@ inline void in_place(std::uint32_t& x) {
 // then each return address: its call is at ra - 1). The fast path takes its rule's fast word,
 // any other rule goes to step_rule. A zero return address (the end of the stack) is stored like
 // any other, and dropped when the walk ends: it is outside the map (from()), so the lookup ends there.
+//
+// The loop from a state (p: the next return address's place, s: SP - low, at, fp). Rest false:
+// the fast paths only, no call (its values stay in caller-saved registers, none saved one by one
+// on entry and restored on exit): the first rule they leave hands the state to the Rest true
+// instance (walk_rest), which takes it by step_rule and goes on.
+template <class Slot, unsigned Shift, std::uint32_t Fast, bool Rest, std::size_t Depth, class Read>
+[[gnu::always_inline]] inline void walk_from(const WalkSetup& w, const StackContext c, Read read, FrameSample<Depth>& out,
+                                             std::uint32_t* p, std::uint32_t s, std::uint32_t at, std::uint32_t fp);
+
+// The walk's end: p is past the last address found.
+template <std::size_t Depth>
+[[gnu::always_inline]] inline void walk_end(FrameSample<Depth>& out, std::uint32_t* p, bool complete) {
+  if (p != out.pcs + 1 && p[-1] == 0) {  // a zero return address ends the stack (start-up code)
+    --p;
+    complete = true;
+  }
+  out.count = static_cast<std::uint32_t>(p - out.pcs);
+  out.complete = complete;
+}
+
 template <class Slot, unsigned Shift, std::uint32_t Fast, std::size_t Depth, class Read>
-[[gnu::always_inline]] inline void walk_body(const WalkSetup& w, const StackContext& c, Read read, FrameSample<Depth>& out) {
-  std::uint32_t* p = out.pcs + 1;
+[[gnu::noinline]] PMUKIT_WALK_REGISTERS void walk_rest(const WalkSetup& w, const StackContext c, Read read, FrameSample<Depth>& out,
+                                                       std::uint32_t* p, std::uint32_t s, std::uint32_t at, std::uint32_t fp) {
+  walk_from<Slot, Shift, Fast, true, Depth, Read>(w, c, read, out, p, s, at, fp);
+}
+
+template <class Slot, unsigned Shift, std::uint32_t Fast, bool Rest, std::size_t Depth, class Read>
+[[gnu::always_inline]] inline void walk_from(const WalkSetup& w, const StackContext c, Read read, FrameSample<Depth>& out,
+                                             std::uint32_t* p, std::uint32_t s, std::uint32_t at, std::uint32_t fp) {
   std::uint32_t* const end = out.pcs + Depth + 1;
   const Slot* const map = static_cast<const Slot*>(w.map);
   const std::uint32_t* const fast = w.fast;
   const std::uint32_t start = w.start, bytes = w.bytes, low = w.low;
-  out.pcs[0] = c.pc;
-  std::uint32_t s = c.sp - low, at = c.pc + 1, n = 0, fp = c.fp;  // fp checked by step_rule, where used
+  std::uint32_t n = 0;
   bool complete = false;
-  if (s % 4 != 0 || s > w.span + 4) goto done;  // a sampled SP outside the stack: another stack, no walk
-  if constexpr (Fast == UnwindRule::fast_chain)
-    if (fp == 0) fp = kLostFp;  // the board keeps none (StackContext); a misaligned one fails the loop's compare
-  if (const std::uint32_t d = at - start; Fast != UnwindRule::fast_chain && d < bytes) {  // i386 has no link register
-    // The sampled frame in a leaf (the return address in lr, the CFA SP plus at most 32 KiB: s
-    // stays in [0, span + 32 KiB]), before the loop; where both would stay (no progress), the
-    // loop's step_rule ends the walk.
-    const std::uint32_t f = fast_at(fast, map[d >> Shift]);
-    if ((f & 0xffff0000u) == UnwindRule::kFastLeaf && (c.lr != c.pc || (f & 0xffff) != 0 || c.lr == 0)) {
-      s += f & 0xffff;
-      at = c.lr;
-      *p++ = at;
-      if (p == end) goto done;
-    }
-  }
   for (;;) {
     std::uint32_t f;  // the rule's fast word
     if constexpr (Fast == UnwindRule::fast_sp) {
@@ -392,8 +410,8 @@ template <class Slot, unsigned Shift, std::uint32_t Fast, std::size_t Depth, cla
         n = map[d >> Shift];
         f = fast_at(fast, n);
         s += f;
-        in_place(s);
         if (s > spank) {  // another rule (bit 31), or a read beyond the stack
+          in_place(s);  // undone from s, not kept as it was (one register, no copy a frame)
           s -= f;
           break;
         }
@@ -402,26 +420,31 @@ template <class Slot, unsigned Shift, std::uint32_t Fast, std::size_t Depth, cla
         if (p == end) goto done;
       }
     } else if constexpr (Fast == UnwindRule::fast_chain) {
-      const std::uint32_t span2q = w.span2q, chain_n = w.chain_n;
+      // lo: the lowest frame record the loop takes, in the stack with its CFA (fp + 8) above SP
+      // (fp + 8 > low + s: fp >= low + s - 4, both 4-aligned); hi: the highest in the stack.
+      // Below lo, above hi or misaligned: step_rule judges the frame.
+      // i386 (the target of this path) has a register too few for the loop's values: the setup's
+      // words are read where used, operands of the compares (the barrier: no copy of them hoisted
+      // out of the loop and spilled to the stack before it).
+      std::uint32_t lo = s >= 4 ? low + s - 4 : low;
       for (;;) {
-        const std::uint32_t d = at - start;
-        if (d >= bytes) goto done;
-        n = map[d >> Shift];
+        pmu::compiler_barrier();
+        const std::uint32_t d = at - w.start;
+        if (d >= w.bytes) goto done;
+        n = static_cast<const Slot*>(w.map)[d >> Shift];
         f = 0;
-        if (n != chain_n) {  // another rule
+        if (n != w.chain_n) {  // another rule
           f = fast_at(fast, n);
           break;
         }
-        // The frame record in the stack and 4-aligned (the low bits rotated up fail the
-        // compare; low is 4-aligned); the CFA above SP, or step_rule judges progress.
-        const std::uint32_t r = fp - low;
-        if ((r >> 2 | r << 30) > span2q || r + 8 <= s) break;
+        if (fp < lo || fp > w.chain_hi || fp % 4 != 0) break;
         at = read(fp + 4);
+        lo = fp + 4;  // the caller's SP is fp + 8
         fp = read(fp);
-        s = r + 8;
         *p++ = at;
         if (p == end) goto done;
       }
+      if (lo != low) s = lo + 4 - low;  // s as the frames taken left it (unchanged if none)
     } else {
       const std::uint32_t d = at - start;
       if (d >= bytes) goto done;
@@ -429,13 +452,20 @@ template <class Slot, unsigned Shift, std::uint32_t Fast, std::size_t Depth, cla
       f = fast_at(fast, n);
     }
     if (f == UnwindRule::kFastOuter) {  // the outermost frame: CFA on SP, the return address undefined
-      complete = true;
-      break;
+      out.count = static_cast<std::uint32_t>(p - out.pcs);  // p[-1] is in the map: not zero (walk_end)
+      out.complete = true;
+      return;
     }
     if (Fast == UnwindRule::fast_chain && (f & 0xffff0000u) == UnwindRule::kFastSp && s + (f & 0xffff) <= w.spank) {
       // A simple rule in a frame-chain table: as the fast_sp path (the return address at or above SP).
       s += f & 0xffff;
       at = read(w.lowk + s);
+    } else if constexpr (!Rest) {
+      // The same rule again, by step_rule (walk_body: the sample's pc is its lr here, if needed).
+      const std::uint32_t pc = out.pcs[0];
+      walk_rest<Slot, Shift, Fast, Depth, Read>(w, StackContext{pc, pc, 0, 0}, read, out, p, s, at,
+                                                Fast == UnwindRule::fast_sp ? out.count : fp);
+      return;
     } else {
       WalkState st;  // field by field: no copy of a zeroed whole
       st.sp = low + s;
@@ -460,12 +490,61 @@ template <class Slot, unsigned Shift, std::uint32_t Fast, std::size_t Depth, cla
     if (p == end) break;
   }
 done:
-  if (p != out.pcs + 1 && p[-1] == 0) {  // a zero return address ends the stack (start-up code)
-    --p;
-    complete = true;
+  walk_end(out, p, complete);
+}
+
+// The walk from the sample: its checks, the sampled frame's rule (a leaf taken here; a rule that
+// may need the link register goes to walk_rest with the whole sample: kFastNo, and on i386, which
+// takes no leaf here, a leaf's), then the loop (walk_from). From there on no rule the loop hands
+// to walk_rest needs the sample's lr: a leaf's left here is its pc (lr == pc, no progress), the
+// others have the return address in the frame.
+template <class Slot, unsigned Shift, std::uint32_t Fast, std::size_t Depth, class Read>
+[[gnu::always_inline]] inline void walk_body(const WalkSetup& w, const StackContext c, Read read, FrameSample<Depth>& out) {
+  std::uint32_t* p = out.pcs + 1;
+  out.pcs[0] = c.pc;
+  std::uint32_t s = c.sp - w.low, at = c.pc + 1, fp = c.fp;  // fp checked by step_rule, where used
+  if (s % 4 != 0 || s > w.sp_span) {  // a sampled SP outside the stack: another stack, no walk
+    out.count = 1;
+    out.complete = false;
+    return;
   }
-  out.count = static_cast<std::uint32_t>(p - out.pcs);
-  out.complete = complete;
+  if constexpr (Fast == UnwindRule::fast_chain)
+    if (fp == 0) fp = kLostFp;  // the board keeps none (StackContext); a misaligned one fails the loop's compare
+  if constexpr (Fast != UnwindRule::fast_none) {
+    if (const std::uint32_t d = at - w.start; d < w.bytes) {
+      const std::uint32_t f = fast_at(w.fast, static_cast<const Slot*>(w.map)[d >> Shift]);
+      // The sampled frame in a leaf (the return address in lr, the CFA SP plus at most 32 KiB:
+      // s stays in [0, span + 32 KiB]), before the loop; where both would stay (no progress),
+      // the loop's step_rule ends the walk. i386 has no link register.
+      if (Fast != UnwindRule::fast_chain && (f & 0xffff0000u) == UnwindRule::kFastLeaf &&
+          (c.lr != c.pc || (f & 0xffff) != 0 || c.lr == 0)) {
+        s += f & 0xffff;
+        at = c.lr;
+        *p++ = at;
+        if (Depth == 1) {
+          walk_end(out, p, false);
+          return;
+        }
+      } else if (Fast == UnwindRule::fast_chain && (f & 0xffff0000u) == UnwindRule::kFastSp && s + (f & 0xffff) <= w.spank) {
+        // A frameless function sampled in a frame-chain table (i386's leaves): its step here, as
+        // the loop's (walk_from), without the loop's second look at its rule.
+        s += f & 0xffff;
+        at = read(w.lowk + s);
+        *p++ = at;
+        if (Depth == 1) {
+          walk_end(out, p, false);
+          return;
+        }
+      } else if (Fast == UnwindRule::fast_chain ? (f & 0xdfff0000u) == UnwindRule::kFastNo  // kFastNo or kFastLeaf
+                                                  : f == UnwindRule::kFastNo) {
+        walk_rest<Slot, Shift, Fast, Depth, Read>(w, c, read, out, p, s, at, fp);  // a rule that may need lr
+        return;
+      }
+    }
+    // fast_sp never changes fp: kept in the entry until the walk ends (walk_end), not in a register.
+    if constexpr (Fast == UnwindRule::fast_sp) out.count = fp;
+  }
+  walk_from<Slot, Shift, Fast, Fast == UnwindRule::fast_none, Depth, Read>(w, c, read, out, p, s, at, fp);
 }
 
 template <class Slot, unsigned Shift, std::uint32_t Fast, std::size_t Depth, class Read>
@@ -557,14 +636,16 @@ class UnwindRing : public CaptureRing<FrameSample<Depth>, N> {
     prepare();
   }
   // Interrupt side: the walk chosen and set up beforehand (prepare()), one call.
-  bool record(const StackContext& c) {
+  PMUKIT_WALK_REGISTERS bool record(const StackContext& c) {
     std::uint32_t head;
     Entry* slot = this->claim(head);
     if (slot == nullptr) return false;
-    if (kInlineWalk && common_) {  // the target's usual table, walked in the interrupt's own frame
+    if (kInlineWalk && common_ != 0) {  // the target's usual table, walked in the interrupt's own frame
+      detail::in_place(slot);  // one register for the entry, not its index and offset too
       detail::walk_body<std::uint8_t, kCommonShift, kTargetFast, Depth>(setup_, c, detail::TargetRead{}, *slot);
     } else if (walk_ != nullptr) {
-      walk_(setup_, c, detail::TargetRead{}, *slot);
+      const StackContext copy = c;  // in memory on this path only
+      walk_(setup_, copy, detail::TargetRead{}, *slot);
     } else {
       slot->pcs[0] = c.pc;
       slot->count = 1;
@@ -580,8 +661,8 @@ class UnwindRing : public CaptureRing<FrameSample<Depth>, N> {
   void prepare() {
     walk_ = detail::pick_walk<Depth, detail::TargetRead>(table_);
     if (!setup_.set(table_, bottom_, top_)) walk_ = nullptr;
-    common_ = kTargetFast != ~0u && walk_ != nullptr && table_.map8 != nullptr && table_.slot_shift == kCommonShift &&
-              table_.fast == kTargetFast;
+    common_ = 0u - (kTargetFast != ~0u && walk_ != nullptr && table_.map8 != nullptr && table_.slot_shift == kCommonShift &&
+              table_.fast == kTargetFast);
   }
   // MIPS, PowerPC and i386 save fewer registers one by one with the walk in the interrupt's frame
   // (ARM saves them in one instruction either way, and its walk keeps more in registers apart).
@@ -595,7 +676,9 @@ class UnwindRing : public CaptureRing<FrameSample<Depth>, N> {
 #else
   static constexpr bool kInlineWalk = false;
 #endif
-  bool common_ = false;  // the table is the target's usual kind: a map of bytes, kCommonShift
+  // Not 0: the table is the target's usual kind, a map of bytes, kCommonShift (a word, ~0: no
+  // register kept as the constant 1 for the walk's verdict).
+  std::uint32_t common_ = 0;
   UnwindTable table_{};
   detail::WalkSetup setup_{};
   detail::WalkFn<Depth, detail::TargetRead> walk_ = nullptr;

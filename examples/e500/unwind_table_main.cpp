@@ -13,6 +13,7 @@ namespace {
 struct Mpc8544ds {
   static constexpr const char* kTarget = "e500";  // the dump's TARGET chunk
   static constexpr const char* kPmu = "e500";
+  static constexpr std::uint32_t kWalkGoal = 300;  // issue 39, gated (unwind_table_run.hpp)
   static const examples::Console& console() { return board::console; }
   static std::uint32_t clock() { return board::timebase_lo(); }
   static void spin(std::uint32_t n) { spin_loop(n); }

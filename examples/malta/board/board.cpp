@@ -52,7 +52,6 @@ volatile std::uint8_t& uart(u32 reg) { return *reinterpret_cast<volatile std::ui
 
 // Per VP (cpu()): each core of the CPS has its own Count/Compare and its own tick handler.
 IrqHandler g_on_tick_of[kMaxVps] = {};
-u32 g_irq_sp = 0;  // the interrupted $sp of the exception being handled (interrupted_stack())
 IrqHandler g_on_perf = nullptr;
 IrqHandler g_on_pcint = nullptr;
 u32 g_period_of[kMaxVps] = {};
@@ -312,6 +311,7 @@ void skip(u32 cause, Frame& f) {
 
 namespace board {
 extern "C" char __stack_top[];  // malta.ld: the one stack's top
+u32 g_irq_sp = 0;  // the interrupted $sp of the exception being handled (interrupted_stack())
 void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp) {
   sp = g_irq_sp;
   fp = 0;  // $30 is not kept by the handler; the o32 CFI needs only $sp

@@ -66,6 +66,7 @@ void timer_stop();
 // From inside an exception callback: the interrupted $sp (and 0: $fp is not kept), for a stack
 // capture (profiler/stack.hpp); the stack ends at stack_top().
 void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp);
+extern std::uint32_t g_irq_sp;  // the same $sp, read inline (the unwind example: no call in its tick)
 std::uintptr_t stack_top();
 
 // The general exception vector (0x80000180) rewritten with a handler image (position-independent

@@ -67,6 +67,7 @@ void timer_stop();
 // From inside an interrupt callback: the interrupted ESP and EBP, for a stack capture
 // (profiler/stack.hpp); the stack ends at stack_top().
 void interrupted_stack(std::uint32_t& sp, std::uint32_t& fp);
+extern std::uint32_t g_irq_sp, g_irq_fp;  // the same ESP and EBP, read inline (the unwind example: no call in its tick)
 std::uintptr_t stack_top();
 std::uintptr_t stack_bottom();
 

@@ -203,6 +203,43 @@ TEST(UnwindTable, FastPathsWalkAsTheGeneralRuleDoes_Dwarf4Section6_4) {
     }
 }
 
+// The fast paths hand a rule they do not take to the general step with the walk's state (it
+// resumes in walk_rest): a sampled frame whose rule needs the link register (a leaf's on i386,
+// where the frame-record path takes no leaf itself; any other rule's on ARM) goes there with the
+// sample's own lr, a frame record below SP (the general step's to judge) with SP and FP as the walk
+// has them: the same walk as the general rule's.
+TEST(UnwindTable, ARuleTheFastPathLeavesResumesWithTheWalksStateAsTheGeneralRule_Dwarf4Section6_4) {
+  const std::uint32_t bottom = 0x8000;
+  std::uint32_t stack[64] = {};
+  // A frame record at 0x8010: the caller's (none: 0) and a return address into main (0x1300).
+  stack[4] = 0;
+  stack[5] = 0x1301;
+  const auto read = [&](std::uint32_t a) { return stack[(a - bottom) / 4]; };
+  for (const unsigned machine : {3u, 40u}) {
+    std::vector<UnwindRow> v{entry(0x1000, UnwindRule::fp, 8, UnwindRule::ra_at_cfa, -4, UnwindRule::fp_at_cfa, -8),
+                             entry(0x1100, UnwindRule::sp, 0, UnwindRule::ra_in_lr),
+                             entry(0x1200, UnwindRule::fp, 16, UnwindRule::ra_in_lr),  // no fast path takes it
+                             entry(0x1300, UnwindRule::sp, 0, UnwindRule::ra_undefined)};
+    const auto blob = pmukit::encode_unwind_table(rules_of(v, 0x1000, 0x1400, machine), false);
+    const auto slow_blob = without_fast_path(blob);
+    const prof::UnwindTable fast = prof::UnwindTable::from(blob.data()), slow = prof::UnwindTable::from(slow_blob.data());
+    ASSERT_NE(fast.slots, 0u) << machine;
+    ASSERT_NE(slow.slots, 0u) << machine;
+    // pc in the leaf, lr into the frame-record function (or the other rule's), then main.
+    for (const prof::StackContext c : {prof::StackContext{0x1104, 0x1011, bottom, bottom + 0x10},
+                                       prof::StackContext{0x1204, 0x1011, bottom, bottom + 0x10},
+                                       prof::StackContext{0x1014, 0x1111, bottom + 0x20, bottom + 0x10}}) {
+      prof::FrameSample<16> got{}, want{};
+      prof::walk_table<16>(fast, c, bottom, bottom + sizeof stack, read, got);
+      prof::walk_table<16>(slow, c, bottom, bottom + sizeof stack, read, want);
+      EXPECT_EQ((std::vector<std::uint32_t>(got.pcs, got.pcs + got.count)), (std::vector<std::uint32_t>(want.pcs, want.pcs + want.count)))
+          << "machine " << machine << std::hex << " pc 0x" << c.pc;
+      EXPECT_EQ(got.complete, want.complete) << "machine " << machine << std::hex << " pc 0x" << c.pc;
+      EXPECT_GE(got.count, 2u) << "machine " << machine << std::hex << " pc 0x" << c.pc;
+    }
+  }
+}
+
 // Code far from the rest (ARM's vectors at 0, the image at 0xa0008000): the map covers the larger
 // cluster only, and stays small; the far code has no rule (its walks end there).
 TEST(UnwindTable, CodeFarFromTheRestIsLeftOutOfTheMap) {
