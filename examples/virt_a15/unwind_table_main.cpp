@@ -23,6 +23,7 @@ constexpr std::uint32_t kTickHz = 100'000;  // 10,000 instructions under -icount
 struct Virt {
   static constexpr const char* kTarget = "armv7a";  // the dump's TARGET chunk
   static constexpr const char* kPmu = "armv7a-6";  // hal/armv7a/events.hpp, the 6-counter catalog
+  static constexpr std::uint32_t kWalkGoal = 300;  // issue 39, gated (unwind_table_run.hpp)
   static const examples::Console& console() { return virt::Board::console(); }
   static std::uint32_t clock() {
     std::uint32_t v;
