@@ -28,7 +28,9 @@ namespace {
 // kernel, every table up to 32 MiB comes from that reused heap, not a fresh mapping, and on a
 // 64-bit Linux host the heap is grown once by 256 MiB of address space (touched only as used)
 // marked for transparent huge pages, where the kernel makes them on request: one fault per 2 MiB
-// instead of 512. Growth past that, or a kernel without them, is the ordinary heap.
+// instead of 512. Growth past that, or a kernel without them, is the ordinary heap. Only for the
+// commands that read a whole dump or ELF (loads_big_inputs): --version, help and the rest start
+// without it.
 void tune_heap() {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
@@ -46,13 +48,16 @@ void tune_heap() {
 #endif
 }
 
+// The commands whose input is a whole dump (or several) and an ELF's symbols and lines.
+bool loads_big_inputs(const std::string& command) {
+  return command == "report" || command == "diff" || command == "stat" || command == "annotate" ||
+         command == "decode";
+}
+
 }  // namespace
 #endif
 
 int main(int argc, char** argv) {
-#ifdef __GLIBC__
-  tune_heap();
-#endif
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     pmukit::print_usage(args.empty() ? std::cerr : std::cout);
@@ -69,6 +74,9 @@ int main(int argc, char** argv) {
       if (pmukit::print_command_help(std::cout, args[0])) return 0;
       break;  // an unknown command: reported below
     }
+#ifdef __GLIBC__
+  if (loads_big_inputs(args[0])) tune_heap();
+#endif
   // Messages quote names and lines from the input: printable() keeps each one terminal-safe line.
   try {
     if (args[0] == "help") return pmukit::run_help(rest);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -22,22 +23,52 @@ namespace {
 // strings (distinct addresses and names) are kept, to follow them (fields 4-6).
 class Out {
  public:
-  explicit Out(std::ostream& os) : os_(os) { buf_.reserve(kFlush + 4096); }
-  std::string& buf() { return buf_; }
+  explicit Out(std::ostream& os) : os_(os), buf_(kFlush + 4096) {}
+  // Room for n more bytes, written through the pointer returned and ended by done(): a message
+  // is sized first, so its bytes need no check each, as std::string's += makes.
+  char* room(std::size_t n) {
+    if (buf_.size() - used_ < n) {
+      flush();
+      if (buf_.size() < n) buf_.resize(n);
+    }
+    return buf_.data() + used_;
+  }
+  void done(const char* end) { used_ = static_cast<std::size_t>(end - buf_.data()); }
+  void append(std::string_view v) {
+    char* p = room(v.size());
+    std::copy(v.begin(), v.end(), p);
+    done(p + v.size());
+  }
+  // Large bytes straight to the stream, after what is buffered.
+  void write(const char* data, std::size_t n) {
+    flush();
+    if (n != 0 && !os_.write(data, static_cast<std::streamsize>(n))) throw std::runtime_error("pprof: write failed");
+  }
   void flush() {
-    if (!buf_.empty() && !os_.write(buf_.data(), static_cast<std::streamsize>(buf_.size())))
+    if (used_ != 0 && !os_.write(buf_.data(), static_cast<std::streamsize>(used_)))
       throw std::runtime_error("pprof: write failed");
-    buf_.clear();
+    used_ = 0;
   }
   void maybe_flush() {
-    if (buf_.size() >= kFlush) flush();
+    if (used_ >= kFlush) flush();
   }
 
  private:
   static constexpr std::size_t kFlush = 1 << 20;
   std::ostream& os_;
-  std::string buf_;
+  std::vector<char> buf_;
+  std::size_t used_ = 0;
 };
+
+// A varint at p (room for 10 bytes): the end.
+inline char* put_varint(char* p, std::uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = static_cast<char>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<char>(v);
+  return p;
+}
 
 inline void varint(std::string& b, std::uint64_t v) {
   if (v < 0x80) {  // most ids, lines and counts of a small profile
@@ -101,6 +132,12 @@ class Locations {
     s = {at, function, ++count_};
     return {s.id, true};
   }
+  // Room for `n` locations without growing.
+  void reserve(std::size_t n) {
+    std::size_t size = slots_.size();
+    while (4 * n > 3 * size) size *= 2;
+    if (size > slots_.size()) resize(size);
+  }
   // Where the key's probe starts, for the caller to prefetch (valid until the next grow).
   const void* first_slot(std::uint64_t at, std::uint32_t function) const {
     return slots_.data() + (hash(at, function) & (slots_.size() - 1));
@@ -121,8 +158,9 @@ class Locations {
       if (s.id == 0 || (s.at == at && s.function == function)) return s;
     }
   }
-  void grow() {
-    std::vector<Slot> bigger(2 * slots_.size());
+  void grow() { resize(2 * slots_.size()); }
+  void resize(std::size_t size) {
+    std::vector<Slot> bigger(size);
     for (const Slot& s : slots_)
       if (s.id != 0) probe(bigger, s.at, s.function) = s;
     slots_.swap(bigger);
@@ -166,38 +204,56 @@ class Builder {
   // innermost first, each function with its line there.
   std::uint64_t location(const Profile::Frame* first, const Profile::Frame* last) {
     const auto [id, fresh] = locations_.id(last->at, last->function);
-    if (fresh) {
-      // Location {id = 1, mapping_id = 2, address = 3, line = 4 (Line {function_id = 1, line = 2})}.
-      // Into blocks of about kBlock bytes: one string doubling as it grew copied and touched
-      // twice what it held.
-      if (locations_out_.empty() || locations_out_.back().size() >= kBlock) {
-        locations_out_.emplace_back();
-        locations_out_.back().reserve(kBlock + 256);
-      }
-      std::string& l = locations_out_.back();
-      std::string lines;
-      for (const Profile::Frame* f = last;; --f) {
-        const ProfileFunction& fn = p_.functions[f->function];
-        // By the profile's function id: a name is hashed once, not once per location.
-        std::uint64_t& fid = function_ids_[f->function];
-        if (fid == 0) fid = function(fn.name, fn.line);
-        const std::uint32_t line_id = symbols_ ? frame_line(*f) : kNoLine;
-        const std::uint64_t line =
-            line_id != kNoLine ? static_cast<std::uint64_t>(std::int64_t{p_.symbols->line(line_id).line}) : 0;
-        lines += '\x22';  // field 4, length-delimited
-        varint(lines, varint_size(fid) + 1 + (line != 0 ? 1 + varint_size(line) : 0));
-        field(lines, 1, fid);
-        field(lines, 2, line);
-        if (f == first) break;
-      }
-      const std::size_t size = 1 + varint_size(id) + 2 + (last->at != 0 ? 1 + varint_size(last->at) : 0) + lines.size();
-      l += '\x22';  // Profile.location, field 4
-      varint(l, size);
-      field(l, 1, id);
-      field(l, 2, 1);
-      field(l, 3, last->at);
-      l += lines;
+    if (!fresh) return id;
+    // Location {id = 1, mapping_id = 2, address = 3, line = 4 (Line {function_id = 1, line = 2})}:
+    // the lines (function ids from 1, never left out) first, to size the message.
+    lines_.clear();
+    std::size_t lines_bytes = 0;
+    for (const Profile::Frame* f = last;; --f) {
+      const ProfileFunction& fn = p_.functions[f->function];
+      // By the profile's function id: a name is hashed once, not once per location.
+      std::uint64_t& fid = function_ids_[f->function];
+      if (fid == 0) fid = function(fn.name, fn.line);
+      const std::uint32_t line_id = symbols_ ? frame_line(*f) : kNoLine;
+      const std::uint64_t line =
+          line_id != kNoLine ? static_cast<std::uint64_t>(std::int64_t{p_.symbols->line(line_id).line}) : 0;
+      const std::size_t body = varint_size(fid) + 1 + (line != 0 ? 1 + varint_size(line) : 0);
+      lines_.push_back({fid, line, body});
+      lines_bytes += 1 + varint_size(body) + body;
+      if (f == first) break;
     }
+    const std::uint64_t at = last->at;
+    const std::size_t size = 1 + varint_size(id) + 2 + (at != 0 ? 1 + varint_size(at) : 0) + lines_bytes;
+    // Into blocks of about kBlock bytes: one string doubling as it grew copied and touched
+    // twice what it held.
+    const std::size_t need = 1 + varint_size(size) + size;
+    if (locations_out_.empty() || locations_out_.back().size - locations_out_.back().used < need) {
+      const std::size_t cap = std::max(kBlock, need);
+      locations_out_.push_back({std::make_unique<char[]>(cap), cap, 0});
+    }
+    Block& block = locations_out_.back();
+    char* p = block.data.get() + block.used;
+    *p++ = '\x22';  // Profile.location, field 4
+    p = put_varint(p, size);
+    *p++ = '\x08';  // Location.id
+    p = put_varint(p, id);
+    *p++ = '\x10';  // Location.mapping_id = 1
+    *p++ = '\x01';
+    if (at != 0) {
+      *p++ = '\x18';  // Location.address
+      p = put_varint(p, at);
+    }
+    for (const Line& l : lines_) {
+      *p++ = '\x22';  // Location.line
+      p = put_varint(p, l.body);
+      *p++ = '\x08';  // Line.function_id
+      p = put_varint(p, l.function);
+      if (l.line != 0) {
+        *p++ = '\x10';  // Line.line
+        p = put_varint(p, l.line);
+      }
+    }
+    block.used = static_cast<std::size_t>(p - block.data.get());
     return id;
   }
 
@@ -218,7 +274,7 @@ class Builder {
       for (const Counter& c : d.counters)
         if (c.slot == d.source->counter_slot) event = counter_label(c);
     Out out(os);
-    std::string& b = out.buf();
+    std::string b;  // the fields around the samples and locations, each appended to out in turn
     // Two values per sample: the count, and what it stands for (nanoseconds of a timer, events
     // of the sampled counter) where the period is known.
     {
@@ -262,16 +318,51 @@ class Builder {
     field(mapping, 8, symbols);
     field(mapping, 9, symbols);
 
-    // One sample per stack of the profile (Profile::stacks: unwound, walked, placed or the LR
-    // guess), its locations leaf first: the sampled pc, then each caller's call instruction; the
-    // frames inlined at one instruction (report --inline) are one location.
+    // One sample per stack of the profile (Profile::stacks, then the LR guesses kept compact in
+    // Profile::lr_stacks: unwound, walked, placed or the LR guess), its locations leaf first: the
+    // sampled pc, then each caller's call instruction; the frames inlined at one instruction
+    // (report --inline) are one location.
     // Sample {location_id = 1, value = 2}, both packed.
-    std::vector<std::uint64_t> ids;
-    constexpr std::size_t kAhead = 8;  // stacks
     const auto& stacks = p_.stacks;
+    const auto& lr_stacks = p_.lr_stacks;
+    // A location per distinct leaf pc, or nearly: the table sized once, not doubled up to it.
+    locations_.reserve(stacks.size() + lr_stacks.size());
+    out.append(b);  // the sample types
+    b.clear();
+    std::vector<std::uint64_t> ids;
+    const auto sample = [&](const Profile::Frame* frames, std::size_t size, std::uint64_t count) {
+      if (count == 0) return;
+      ids.clear();
+      for (std::size_t end = size; end != 0;) {
+        std::size_t first = end - 1;
+        while (first != 0 && frames[first - 1].call_line != kNoLine) --first;
+        ids.push_back(location(&frames[first], &frames[end - 1]));
+        end = first;
+      }
+      std::size_t id_bytes = 0;
+      for (const std::uint64_t id : ids) id_bytes += varint_size(id);
+      const std::size_t value_bytes = varint_size(count) + (weighted ? varint_size(count * period) : 0);
+      const std::size_t body =
+          (ids.empty() ? 0 : 1 + varint_size(id_bytes) + id_bytes) + 1 + varint_size(value_bytes) + value_bytes;
+      char* o = out.room(1 + varint_size(body) + body);
+      *o++ = '\x12';  // Profile.sample, field 2
+      o = put_varint(o, body);
+      if (!ids.empty()) {
+        *o++ = '\x0a';  // Sample.location_id
+        o = put_varint(o, id_bytes);
+        for (const std::uint64_t id : ids) o = put_varint(o, id);
+      }
+      *o++ = '\x12';  // Sample.value
+      o = put_varint(o, value_bytes);
+      o = put_varint(o, count);
+      if (weighted) o = put_varint(o, count * period);
+      out.done(o);
+      out.maybe_flush();
+    };
+    // The locations of a stack a few ahead are fetched now: their look-ups miss the cache on a
+    // large ELF (a location per distinct pc), and so overlap.
+    constexpr std::size_t kAhead = 8;  // stacks
     for (std::size_t i = 0; i < stacks.size(); ++i) {
-      // The locations of a stack a few ahead, fetched now: their look-ups miss the cache on a
-      // large ELF (a location per distinct pc), and so overlap.
       if (i + kAhead < stacks.size()) {
         const auto& ahead = stacks[i + kAhead].first;
         for (std::size_t end = ahead.size(); end != 0;) {
@@ -281,30 +372,22 @@ class Builder {
           end = first;
         }
       }
-      const auto& [frames, count] = stacks[i];
-      if (count == 0) continue;
-      ids.clear();
-      for (std::size_t end = frames.size(); end != 0;) {
-        std::size_t first = end - 1;
-        while (first != 0 && frames[first - 1].call_line != kNoLine) --first;
-        ids.push_back(location(&frames[first], &frames[end - 1]));
-        end = first;
+      sample(stacks[i].first.data(), stacks[i].first.size(), stacks[i].second);
+    }
+    // Their entries are fewer bytes, and done sooner: fetched further ahead.
+    constexpr std::size_t kLrAhead = 16;
+    for (std::size_t i = 0; i < lr_stacks.size(); ++i) {
+      if (i + kLrAhead < lr_stacks.size()) {
+        const Profile::LrStack& ahead = lr_stacks[i + kLrAhead];
+        __builtin_prefetch(locations_.first_slot(ahead.pc, ahead.leaf));
+        if (ahead.caller != kNoFunction) __builtin_prefetch(locations_.first_slot(ahead.site, ahead.caller));
       }
-      std::size_t id_bytes = 0;
-      for (const std::uint64_t id : ids) id_bytes += varint_size(id);
-      const std::size_t value_bytes = varint_size(count) + (weighted ? varint_size(count * period) : 0);
-      b += '\x12';  // Profile.sample, field 2
-      varint(b, (ids.empty() ? 0 : 1 + varint_size(id_bytes) + id_bytes) + 1 + varint_size(value_bytes) + value_bytes);
-      if (!ids.empty()) {
-        b += '\x0a';  // Sample.location_id
-        varint(b, id_bytes);
-        for (const std::uint64_t id : ids) varint(b, id);
-      }
-      b += '\x12';  // Sample.value
-      varint(b, value_bytes);
-      varint(b, count);
-      if (weighted) varint(b, count * period);
-      out.maybe_flush();
+      const Profile::LrStack& e = lr_stacks[i];
+      Profile::Frame frames[2];  // outermost first, as in Profile::stacks
+      std::size_t size = 0;
+      if (e.caller != kNoFunction) frames[size++] = {e.caller, kNoLine, e.site};
+      frames[size++] = {e.leaf, kNoLine, e.pc};
+      sample(frames, size, e.count);
     }
     std::vector<std::uint64_t> comments;
     if (d.source && d.source->dropped != 0)
@@ -312,22 +395,26 @@ class Builder {
     comments.push_back(static_cast<std::uint64_t>(str("pmukit: " + describe_target(d))));
 
     bytes_field(b, 3, mapping);
-    for (std::string& block : locations_out_) {
-      b += block;
-      std::string().swap(block);
-      out.maybe_flush();
+    out.append(b);
+    b.clear();
+    for (Block& block : locations_out_) {
+      out.write(block.data.get(), block.used);
+      block.data.reset();
     }
     for (const std::string& f : functions_out_) bytes_field(b, 5, f);
-    out.maybe_flush();
     for (const std::string& s : strings_out_) {
       bytes_field(b, 6, s);
-      out.maybe_flush();
+      if (b.size() >= kBlock) {
+        out.append(b);
+        b.clear();
+      }
     }
     if (weighted) {
       bytes_field(b, 11, period_type);
       field(b, 12, period);
     }
     packed(b, 13, comments);
+    out.append(b);
     out.flush();
   }
 
@@ -339,7 +426,16 @@ class Builder {
   std::vector<std::string> strings_out_;    // the string table, in order
   std::vector<std::string> functions_out_;  // each Function message, in id order
   static constexpr std::size_t kBlock = 1 << 20;
-  std::vector<std::string> locations_out_;  // the Location fields (4) of the profile, in id order
+  struct Block {
+    std::unique_ptr<char[]> data;
+    std::size_t size, used;
+  };
+  std::vector<Block> locations_out_;  // the Location fields (4) of the profile, in id order
+  struct Line {
+    std::uint64_t function, line;
+    std::size_t body;  // the Line message's bytes
+  };
+  std::vector<Line> lines_;  // location()'s, reused
   std::unordered_map<std::string, std::int64_t> strings_;
   std::unordered_map<std::string, std::uint64_t> functions_;
   std::vector<std::uint64_t> function_ids_;  // profile function id -> function(), 0 before its first

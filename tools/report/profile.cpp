@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <memory>
 #include <tuple>
 #include <utility>
 
@@ -169,6 +170,17 @@ class Builder {
     using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint64_t, std::uint64_t>;  // leaf, caller, site, pc
     // Without walks no leaf has a context: all go straight to by_caller.
     const bool walks = !complete.empty() || !walked.empty();
+    // pprof's (leaf pcs, no lines) LR guesses are kept compact (Profile::lr_stacks), not a vector each; and
+    // without walks, where every guess is one, in by_caller's order, the list is sorted where it
+    // is and becomes them: no copy of a key per distinct sample.
+    const bool compact = leaf_pcs_ && !inlined_ && !with_lines_;
+    if (compact && !walks && listed_) {
+      std::erase_if(list_, [](const LrStack& e) { return e.count == 0; });
+      sort_by_ids(list_, [](const LrStack& e) { return e.caller; }, [](const LrStack& e) { return e.leaf; },
+                  [](const LrStack& a, const LrStack& b) { return a.site != b.site ? a.site < b.site : a.pc < b.pc; });
+      profile_.lr_stacks = std::move(list_);
+      list_ = {};
+    }
     std::vector<std::pair<Key, std::uint64_t>> by_leaf;
     std::vector<std::pair<Key, std::uint64_t>> by_caller;  // leaves no walk saw
     (walks ? by_leaf : by_caller).reserve(listed_ ? list_.size() : guesses_.size());
@@ -181,7 +193,7 @@ class Builder {
     });
     // The guesses are all in by_leaf or by_caller now: their memory goes back before the stacks
     // take theirs (a key per distinct sample with leaf pcs).
-    std::vector<std::pair<Guess, std::uint64_t>>().swap(list_);
+    std::vector<LrStack>().swap(list_);
     guesses_ = {};
     sort_by_leaf(by_leaf);
     for (auto it = by_leaf.begin(); it != by_leaf.end();) {
@@ -204,7 +216,8 @@ class Builder {
       it = end;
     }
     sort_by_leaf(by_caller);  // caller, leaf, site, pc
-    plain.reserve(by_caller.size());  // at most one each: no copies as it grows
+    if (compact) profile_.lr_stacks.reserve(by_caller.size());
+    else plain.reserve(by_caller.size());  // at most one each: no copies as it grows
     for (auto it = by_caller.begin(); it != by_caller.end();) {
       const std::uint32_t caller = std::get<0>(it->first);
       auto end = it;
@@ -213,6 +226,10 @@ class Builder {
       const Paths* c = caller == kNoFunction ? nullptr : context_of(caller);
       if (c == nullptr) {
         for (auto g = it; g != end; ++g) {
+          if (compact) {
+            profile_.lr_stacks.push_back({caller, std::get<1>(g->first), std::get<2>(g->first), std::get<3>(g->first), g->second});
+            continue;
+          }
           Frames f;  // unique: no other entry has this caller, leaf, site and pc
           f.reserve(2);
           if (caller != kNoFunction) f.push_back({caller, kNoLine, std::get<2>(g->first)});
@@ -243,31 +260,45 @@ class Builder {
     return std::move(profile_);
   }
 
-  // std::sort of the whole, in the same order, but first spread by the key's first function id
-  // (the leaf, or the caller; a counting pass) and then sorted a function at a time: the sort's
-  // passes stay in cache, which a million keys of a large ELF with leaf pcs do not. The keys are
-  // distinct (one per guess) and compared field by field: std::tuple's operator< tests each field
-  // both ways.
+  // std::sort of the whole by the key's fields in order (the keys are distinct, one per guess: one
+  // order), as two stable counting passes by the function ids (the second field, then the first;
+  // fewer ids than keys), then each run of one leaf and caller by site and pc where it is not
+  // already so: the guesses come in pc order, and a run mostly has one call site, so a run
+  // mostly is. A million keys of a large ELF with leaf pcs took three times as long spread by
+  // one id and std::sort'ed, comparing field by field.
   template <class Entry>
   void sort_by_leaf(std::vector<Entry>& v) const {
-    const std::size_t buckets = profile_.functions.size() + 1;  // the last one: any other id
-    const auto bucket = [&](const Entry& e) { return std::min<std::size_t>(std::get<0>(e.first), buckets - 1); };
-    std::vector<std::size_t> start(buckets + 1, 0);
-    for (const Entry& e : v) ++start[bucket(e) + 1];
-    for (std::size_t i = 1; i <= buckets; ++i) start[i] += start[i - 1];
-    std::vector<Entry> spread(v.size());
-    std::vector<std::size_t> at(start.begin(), start.end() - 1);
-    for (const Entry& e : v) spread[at[bucket(e)]++] = e;
-    const auto less = [](const Entry& a, const Entry& b) {
-      const auto &x = a.first, &y = b.first;
-      if (std::get<0>(x) != std::get<0>(y)) return std::get<0>(x) < std::get<0>(y);
-      if (std::get<1>(x) != std::get<1>(y)) return std::get<1>(x) < std::get<1>(y);
-      if (std::get<2>(x) != std::get<2>(y)) return std::get<2>(x) < std::get<2>(y);
-      if (std::get<3>(x) != std::get<3>(y)) return std::get<3>(x) < std::get<3>(y);
-      return a.second < b.second;
+    sort_by_ids(
+        v, [](const Entry& e) { return std::get<0>(e.first); }, [](const Entry& e) { return std::get<1>(e.first); },
+        [](const Entry& a, const Entry& b) {
+          const auto &x = a.first, &y = b.first;
+          if (std::get<2>(x) != std::get<2>(y)) return std::get<2>(x) < std::get<2>(y);
+          if (std::get<3>(x) != std::get<3>(y)) return std::get<3>(x) < std::get<3>(y);
+          return a.second < b.second;
+        });
+  }
+  // By first(e), then second(e) (function ids, or kNoFunction: last), then rest_less.
+  template <class Entry, class First, class Second, class RestLess>
+  void sort_by_ids(std::vector<Entry>& v, First first, Second second, RestLess rest_less) const {
+    const std::size_t buckets = profile_.functions.size() + 1;  // the last one: kNoFunction
+    // v to other and back (other left as new[] makes it: not cleared first where Entry is trivial)
+    const std::unique_ptr<Entry[]> other(new Entry[v.size()]);
+    std::vector<std::size_t> at(buckets);
+    const auto pass = [&](auto id, const Entry* from, const Entry* end, Entry* to) {  // stable, by the id
+      std::fill(at.begin(), at.end(), 0);
+      for (const Entry* e = from; e != end; ++e) ++at[std::min<std::size_t>(id(*e), buckets - 1)];
+      std::size_t sum = 0;
+      for (std::size_t& a : at) sum += std::exchange(a, sum);
+      for (const Entry* e = from; e != end; ++e) to[at[std::min<std::size_t>(id(*e), buckets - 1)]++] = *e;
     };
-    for (std::size_t i = 0; i < buckets; ++i) std::sort(spread.begin() + start[i], spread.begin() + start[i + 1], less);
-    v.swap(spread);
+    pass(second, v.data(), v.data() + v.size(), other.get());
+    pass(first, other.get(), other.get() + v.size(), v.data());
+    for (auto run = v.begin(); run != v.end();) {
+      auto end = run + 1;
+      while (end != v.end() && first(*end) == first(*run) && second(*end) == second(*run)) ++end;
+      if (!std::is_sorted(run, end, rest_less)) std::sort(run, end, rest_less);
+      run = end;
+    }
   }
 
   // At most this many distinct samples: the per-line map never rehashes.
@@ -285,6 +316,8 @@ class Builder {
     std::uint64_t site, pc;  // the call instruction (lr - 1) with lines, the sampled pc with leaf pcs
     bool operator==(const Guess&) const = default;
   };
+  using LrStack = Profile::LrStack;
+  static Guess key(const LrStack& e) { return {e.caller, e.leaf, e.site, e.pc}; }
   struct GuessHash {
     std::size_t operator()(const Guess& g) const {
       return static_cast<std::size_t>(hash_address(hash_address(std::uint64_t{g.caller} << 32 | g.leaf) ^
@@ -297,33 +330,33 @@ class Builder {
   // entries, moves them all to the table.
   std::uint64_t& guess(const Guess& g) {
     if (listed_) {
-      if (list_.empty() || list_.back().first.pc < g.pc) {
+      if (list_.empty() || list_.back().pc < g.pc) {
         run_ = list_.size();
-        return list_.emplace_back(g, 0).second;
+        return list_.push_back({g.caller, g.leaf, g.site, g.pc, 0}), list_.back().count;
       }
-      if (list_.back().first.pc == g.pc && list_.size() - run_ < kRun) {
+      if (list_.back().pc == g.pc && list_.size() - run_ < kRun) {
         for (std::size_t i = run_; i < list_.size(); ++i)
-          if (list_[i].first == g) return list_[i].second;
-        return list_.emplace_back(g, 0).second;
+          if (key(list_[i]) == g) return list_[i].count;
+        return list_.push_back({g.caller, g.leaf, g.site, g.pc, 0}), list_.back().count;
       }
       listed_ = false;
-      for (const auto& [k, n] : list_) guesses_.try_emplace(k, n);  // the keys are distinct
-      std::vector<std::pair<Guess, std::uint64_t>>().swap(list_);
+      for (const LrStack& e : list_) guesses_.try_emplace(key(e), e.count);  // the keys are distinct
+      std::vector<LrStack>().swap(list_);
     }
     return *guesses_.try_emplace(g, 0).first;
   }
   std::uint64_t* find_guess(const Guess& g) {
     if (!listed_) return guesses_.find(g);
     auto it = std::lower_bound(list_.begin(), list_.end(), g.pc,
-                               [](const auto& e, std::uint64_t pc) { return e.first.pc < pc; });
-    for (; it != list_.end() && it->first.pc == g.pc; ++it)
-      if (it->first == g) return &it->second;
+                               [](const LrStack& e, std::uint64_t pc) { return e.pc < pc; });
+    for (; it != list_.end() && it->pc == g.pc; ++it)
+      if (key(*it) == g) return &it->count;
     return nullptr;
   }
   template <class F>
   void for_each_guess(F f) const {
     if (!listed_) return guesses_.for_each(f);
-    for (const auto& [k, n] : list_) f(k, n);
+    for (const LrStack& e : list_) f(key(e), e.count);
   }
 
   // Inlined code is found by address: then the call and the pc are kept until take() expands them.
@@ -571,7 +604,7 @@ class Builder {
   FlatMap<Guess, std::uint64_t, GuessHash> guesses_;
   static constexpr std::size_t kRun = 16;  // at most this many entries per pc in list_
   bool listed_;                            // in list_ (sorted by pc), not in guesses_ (see guess())
-  std::vector<std::pair<Guess, std::uint64_t>> list_;
+  std::vector<LrStack> list_;  // a guess and its count each: the layout of pprof's lr_stacks
   std::size_t run_ = 0;  // where the last pc's entries start in list_
   std::map<Frames, std::uint64_t> complete_, stopped_;          // walked stacks, outermost first
   std::map<Frames, std::uint64_t> placed_;                       // the walks, and samples placed in them
@@ -641,6 +674,10 @@ std::vector<std::uint64_t> Profile::inclusive() const {
       out[f.function] += count;
     }
   }
+  for (const LrStack& s : lr_stacks) {  // [caller, leaf] or [leaf]
+    out[s.leaf] += s.count;
+    if (s.caller != kNoFunction && s.caller != s.leaf) out[s.caller] += s.count;
+  }
   return out;
 }
 
@@ -663,6 +700,12 @@ std::vector<Profile::Stack> Profile::folded() const {
     names.reserve(frames.size());
     for (const Frame& f : frames) names.push_back(functions[f.function].name);
     named[std::move(names)] += count;
+  }
+  for (const LrStack& s : lr_stacks) {
+    std::vector<std::string> names;
+    if (s.caller != kNoFunction) names.push_back(functions[s.caller].name);
+    names.push_back(functions[s.leaf].name);
+    named[std::move(names)] += s.count;
   }
   std::vector<std::pair<std::string, Stack>> keyed;
   keyed.reserve(named.size());

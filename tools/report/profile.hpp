@@ -124,6 +124,17 @@ struct Profile {
   // above) and itself. `inferred` counts the samples that got frames from other walks.
   // Unique stacks: the walked and placed ones in order, then those that kept their LR guess.
   std::vector<std::pair<std::vector<Frame>, std::uint64_t>> stacks;
+  // With leaf pcs, without lines or inlined calls (pprof's profile): the samples that kept their
+  // LR guess, after `stacks` and in the order they would have had there, one entry each instead
+  // of a vector of frames: [caller at site, leaf at pc], or [leaf at pc] where the caller is
+  // kNoFunction, no call lines. A large ELF has one per distinct (pc, lr): their vectors were
+  // most of the profile's memory. Empty otherwise (they are in `stacks`). inclusive(), folded()
+  // and the caller view count them; code that walks `stacks` itself must read them too.
+  struct LrStack {
+    std::uint32_t caller, leaf;
+    std::uint64_t site, pc, count;
+  };
+  std::vector<LrStack> lr_stacks;
   std::uint64_t inferred = 0;  // samples whose outer frames came from other samples' walks
   std::uint64_t walked = 0;    // samples with a stack of their own (STACKS unwound, FRAMES)
   // "" without walks; else how many samples have their own stack and how many were placed.
@@ -174,7 +185,8 @@ UnwindSummary summarize(const std::vector<UnwoundStack>& unwound, const std::vec
 // leaf_pcs: each stack's leaf frame keeps the sampled pc (pprof's locations), so there are as many
 // stacks as distinct (pc, stack) pairs; else one per function stack. Every frame then keeps its
 // call site and inlined call lines too, as with lines (a location has its line), but line_self,
-// pc_self and calls stay empty unless with_lines: pprof reads none of them. inlined: frames in inlined
+// pc_self and calls stay empty unless with_lines: pprof reads none of them. Without lines or
+// inlined, the samples that keep their LR guess are in lr_stacks, not stacks. inlined: frames in inlined
 // code expanded into the inlined calls (see above; needs a SymbolTable loaded with them).
 Profile build_profile(const Dump& dump, const SymbolTable& symbols, bool with_lines = true,
                       const std::vector<UnwoundStack>* unwound = nullptr, bool leaf_pcs = false,

@@ -166,6 +166,12 @@ Profile build_rooted_profile(const Dump& dump, const SymbolTable& symbols, const
       for (const Profile::Frame& f : frames) s.push_back({map[f.function], f.call_line, f.at});
       out.stacks.emplace_back(std::move(s), n);
     }
+    for (const Profile::LrStack& e : p.lr_stacks) {  // pprof's compact LR guesses, as frames under the root
+      std::vector<Profile::Frame> s = top;
+      if (e.caller != kNoFunction) s.push_back({map[e.caller], kNoLine, e.site});
+      s.push_back({map[e.leaf], kNoLine, e.pc});
+      out.stacks.emplace_back(std::move(s), e.count);
+    }
   }
   out.pc_self.sort();
   return out;

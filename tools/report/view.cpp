@@ -151,6 +151,7 @@ ProfileRows profile_rows(const Profile& p, const ViewOptions& view, std::size_t 
         const std::uint32_t caller = frames.size() > 1 ? frames[frames.size() - 2].function : kNoFunction;
         pairs[{caller, frames.back().function}] += n;
       }
+      for (const Profile::LrStack& s : p.lr_stacks) pairs[{s.caller, s.leaf}] += s.count;
       for (const auto& [key, n] : pairs) rows.push_back({n, key.second, key.first, kNoLine, 0});
       std::sort(rows.begin(), rows.end(), [&](const ProfileRow& a, const ProfileRow& b) {
         if (a.samples != b.samples) return a.samples > b.samples;

@@ -387,6 +387,27 @@ TEST_F(Cli, EveryCommandHasItsHelp) {
   EXPECT_EQ(v.out.rfind("pmukit ", 0), 0u);
 }
 
+// main.cpp tunes the heap (mallopt, and a 256 MiB pad of address space advised for transparent
+// huge pages) for the commands that read a whole dump and ELF, not at every start: --version and
+// the help texts start without it. Seen as the madvise(MADV_HUGEPAGE) call, under strace.
+TEST_F(Cli, OnlyTheCommandsReadingAWholeDumpTuneTheHeap) {
+  const std::string trace = temp_path("syscalls.txt");
+  const std::string strace = "strace -qq -e trace=madvise -o " + trace + " ";
+  if (std::system((strace + "true >/dev/null 2>&1").c_str()) != 0) GTEST_SKIP() << "no strace here (or no ptrace)";
+  const auto advised = [&](const std::string& args) {
+    const Result r = pmukit_env(strace, args);
+    EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+    const bool huge = read(trace).find("MADV_HUGEPAGE") != std::string::npos;
+    std::remove(trace.c_str());
+    return huge;
+  };
+  for (const std::string args : {"--version", "--help", "help report", "report --help", "encode --pmu rm7000 INSTR_ISSUED"})
+    EXPECT_FALSE(advised(args)) << args;
+#if defined(__GLIBC__) && defined(__linux__) && defined(__LP64__)
+  EXPECT_TRUE(advised("report " + dump)) << "report reads a whole dump: its heap is still tuned";
+#endif
+}
+
 TEST_F(Cli, DocsPageIsTheHelpText) {
   EXPECT_EQ(pmukit("help --markdown").out, read(PMUKIT_SOURCE_DIR "/docs/pmukit.md"))
       << "docs/pmukit.md is stale: regenerate it with `pmukit help --markdown > docs/pmukit.md`";

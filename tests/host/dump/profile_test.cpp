@@ -245,6 +245,55 @@ TEST(Profile, LeafPcStacksAreTheFunctionStacksWhateverTheSampleOrder) {
   }
 }
 
+// pprof's profile (leaf pcs, no lines) keeps each sample's LR guess as one compact entry
+// (Profile::lr_stacks), not a vector of frames a distinct (pc, lr) pair: the same stacks, in
+// the order stacks would have held them (by caller, leaf, call site, pc), the same counts.
+TEST(Profile, LeafPcProfileKeepsItsLrGuessesCompactInTheOrderOfTheStacks) {
+  pmukit::SymbolTable t;
+  t.add_function(0x1000, 0x100, "leaf");
+  for (unsigned i = 0; i < 40; ++i) t.add_function(0x2000 + 0x100 * i, 0x100, "caller" + std::to_string(i));
+  t.add_function(0x8000, 0x100, "other");
+  t.finalize();
+  pmukit::Dump d;
+  d.target.address_bytes = 4;
+  d.sample_counts.push_back({0x1004, 0, 3});
+  d.sample_counts.push_back({0x1008, 0x2010, 2});
+  for (unsigned i = 0; i < 40; ++i) d.sample_counts.push_back({0x1010, 0x2004 + 0x100 * (39 - i), 1 + i % 3});
+  d.sample_counts.push_back({0x1014, 0x2010, 1});
+  d.sample_counts.push_back({0x1018, 0x2014, 1});
+  d.sample_counts.push_back({0x8004, 0x1020, 5});
+  d.histogram.push_back({0x1008, 4});
+  const pmukit::Profile compact = pmukit::build_profile(d, t, false, nullptr, true);
+  const pmukit::Profile frames = pmukit::build_profile(d, t, true, nullptr, true);  // with lines: all in stacks
+  EXPECT_TRUE(compact.stacks.empty());
+  ASSERT_TRUE(frames.lr_stacks.empty());
+  ASSERT_EQ(compact.lr_stacks.size(), frames.stacks.size());
+  for (std::size_t i = 0; i < frames.stacks.size(); ++i) {
+    SCOPED_TRACE(i);
+    const auto& [f, n] = frames.stacks[i];
+    const pmukit::Profile::LrStack& e = compact.lr_stacks[i];
+    ASSERT_EQ(f.size(), e.caller == pmukit::kNoFunction ? 1u : 2u);
+    EXPECT_EQ(compact.functions[e.leaf].name, frames.functions[f.back().function].name);
+    EXPECT_EQ(e.pc, f.back().at);
+    if (f.size() == 2) {
+      EXPECT_EQ(compact.functions[e.caller].name, frames.functions[f[0].function].name);
+      EXPECT_EQ(e.site, f[0].at);
+    }
+    EXPECT_EQ(e.count, n);
+  }
+  const auto text = [](const pmukit::Profile& p) {
+    std::string s;
+    for (const auto& st : p.folded()) {
+      for (const std::string& f : st.frames) s += f + ";";
+      s += " " + std::to_string(st.count) + "\n";
+    }
+    const std::vector<std::uint64_t> inclusive = p.inclusive();
+    for (std::uint32_t i = 0; i < p.functions.size(); ++i) s += p.functions[i].name + " " + std::to_string(inclusive[i]) + "\n";
+    return s;
+  };
+  EXPECT_EQ(text(compact), text(frames));
+}
+
 // Cut walks that reached f are shared among the callers complete walks saw f under, in their
 // proportions, however many distinct walks there are: a walk alone would always go to the heavier
 // caller (16 and 4 here, not 12 and 8), and with or without call-site addresses the split is the
