@@ -270,6 +270,15 @@ grep -E '^\| [a-z0-9-]+ +\| window_(info_)?region_[0-9a-z_]+ ' <<<"$out" |
       print "| " t " | " w[t, "window_region_1counter"] " | " i2 " / " i3 " | " ok " | " w[t, "window_region_3counters_read"] " | " w[t, "window_info_region_3counters_outer"] " | " h[t, "window_info_region_3counters_outer"] " |" } }'
 end_table
 echo
+table zero-cost-window-standalone compared
+echo "| target | window_standalone_1slot | around a call (window_standalone_call_1slot) | calibrate() (window_standalone_calibrate_1slot) |"
+echo "|---|---|---|---|"
+grep -E '^\| [a-z0-9-]+ +\| window_standalone_(call_|calibrate_)?1slot ' <<<"$out" |
+  awk -F'|' '{gsub(/ /, "", $2); gsub(/ /, "", $3); gsub(/ /, "", $4); w[$2, $3] = $4; if (!($2 in seen)) { seen[$2] = 1; order[n++] = $2 } }
+    END { for (i = 0; i < n; i++) { t = order[i]
+      print "| " t " | " w[t, "window_standalone_1slot"] " | " w[t, "window_standalone_call_1slot"] " | " w[t, "window_standalone_calibrate_1slot"] " |" } }'
+end_table
+echo
 table zero-cost-branches compared
 echo "| target | branches_pmu_irq: conditional branches in on_pmu_interrupt<0> | limit |"
 echo "|---|---|---|"

@@ -23,7 +23,7 @@
 // wherever the value is kept. With one slot, between the reads: nothing on ARM, PowerPC and the
 // RM7000, the GCR base load on the MIPS CM, two stores and the ECX load on i686; bench/zero_cost
 // gates these (window_1slot) and that a region around a call has calibrate()'s window exactly
-// (window_call_1slot, window_calibrate_1slot).
+// (window_call_1slot, window_calibrate_1slot; standalone regions alike: window_standalone_*).
 // The Profiler's state is read before the first read and after the last one, and the difference
 // is taken after the second read, modulo the counter register (prof::delta): no 64-bit extension
 // and no statistics inside the window. Stats go to RegionStats index i for the i-th listed slot.
@@ -101,10 +101,11 @@ class BasicFastRegions {
 
  public:
   using Pmu = B;
-  // Standalone regions (the smallest firmware, bench/footprint's "minimal" job within 512 B) skip
-  // the call barrier before the second reads and NetBurst's stores of the first: around a body
-  // that calls, a value kept across it may then cost a move or a spill that calibrate() does not
-  // see (bench/zero_cost gates the Profiler's FastRegions, not these).
+  // Standalone regions (the smallest firmware, bench/footprint's "minimal" job within 512 B) have
+  // the same second reads (call barrier, operands loaded again) but leave NetBurst's first reads
+  // where the compiler keeps them: read_to's stores take the Mark's address, which cost 65 B
+  // there. Their window around a call is still calibrate()'s (bench/zero_cost gates
+  // window_standalone_call_1slot against window_standalone_calibrate_1slot on every target).
   static constexpr bool kStandalone = std::is_same_v<Owner, NoProfiler<B>>;
   // One region's difference: modulo the counter register, so 32 bits where every register is.
   using Diff = std::conditional_t<((B::width(Slots) <= 32) && ...), std::uint32_t, std::uint64_t>;
@@ -155,7 +156,7 @@ class BasicFastRegions {
   // moves between the reads.
   [[gnu::always_inline]] static void second_reads(Mark& m) {
     pmu::compiler_barrier();
-    if constexpr (!kStandalone) pmu::call_barrier();  // see kStandalone's note
+    pmu::call_barrier();  // standalone regions too: else a body's call costs them a move or spill
     forget_operands();
     read_all(m);
     pmu::schedule_barrier();
@@ -211,15 +212,16 @@ class BasicFastRegions {
   }
 
   // The smallest cost of an empty region per slot becomes the overhead (0 if every try was voided
-  // by a reset or fold). Counters running. Each try runs a region's own code (begin, then
-  // second_reads as a FastRegion's end) around an empty body that may have changed memory, as any
-  // body may: the window measured is the one every region has (bench/zero_cost gates both).
+  // by a reset or fold). Counters running; one try at least, whatever `iterations`. Each try runs
+  // a region's own code (begin, then second_reads as a FastRegion's end) around an empty body that
+  // may have changed memory, as any body may: the window measured is the one every region has
+  // (bench/zero_cost gates both).
   void calibrate(unsigned iterations = 16) {
     constexpr Diff kNone = ~Diff{0};  // no try counted (a difference this large is no overhead)
     Diff least[kCount];
     for (auto& l : least) l = kNone;
 #pragma GCC unroll 1  // not hot: keep it small
-    for (unsigned it = 0; it < iterations; ++it) {
+    for (unsigned it = 0, n = iterations ? iterations : 1; it < n; ++it) {  // one try at least
       struct {
         Mark a;
       } t{begin()};  // as a FastRegion holds its first marks: a member initialised by begin()
@@ -230,7 +232,12 @@ class BasicFastRegions {
       if (voided(t.a, b)) continue;
       keep_least(least, t.a, b, std::make_index_sequence<kCount>{});
     }
-    for (unsigned i = 0; i < kCount; ++i) overhead_[i] = least[i] == kNone ? 0 : least[i];
+    // A standalone try is never void, and one ran: its least is a measured window (no test,
+    // which on e500 paid for the call barrier's bytes in the minimal job, bench/footprint).
+    if constexpr (kCanVoid)
+      for (unsigned i = 0; i < kCount; ++i) overhead_[i] = least[i] == kNone ? 0 : least[i];
+    else
+      for (unsigned i = 0; i < kCount; ++i) overhead_[i] = least[i];
   }
   std::uint64_t overhead(unsigned i) const { return i < kCount ? overhead_[i] : 0; }
 

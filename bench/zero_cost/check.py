@@ -696,15 +696,17 @@ def check_object(target: str, objdump: str, obj: str) -> list[Row]:
     # makes a region read less than its body.
     by_op = {r.op: r for r in rows}
     for r in rows:
-        m = re.fullmatch(r"window_(call_)?(\d+slots?)", r.op)
+        # The same for standalone regions (prof::StandaloneFastRegions): window_standalone_...
+        m = re.fullmatch(r"window_(standalone_)?(call_)?(\d+slots?)", r.op)
         if not m:
             continue
-        cal = by_op.get(f"window_calibrate_{m.group(2)}")
+        cal_op = f"window_{m.group(1) or ''}calibrate_{m.group(3)}"
+        cal = by_op.get(cal_op)
         if cal is None:
-            if m.group(1):
-                r.problem = r.problem or f"no window_calibrate_{m.group(2)} to compare with"
+            if m.group(2):
+                r.problem = r.problem or f"no {cal_op} to compare with"
             continue
-        if m.group(1):
+        if m.group(2):
             r.hand = cal.ours
         if r.ours != cal.ours and not r.problem and not cal.problem:
             r.problem = (f"{r.ours} instructions between the reads, calibrate() measures {cal.ours}: "

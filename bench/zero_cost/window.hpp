@@ -7,6 +7,8 @@
 //                                     across it; its window must be calibrate()'s
 //   PMU_ZC_WINDOW_CALIBRATE(Pmu, slot) window_calibrate_1slot: FastRegions::calibrate() itself,
 //                                     whose window (in its loop) every region must have
+//   (PMU_ZC_WINDOW_CALL and _CALIBRATE also make window_standalone_{1slot,call_1slot,
+//   calibrate_1slot}: the same on prof::StandaloneFastRegions, no Profiler, gated alike)
 //   PMU_ZC_WINDOW2(Pmu, slot, slot2)  window_info_2slots: on two, reported (the other counter's
 //                                     read sits in each window)
 //   PMU_ZC_WINDOW_REGION(Pmu)         window_region_1counter and window_region_call_1counter: a
@@ -45,6 +47,13 @@ inline prof::FastRegions<Pmu, Slots...> calibrated{profiler<Pmu>};
 
 template <class Pmu>
 inline prof::CounterRegions<Pmu> counter_regions{profiler<Pmu>};
+// The same regions without a Profiler (bench/footprint's minimal job).
+template <class Pmu, unsigned... Slots>
+inline const prof::StandaloneFastRegions<Pmu, Slots...> standalone{};
+template <class Pmu, unsigned... Slots>
+inline prof::StandaloneFastRegions<Pmu, Slots...> standalone_calibrated{};
+template <class Pmu>
+inline prof::RegionStats<Pmu> standalone_stats;
 
 using Ring = prof::SampleRing<256, prof::RingFull::keep_newest>;
 template <class Pmu>
@@ -59,12 +68,12 @@ inline prof::Sampler<Pmu, Ring> sampler{profiler<Pmu>, ring<Pmu>};
 extern "C" void zc_window_body();
 extern "C" unsigned zc_window_values[8];
 
-template <class Pmu, unsigned... Slots>
-[[gnu::always_inline]] inline void window_call(unsigned n) {
+template <class Regions, class Stats>
+[[gnu::always_inline]] inline void window_call(const Regions& regions, Stats& st, unsigned n) {
   unsigned* const v = zc_window_values;
   const unsigned a = v[0], b = v[1], c = v[2], d = v[3], e = v[4], f = v[5], g = v[6], h = v[7];
   {
-    prof::FastRegion r{fast<Pmu, Slots...>, stats<Pmu>};
+    prof::FastRegion r{regions, st};
     zc_window_body();
   }
   v[0] = a * b + c;
@@ -110,10 +119,20 @@ template <class Pmu, unsigned... Slots>
 
 #define PMU_ZC_WINDOW(Pmu, a) \
   extern "C" void window_1slot() { zc::window<Pmu, a>(); }
-#define PMU_ZC_WINDOW_CALIBRATE(Pmu, a) \
-  extern "C" [[gnu::flatten]] void window_calibrate_1slot() { zc::calibrated<Pmu, a>.calibrate(); }
-#define PMU_ZC_WINDOW_CALL(Pmu, a) \
-  extern "C" void window_call_1slot(unsigned n) { zc::window_call<Pmu, a>(n); }
+#define PMU_ZC_WINDOW_CALIBRATE(Pmu, a)                                                          \
+  extern "C" [[gnu::flatten]] void window_calibrate_1slot() { zc::calibrated<Pmu, a>.calibrate(); } \
+  extern "C" [[gnu::flatten]] void window_standalone_calibrate_1slot() {                         \
+    zc::standalone_calibrated<Pmu, a>.calibrate();                                               \
+  }
+#define PMU_ZC_WINDOW_CALL(Pmu, a)                                                                 \
+  extern "C" void window_call_1slot(unsigned n) { zc::window_call(zc::fast<Pmu, a>, zc::stats<Pmu>, n); } \
+  extern "C" void window_standalone_call_1slot(unsigned n) {                                       \
+    zc::window_call(zc::standalone<Pmu, a>, zc::standalone_stats<Pmu>, n);                         \
+  }                                                                                                \
+  extern "C" void window_standalone_1slot() {                                                      \
+    prof::FastRegion r{zc::standalone<Pmu, a>, zc::standalone_stats<Pmu>};                         \
+    asm volatile("" ::: "memory");                                                                 \
+  }
 #define PMU_ZC_WINDOW2(Pmu, a, b) \
   extern "C" void window_info_2slots() { zc::window<Pmu, a, b>(); }
 #define PMU_ZC_WINDOW_REGION(Pmu)                                                            \

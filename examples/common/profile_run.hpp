@@ -287,6 +287,24 @@ template <class Board, class B>
   if (exact && known_expectation(s, expect, tol))
     checks.check(fknown.min[0] == expect, "fast region: known region exact, no uncalibrated instruction");
 #endif
+  // The same without a Profiler (prof::StandaloneFastRegions, bench/footprint's minimal job): the
+  // counter is the profiler's, running and not sampled; nothing resets or folds it in between.
+  prof::StandaloneFastRegions<B, 0> alone;
+  alone.calibrate();
+  static prof::RegionStats<B> sknown{"spin_exact_standalone"};
+#pragma GCC unroll 8
+  for (int i = 0; i < 8; ++i) alone.measure(sknown, [iters] { Board::spin_exact(iters); });
+  out.put("standalone fast region: window ");
+  out.dec(alone.overhead(0));
+  out.put(' ');
+  out.put(s.unit);
+  out.put(" raw; known region measured ");
+  out.dec(sknown.min[0]);
+  out.put('\n');
+#if !defined(__clang__)
+  if (exact && known_expectation(s, expect, tol))
+    checks.check(sknown.min[0] == expect, "standalone fast region: known region exact, no uncalibrated instruction");
+#endif
 }
 
 // The same known region through a counter region (profiler/counter_region.hpp): the cycles

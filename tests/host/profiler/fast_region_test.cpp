@@ -132,6 +132,23 @@ TEST(StandaloneFastRegions, CalibratedWindowAndExactCounts) {
   EXPECT_EQ(work.max[0], 150u);
   EXPECT_EQ(work.clamped, 0u);
 }
+// calibrate() runs one try at least: calibrate(0) still measures the window. A standalone region
+// is never void, so its overhead is the least window measured, with no "no try counted" case
+// (which would leave the overhead at 0: every region would then keep its window).
+TEST(StandaloneFastRegions, CalibrateWithNoIterationsStillMeasuresOneTry) {
+  P32::reset_state();
+  ASSERT_EQ(P32::configure(0, {1, 0, 0}), Status::ok);
+  P32::start(1u);
+  P32::st.cost_event = 1;
+  prof::StandaloneFastRegions<P32, 0> fast;
+  fast.calibrate(0);
+  EXPECT_EQ(fast.overhead(0), 1u);
+  prof::RegionStats<P32> s{"s"};
+  fast.measure(s, [] { P32::event(1, 25); });
+  EXPECT_EQ(s.min[0], 25u);
+  EXPECT_EQ(s.clamped, 0u);
+}
+
 // The smallest firmware's state costs no flash: an unnamed RegionStats and a standalone fast
 // region's object are all zero bytes when constant-initialised, so they land in .bss, not in
 // .data (whose initial image a firmware stores in flash). All zero means "no measurement": the
