@@ -391,6 +391,9 @@ TEST_F(Cli, EveryCommandHasItsHelp) {
 // huge pages) for the commands that read a whole dump and ELF, not at every start: --version and
 // the help texts start without it. Seen as the madvise(MADV_HUGEPAGE) call, under strace.
 TEST_F(Cli, OnlyTheCommandsReadingAWholeDumpTuneTheHeap) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "under AddressSanitizer: its allocator is not glibc's heap, and LeakSanitizer stops under ptrace";
+#endif
   const std::string trace = temp_path("syscalls.txt");
   const std::string strace = "strace -qq -e trace=madvise -o " + trace + " ";
   if (std::system((strace + "true >/dev/null 2>&1").c_str()) != 0) GTEST_SKIP() << "no strace here (or no ptrace)";
