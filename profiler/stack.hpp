@@ -60,6 +60,9 @@ class CaptureRing {
     dropped_ = 0;
   }
 
+ protected:
+  Entry* entries() { return buf_; }  // claim's entry is entries() + head % N
+
  private:
   Entry buf_[N]{};
   volatile std::uint32_t head_ = 0;

@@ -31,7 +31,10 @@
 // words; any other rule by step_rule. The tool writes the words, from() checks each. The fast
 // paths call nothing (their values stay in the registers a call may clobber, none saved and
 // restored one by one): the first rule they leave goes, with the walk's state, to walk_rest,
-// which takes it by step_rule and goes on.
+// which takes it by step_rule and goes on. i386's loop asks a memo first (the return addresses
+// the map said were the frame record's, by their low byte: one load and one compare instead of
+// the map's bounds, load and compare; WalkSetup::memo), and ends at the outermost frame by its
+// rule's number (numbered last).
 #include <cstddef>
 #include <cstdint>
 
@@ -289,6 +292,10 @@ template <class Read>
   return step_next;
 }
 
+// fast_chain (i386, and the host's tests): the memo's entries, 1 KiB (one word where the target's
+// walk has no frame-record loop: ARM, MIPS, PowerPC).
+inline constexpr std::uint32_t kChainMemo = kTargetFast == UnwindRule::fast_sp ? 1 : 256;
+
 // Everything a walk needs, computed once (UnwindRing: when the table or the stack is set) rather
 // than per sample. SP is kept relative to the stack's bottom (s = sp - low): then one unsigned
 // compare both bounds a fast rule's read and sends every other rule (kFastNo) to step_rule.
@@ -302,11 +309,22 @@ struct WalkSetup {
   std::uint32_t lowk = 0, spank = 0;  // fast_sp: the return address at lowk + s, s <= spank
   std::uint32_t chain_hi = 0;         // fast_chain: a frame record (two words) at fp <= chain_hi is in the stack
   std::uint32_t chain_n = ~0u;        // fast_chain: the map's value for the frame record's rule (fast word 0)
+  std::uint32_t outer_n = ~0u;        // fast_chain: the map's values from here on are the outermost frame's rules
+  // fast_chain: a memo of the map's answer for the return addresses whose rule is the frame
+  // record's, by their low byte: memo[a % kChainMemo] == a only for such an a (filled by the loop
+  // from the map, emptied by set(): it answers for one table). A hit costs a load and a compare
+  // against the map's bounds, load and compare of the rule number.
+  mutable std::uint32_t memo[kChainMemo];
 
+  void clear_memo() {
+    for (std::uint32_t i = 0; i < kChainMemo; ++i) memo[i] = i + 1;  // i + 1 is never at i: no answer
+  }
   // False: no walk (no table, or a stack the walk cannot bound: fewer than two words, above
   // 2^32 - 64 KiB, 2 GiB or more).
   bool set(const UnwindTable& t, std::uintptr_t bottom, std::uintptr_t top) {
+    clear_memo();  // the memo answers for one table
     bottom = (bottom + 3) & ~std::uintptr_t{3};  // every read 4-aligned
+    if (bottom == 0) bottom = 4;  // no stack word at address 0: a zero FP is none (walk_body)
     if (top > std::uintptr_t{0xffff0000u}) top = std::uintptr_t{0xffff0000u};  // no sum below wraps
     if (t.slots == 0 || top < bottom || top - bottom < 8) return false;
     if (top - bottom > 0x7fff0000u) top = bottom + 0x7fff0000u;  // s + kFastNo never below 2^31
@@ -324,6 +342,7 @@ struct WalkSetup {
     spank = span - static_cast<std::uint32_t>(t.ra_at);
     chain_hi = low + ((span - 4) & ~3u);
     chain_n = ~0u;
+    outer_n = 4 * t.outer;  // UnwindTable::from: rules outer .. count - 1 are UnwindRule::outer()
     for (std::uint32_t i = 0; i < t.count; ++i)
       if (t.fast == UnwindRule::fast_chain && t.fast_words[i] == 0) chain_n = 4 * i;  // rules are unique: one
     return true;
@@ -420,31 +439,60 @@ template <class Slot, unsigned Shift, std::uint32_t Fast, bool Rest, std::size_t
         if (p == end) goto done;
       }
     } else if constexpr (Fast == UnwindRule::fast_chain) {
-      // lo: the lowest frame record the loop takes, in the stack with its CFA (fp + 8) above SP
-      // (fp + 8 > low + s: fp >= low + s - 4, both 4-aligned); hi: the highest in the stack.
-      // Below lo, above hi or misaligned: step_rule judges the frame.
+      // The frame records the loop takes: at or above SP (sp: the frame's, then fp + 8, the
+      // caller's: a walk that climbs), at or below hi (both words in the stack), 4-aligned; any
+      // other goes to step_rule to judge. Its rule is the map's (the memo's, where it answered).
       // i386 (the target of this path) has a register too few for the loop's values: the setup's
       // words are read where used, operands of the compares (the barrier: no copy of them hoisted
       // out of the loop and spilled to the stack before it).
-      std::uint32_t lo = s >= 4 ? low + s - 4 : low;
+      // The return addresses' places counted from the entry's end (k < 0): one add and its
+      // flags end the entry. GCC's registers here are a close fit: the PC's figure (its example,
+      // gated at 300) moved by 10 to 30 instructions a sample with the order of two statements
+      // or a pointer for k; measure a change there.
+      std::uint32_t sp = low + s;
+      std::int32_t k = static_cast<std::int32_t>(p - end);
       for (;;) {
         pmu::compiler_barrier();
-        const std::uint32_t d = at - w.start;
-        if (d >= w.bytes) goto done;
-        n = static_cast<const Slot*>(w.map)[d >> Shift];
-        f = 0;
-        if (n != w.chain_n) {  // another rule
-          f = fast_at(fast, n);
+        if (at != w.memo[at % kChainMemo]) {
+          const std::uint32_t d = at - w.start;
+          if (d >= w.bytes) {
+            p = end + k;
+            goto done;
+          }
+          // The map's entry's address in the register d is in (no second register for the map).
+          std::uintptr_t q = (d >> Shift) * sizeof(Slot);
+          q += reinterpret_cast<std::uintptr_t>(w.map);
+          in_place(q);
+          n = *reinterpret_cast<const Slot*>(q);
+          if (n != w.chain_n) {  // another rule
+            if (n >= w.outer_n) {  // the outermost frame's (rules numbered last): as kFastOuter below
+              out.count = static_cast<std::uint32_t>(Depth + 1 + k);  // p[-1] is in the map: not zero
+              out.complete = true;
+              return;
+            }
+            f = fast_at(fast, n);
+            break;
+          }
+          std::uint32_t i = at;
+          in_place(i);  // its place computed here, on the memo's miss only (no register kept for it)
+          w.memo[i % kChainMemo] = at;
+        }
+        if (fp < sp || fp > w.chain_hi || fp % 4 != 0) {
+          n = w.chain_n;
+          f = 0;
           break;
         }
-        if (fp < lo || fp > w.chain_hi || fp % 4 != 0) break;
         at = read(fp + 4);
-        lo = fp + 4;  // the caller's SP is fp + 8
+        sp = fp + 8;  // the CFA: the caller's SP
         fp = read(fp);
-        *p++ = at;
-        if (p == end) goto done;
+        end[k] = at;
+        if (++k == 0) {
+          p = end;
+          goto done;
+        }
       }
-      if (lo != low) s = lo + 4 - low;  // s as the frames taken left it (unchanged if none)
+      p = end + k;
+      s = sp - low;  // s as the frames taken left it
     } else {
       const std::uint32_t d = at - start;
       if (d >= bytes) goto done;
@@ -508,8 +556,8 @@ template <class Slot, unsigned Shift, std::uint32_t Fast, std::size_t Depth, cla
     out.complete = false;
     return;
   }
-  if constexpr (Fast == UnwindRule::fast_chain)
-    if (fp == 0) fp = kLostFp;  // the board keeps none (StackContext); a misaligned one fails the loop's compare
+  // fast_chain: a zero FP (the board keeps none, StackContext) fails the loop's compare with SP
+  // (at or above low, which is not 0: WalkSetup::set), as a misaligned one does: step_rule loses it.
   if constexpr (Fast != UnwindRule::fast_none) {
     if (const std::uint32_t d = at - w.start; d < w.bytes) {
       const std::uint32_t f = fast_at(w.fast, static_cast<const Slot*>(w.map)[d >> Shift]);
@@ -525,10 +573,10 @@ template <class Slot, unsigned Shift, std::uint32_t Fast, std::size_t Depth, cla
           walk_end(out, p, false);
           return;
         }
-      } else if (Fast == UnwindRule::fast_chain && (f & 0xffff0000u) == UnwindRule::kFastSp && s + (f & 0xffff) <= w.spank) {
+      } else if (Fast == UnwindRule::fast_chain && f - UnwindRule::kFastSp <= 0xffff && s + (f - UnwindRule::kFastSp) <= w.spank) {
         // A frameless function sampled in a frame-chain table (i386's leaves): its step here, as
         // the loop's (walk_from), without the loop's second look at its rule.
-        s += f & 0xffff;
+        s += f - UnwindRule::kFastSp;
         at = read(w.lowk + s);
         *p++ = at;
         if (Depth == 1) {
@@ -600,20 +648,40 @@ struct TargetRead {
 
 }  // namespace detail
 
-// The walk, on any memory reader (the target's memory, or a test's copy of a stack). out gets the
-// pc, then return addresses; complete when it ended at the outermost frame (an undefined return
-// address) or a zero return address. Every address read is 4-aligned (the stack pointer is checked
-// once, a loaded frame pointer when used, the table's offsets by from()) and in [bottom, top).
+// The walk, on any memory reader (the target's memory, or a test's copy of a stack), set up once
+// for a table and a stack (as UnwindRing sets up its own): its memo of the map's answers (i386's
+// frame-record loop) lasts from walk to walk until set() again. out gets the pc, then return
+// addresses; complete when it ended at the outermost frame (an undefined return address) or a
+// zero return address. Every address read is 4-aligned (the stack pointer is checked once, a
+// loaded frame pointer when used, the table's offsets by from()) and in [bottom, top).
+template <std::size_t Depth, class Read>
+class UnwindWalk {
+ public:
+  // False: no walk (no table, or a stack the walk cannot bound); every walk then ends at the pc.
+  bool set(const UnwindTable& t, std::uintptr_t bottom, std::uintptr_t top) {
+    walk_ = detail::pick_walk<Depth, Read>(t);
+    if (!setup_.set(t, bottom, top)) walk_ = nullptr;
+    return walk_ != nullptr;
+  }
+  void operator()(const StackContext& c, Read read, FrameSample<Depth>& out) const {
+    out.pcs[0] = c.pc;
+    out.count = 1;
+    out.complete = false;
+    if (walk_ != nullptr) walk_(setup_, c, read, out);
+  }
+
+ private:
+  detail::WalkSetup setup_{};
+  detail::WalkFn<Depth, Read> walk_ = nullptr;
+};
+
+// One walk, set up for it alone.
 template <std::size_t Depth, class Read>
 void walk_table(const UnwindTable& t, const StackContext& c, std::uintptr_t bottom, std::uintptr_t top, Read read,
                 FrameSample<Depth>& out) {
-  out.pcs[0] = c.pc;
-  out.count = 1;
-  out.complete = false;
-  detail::WalkSetup w;
-  const auto walk = detail::pick_walk<Depth, Read>(t);
-  if (walk == nullptr || !w.set(t, bottom, top)) return;
-  walk(w, c, read, out);
+  UnwindWalk<Depth, Read> w;
+  w.set(t, bottom, top);
+  w(c, read, out);
 }
 
 // Samples walked with the table into FrameSample entries: the same dump records as FrameRing's
@@ -640,6 +708,14 @@ class UnwindRing : public CaptureRing<FrameSample<Depth>, N> {
     std::uint32_t head;
     Entry* slot = this->claim(head);
     if (slot == nullptr) return false;
+#if defined(__i386__)
+    // The entry's address by one multiply (the compiler's shifts and adds for the constant are
+    // eight instructions tuned for NetBurst, whose multiplier is slow; the walk's cost is counted
+    // in instructions).
+    std::uint32_t size = sizeof(Entry);
+    detail::in_place(size);
+    slot = reinterpret_cast<Entry*>(reinterpret_cast<char*>(this->entries()) + head % N * size);
+#endif
     if (kInlineWalk && common_ != 0) {  // the target's usual table, walked in the interrupt's own frame
       detail::in_place(slot);  // one register for the entry, not its index and offset too
       detail::walk_body<std::uint8_t, kCommonShift, kTargetFast, Depth>(setup_, c, detail::TargetRead{}, *slot);

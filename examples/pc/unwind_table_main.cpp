@@ -13,6 +13,7 @@ namespace {
 struct Pc {
   static constexpr const char* kTarget = "netburst";  // the dump's TARGET chunk
   static constexpr const char* kPmu = "netburst";
+  static constexpr std::uint32_t kWalkGoal = 300;  // issue 39, gated (unwind_table_run.hpp)
   static const examples::Console& console() { return board::console; }
   static std::uint32_t clock() { return static_cast<std::uint32_t>(board::tsc()); }
   static void spin(std::uint32_t n) { spin_loop(n); }

@@ -178,8 +178,16 @@ TEST(UnwindTable, FastPathsWalkAsTheGeneralRuleDoes_Dwarf4Section6_4) {
       ASSERT_NE(fast.slots, 0u);
       ASSERT_NE(slow.slots, 0u);
       ASSERT_EQ(slow.fast, UnwindRule::fast_none);
+      // The fast table's walk set up once for the round's 40 stacks: i386's memo of the map's
+      // answers (the frame-record loop) carries from stack to stack.
+      std::uint32_t stack[(top - bottom) / 4];
+      const auto read = [&](std::uint32_t a) {
+        EXPECT_TRUE(a >= bottom && a + 4 <= top && a % 4 == 0) << std::hex << a;
+        return a >= bottom && a + 4 <= top ? stack[(a - bottom) / 4] : 0xdeadbeef;
+      };
+      prof::UnwindWalk<24, decltype(read)> fast_walk;
+      ASSERT_TRUE(fast_walk.set(fast, bottom, top));
       for (int i = 0; i < 40; ++i) {
-        std::uint32_t stack[(top - bottom) / 4];
         for (std::uint32_t& w : stack) {
           const unsigned pick = rng() % 8;  // return addresses, frame pointers into the stack (some misaligned), zeros, noise
           w = pick < 4 ? 0x1000 + static_cast<std::uint32_t>(rng() % 0x400) + 1
@@ -189,12 +197,8 @@ TEST(UnwindTable, FastPathsWalkAsTheGeneralRuleDoes_Dwarf4Section6_4) {
         const std::uint32_t sp = bottom + 4 * static_cast<std::uint32_t>(rng() % 200);
         const prof::StackContext c{0x1000 + static_cast<std::uint32_t>(rng() % 0x400), 0x1000 + static_cast<std::uint32_t>(rng() % 0x400), sp,
                                    rng() % 4 == 0 ? 0 : sp + 4 * static_cast<std::uint32_t>(rng() % 64)};
-        const auto read = [&](std::uint32_t a) {
-          EXPECT_TRUE(a >= bottom && a + 4 <= top && a % 4 == 0) << std::hex << a;
-          return a >= bottom && a + 4 <= top ? stack[(a - bottom) / 4] : 0xdeadbeef;
-        };
         prof::FrameSample<24> got{}, want{};
-        prof::walk_table<24>(fast, c, bottom, top, read, got);
+        fast_walk(c, read, got);
         prof::walk_table<24>(slow, c, bottom, top, read, want);
         ASSERT_EQ((std::vector<std::uint32_t>(got.pcs, got.pcs + got.count)), (std::vector<std::uint32_t>(want.pcs, want.pcs + want.count)))
             << "machine " << machine << " round " << round << std::hex << " pc 0x" << c.pc << " sp 0x" << c.sp << " fp 0x" << c.fp;
@@ -238,6 +242,41 @@ TEST(UnwindTable, ARuleTheFastPathLeavesResumesWithTheWalksStateAsTheGeneralRule
       EXPECT_GE(got.count, 2u) << "machine " << machine << std::hex << " pc 0x" << c.pc;
     }
   }
+}
+
+// i386's frame-record loop keeps a memo of the map's answer (the return addresses whose rule is
+// the frame record's, DWARF 4, 6.4.1: CFA = EBP + 8, the return address at CFA - 4, the caller's
+// EBP at CFA - 8): it answers for the table it was filled from only. The same stack walked again
+// after the walk is set for a table where that return address has no rule ends there.
+TEST(UnwindTable, FrameRecordMemoAnswersOnlyForTheTableItWasFilledFrom_Dwarf4Section6_4_1) {
+  const std::uint32_t bottom = 0x8000;
+  std::uint32_t stack[64] = {};
+  stack[4] = bottom + 0x40;  // the frame record at 0x8010: the caller's EBP, then a return address
+  stack[5] = 0x1101;
+  stack[16] = 0;  // the caller's record at 0x8040: no caller's EBP, a return address into _start
+  stack[17] = 0x1301;
+  const auto read = [&](std::uint32_t a) { return stack[(a - bottom) / 4]; };
+  const auto chain = [](std::uint32_t pc) { return entry(pc, UnwindRule::fp, 8, UnwindRule::ra_at_cfa, -4, UnwindRule::fp_at_cfa, -8); };
+  const auto start = entry(0x1300, UnwindRule::sp, 0, UnwindRule::ra_undefined);
+  const auto with = pmukit::encode_unwind_table(rules_of({chain(0x1000), start}, 0x1000, 0x1400, 3), false);
+  const auto gap = pmukit::encode_unwind_table(
+      rules_of({chain(0x1000), entry(0x1100, UnwindRule::none, 0, UnwindRule::ra_unknown), chain(0x1200), start}, 0x1000, 0x1400, 3), false);
+  const prof::UnwindTable a = prof::UnwindTable::from(with.data()), b = prof::UnwindTable::from(gap.data());
+  ASSERT_EQ(a.fast, UnwindRule::fast_chain);
+  ASSERT_EQ(b.fast, UnwindRule::fast_chain);
+  const prof::StackContext c{0x1010, 0, bottom, bottom + 0x10};
+  prof::UnwindWalk<16, decltype(read)> walk;
+  prof::FrameSample<16> out{};
+  ASSERT_TRUE(walk.set(a, bottom, bottom + sizeof stack));
+  for (int i = 0; i < 2; ++i) {  // the second walk's answers from the memo
+    walk(c, read, out);
+    EXPECT_EQ((std::vector<std::uint32_t>(out.pcs, out.pcs + out.count)), (std::vector<std::uint32_t>{0x1010, 0x1101, 0x1301}));
+    EXPECT_TRUE(out.complete);
+  }
+  ASSERT_TRUE(walk.set(b, bottom, bottom + sizeof stack));
+  walk(c, read, out);
+  EXPECT_EQ((std::vector<std::uint32_t>(out.pcs, out.pcs + out.count)), (std::vector<std::uint32_t>{0x1010, 0x1101}));
+  EXPECT_FALSE(out.complete);
 }
 
 // Code far from the rest (ARM's vectors at 0, the image at 0xa0008000): the map covers the larger
