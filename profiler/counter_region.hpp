@@ -11,6 +11,13 @@
 //     in ECX) the driver's read of the slot as a function of its own, made per slot at compile
 //     time and called through a pointer: its return, the first value kept, the second call (and
 //     the reader's own set-up, NetBurst's ECX): 3 on XScale, 4 on e500 and NetBurst.
+// Every region has calibrate()'s window, around nothing, a call, or a call whose argument the
+// caller keeps in a register across a loop of regions (the examples' known region): the region's
+// code outside its window takes none of the caller's callee-saved registers. Its Mark is never
+// copied whole (a block move; i386 with -march=pentium4: `rep movs`, ESI and EDI, two of
+// the three; NetBurst's known region read 20008 for 20007, the argument spilled and loaded again
+// between the reads): anchor() returns it in place, finish() takes a copy made member by member.
+// bench/zero_cost gates it: window_region_calibrate_1counter, window_region_call_arg_1counter.
 //
 //   prof::CounterRegions<Pmu> one{profiler};
 //   one.select(dmiss);                                   // any added counter, at run time
@@ -42,7 +49,11 @@
 // call, reader and the move that keeps the value; bench/zero_cost: window_region_<N>counters and
 // window_region_<N>counters_read). Each counter has its own anchors; any one void voids the call.
 // On i386 (three callee-saved registers) the readers are called through the object, not through
-// copies in registers (kCallThroughObject).
+// copies in registers (kCallThroughObject). There the N first values are kept in those registers
+// too: with 2 or 3 positions a caller's own value may be spilled and loaded again between the
+// reads (NetBurst's example, 3 positions: the outermost counter reads 20008 for 20007; keeping
+// the first values in memory instead makes the region's own state memory that an asm "memory"
+// clobber in the body forces loaded again, one instruction more in every such window).
 //
 //   prof::CounterRegions<Pmu, 3> some{profiler};
 //   const prof::Counter pick[] = {cycles, dmiss};
@@ -161,9 +172,9 @@ class CounterRegions {
   // The state and the anchors (out of line: one copy), then the first reads, in position order:
   // the last thing begin does.
   [[gnu::always_inline]] Mark begin(const Handles& r) const {
-    Mark t;
-    anchor(t);
-    Mark m = t;  // a copy whose address no call has: the region's own values stay in registers
+    // Returned in place: no copy (a block move, see the top), and no call keeps m's address, so
+    // the region's values stay in registers across the body.
+    Mark m = anchor();
     pmu::schedule_barrier();  // what precedes the region stays before its first read
     first_reads(m, r, std::make_index_sequence<N>{});
     // The values leave the registers a call clobbers right after the reads, whatever the body: a
@@ -178,7 +189,8 @@ class CounterRegions {
     second_reads(b, r, std::make_index_sequence<N>{});
     return b;
   }
-  [[gnu::noinline, PROF_REGION_CALL]] void anchor(Mark& m) const {
+  [[gnu::noinline, PROF_REGION_CALL]] Mark anchor() const {
+    Mark m;
     m.epoch = p_.epoch();
     m.interrupts = p_.interrupts();
     for (unsigned k = 0; k < N; ++k) {
@@ -186,12 +198,21 @@ class CounterRegions {
       std::uint64_t raw = 0;
       m.anchor[k] = counter_[k].index == Counter::kInvalid ? 0 : p_.read_anchor(counter_[k], raw);
       m.anchor_low[k] = static_cast<Low>(raw);
+      m.low[k] = 0;  // the first reads' (begin)
     }
+    return m;
+  }
+  // A copy member by member, unrolled: scalar moves through the registers a call clobbers (no
+  // block move, no loop keeping two addresses in registers).
+  [[gnu::always_inline]] static void copy(Mark& to, const Mark& from) {
+    to.epoch = from.epoch;
+    to.interrupts = from.interrupts;
+    copy(to, from, std::make_index_sequence<N>{});
   }
 
   // After the second reads (`b`): the anchors, then the region's values into `stats`.
   // Out of line: one copy for every region.
-  [[gnu::noinline, PROF_REGION_CALL]] void finish(Mark a, Lows b, RegionStats<B>& stats) const {
+  [[gnu::noinline, PROF_REGION_CALL]] void finish(const Mark& a, const Lows& b, RegionStats<B>& stats) const {
     std::uint64_t raw[N] = {}, anchor[N] = {};
     for (unsigned k = 0; k < N; ++k)
       if (a.index[k] != Counter::kInvalid) anchor[k] = p_.read_anchor(Counter{a.index[k]}, raw[k]);
@@ -248,6 +269,12 @@ class CounterRegions {
   [[gnu::always_inline]] void second_reads(Lows& b, const Handles& r, std::index_sequence<I...>) const {
     ((b.low[N - 1 - I] = read_by(handle(r, N - 1 - I))), ...);
   }
+  template <std::size_t... I>
+  [[gnu::always_inline]] static void copy(Mark& to, const Mark& from, std::index_sequence<I...>) {
+    ((to.anchor[I] = from.anchor[I], to.anchor_low[I] = from.anchor_low[I], to.low[I] = from.low[I],
+      to.index[I] = from.index[I]),
+     ...);
+  }
   // Position k reads counter *c, or (null) nothing that counts.
   void set(unsigned k, const Counter* c) {
     const unsigned slot = c ? p_.slot_of(*c) : B::kSlots;
@@ -297,7 +324,11 @@ class CounterRegion {
     }
     const auto b = r_.second_reads(read_);
     pmu::schedule_barrier();  // what follows the region stays after its second reads
-    r_.finish(start_, b, stats_);
+    // finish() takes a copy by reference: start_'s own address given to a call would be one any
+    // call in the region might use (its values in memory, loaded again). Not by value: a block move.
+    typename CounterRegions<B, N>::Mark a;
+    CounterRegions<B, N>::copy(a, start_);
+    r_.finish(a, b, stats_);
   }
   CounterRegion(const CounterRegion&) = delete;
   CounterRegion& operator=(const CounterRegion&) = delete;

@@ -478,36 +478,65 @@ def reader_cost(arch: str, funcs: dict, counter_read: re.Pattern | None) -> tupl
 
 def region_window_of(arch: str, body: list[Insn], funcs: dict,
                      counter_read: re.Pattern | None) -> tuple[int, str]:
+    windows, problem = region_windows_of(arch, body, funcs, counter_read, 1)
+    return (windows[0] if windows else -1), problem
+
+
+def region_windows_of(arch: str, body: list[Insn], funcs: dict, counter_read: re.Pattern | None,
+                      regions: int) -> tuple[list[int], str]:
+    """The window of each of `regions` counter regions in a row (calibrate(): one per loop)."""
     calls = [k for k, i in enumerate(body) if is_indirect_call(arch, i)]
-    if not calls:  # the reads inline: the two accesses between begin's call and finish's
+    if not calls:  # the reads inline: the two accesses between each anchor call and its finish call
         items = signature_items(arch, body)
         direct = [k for k, text in items if text == "call"]
         if len(direct) < 2:
-            return -1, "no anchor and finish calls around inline reads"
-        first = direct[0] + (2 if arch == "mips" else 1)  # a delay slot runs before the call's target
-        reads = [k for k, text in items if first <= k < direct[-1] and text != "call"]
-        if len(reads) != 2:
-            return -1, f"{len(reads)} accesses between the anchor and finish calls, expected the two reads"
-        inner = {k for k in direct if reads[0] < k < reads[1]}
-        if arch == "mips":
-            inner |= {k + 1 for k in list(inner) if k + 1 < len(body) and is_padding(arch, body[k + 1])}
-        return reads[1] - reads[0] - 1 - len(inner), ""
-    if len(calls) != 2:
-        return -1, f"{len(calls)} indirect calls, expected the two reads'"
-    lo, hi = calls[0] + 1, calls[1] + 1  # the second call counts
-    if arch == "mips":
-        lo, hi = lo + 1, hi + 1  # a delay slot runs before its call's target
+            return [], "no anchor and finish calls around inline reads"
+        windows = []
+        # One region: from the first call (the anchor) to the last (finish), the body's calls
+        # between; several (calibrate()): each pair of calls with two accesses between them.
+        spans = [(direct[0], direct[-1])] if regions == 1 else list(zip(direct, direct[1:]))
+        for c0, c1 in spans:
+            first = c0 + (2 if arch == "mips" else 1)  # a delay slot runs before the call's target
+            reads = [k for k, text in items if first <= k < c1 and text != "call"]
+            if regions == 1 and len(reads) != 2:
+                return [], f"{len(reads)} accesses between the anchor and finish calls, expected the two reads"
+            if len(reads) != 2:
+                continue  # not a region: no two reads between these calls
+            inner = {k for k in direct if reads[0] < k < reads[1]}
+            if arch == "mips":
+                inner |= {k + 1 for k in list(inner) if k + 1 < len(body) and is_padding(arch, body[k + 1])}
+            windows.append(reads[1] - reads[0] - 1 - len(inner))
+        if len(windows) != regions:
+            return [], f"{len(windows)} regions of two inline reads between calls, expected {regions}"
+        return windows, ""
+    if len(calls) != 2 * regions:
+        return [], f"{len(calls)} indirect calls, expected the two reads' of {regions} region(s)"
     direct = set()
     for k, text in signature_items(arch, body):
         if text == "call" and not is_indirect_call(arch, body[k]):
             direct.add(k)
             if arch == "mips" and k + 1 < len(body) and is_padding(arch, body[k + 1]):
                 direct.add(k + 1)
-    own = sum(1 for k in range(lo, hi) if k not in direct)
     r, problem = reader_cost(arch, funcs, counter_read)
     if r < 0:
-        return -1, problem
-    return own + r, ""
+        return [], problem
+    windows = []
+    for q in range(regions):
+        lo, hi = calls[2 * q] + 1, calls[2 * q + 1] + 1  # the second call counts
+        if arch == "mips":
+            lo, hi = lo + 1, hi + 1  # a delay slot runs before its call's target
+        windows.append(sum(1 for k in range(lo, hi) if k not in direct) + r)
+    return windows, ""
+
+
+# CounterRegions::calibrate() (window_region_calibrate_1counter) runs an empty region in each of
+# its two loops (the second staggered): both must have one window, the one every region is
+# charged. A region around nothing and around a call (window_region_1counter,
+# window_region_call_1counter) must have exactly that window, and a loop of regions around a call
+# with an argument kept in a register (window_region_call_arg_1counter) that window and the
+# argument's one set-up instruction (REGION_ARG_SETUP), which the body's known count holds.
+REGION_CALIBRATE_REGIONS = 2
+REGION_ARG_SETUP = 1
 
 
 # A counter region on N counters chosen at run time (CounterRegions<Pmu, N>): the reads nested,
@@ -679,6 +708,14 @@ def check_object(target: str, objdump: str, obj: str) -> list[Row]:
                 rows.append(Row(target, f"window_info_{op}_outer", windows[0],
                                 REGION_WINDOW_LIMIT + sum(nested), True, True, "", text, []))
             continue
+        if op == "region_calibrate_1counter":
+            ws, problem = region_windows_of(arch, counted(arch, f), funcs, expect.counter_read,
+                                            REGION_CALIBRATE_REGIONS)
+            if ws and len(set(ws)) != 1:
+                problem = f"calibrate()'s regions have different windows: {ws}"
+            rows.append(Row(target, f"window_{op}", max(ws, default=0), REGION_WINDOW_LIMIT, True, False,
+                            problem, [i.text() for i in counted(arch, f)], []))
+            continue
         if re.fullmatch(r"(\w+_)?region(_\w+)?_1counter", op):
             w, problem = region_window_of(arch, counted(arch, f), funcs, expect.counter_read)
             rows.append(Row(target, f"window_{op}", max(w, 0), REGION_WINDOW_LIMIT, True,
@@ -711,6 +748,22 @@ def check_object(target: str, objdump: str, obj: str) -> list[Row]:
         if r.ours != cal.ours and not r.problem and not cal.problem:
             r.problem = (f"{r.ours} instructions between the reads, calibrate() measures {cal.ours}: "
                          "the difference is in every such region")
+    cal = by_op.get("window_region_calibrate_1counter")
+    for r in rows:
+        m = re.fullmatch(r"window_region_(call_)?(arg_)?1counter", r.op)
+        if not m:
+            continue
+        if cal is None:
+            if m.group(1):
+                r.problem = r.problem or "no window_region_calibrate_1counter to compare with"
+            continue
+        want = cal.ours + (REGION_ARG_SETUP if m.group(2) else 0)
+        if m.group(1):
+            r.hand = want
+        if r.ours != want and not r.problem and not cal.problem:
+            r.problem = (f"{r.ours} instructions between the reads, calibrate() measures {cal.ours}"
+                         + (f" (+{REGION_ARG_SETUP}, the body's argument)" if m.group(2) else "")
+                         + ": the difference is in every such region")
     # Source order (objdump lists functions in the order of the object), info pairs last.
     order = list(ours) + [o for o in hand if o not in ours]
     for op in sorted(order, key=lambda o: o.startswith("info_")):

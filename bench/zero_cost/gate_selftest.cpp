@@ -6,7 +6,11 @@
 //             second reads are not nested (a, b ... a, b): the outer window would hold the inner
 //             counter's reads on one side only (check.py: "the readers called are not nested");
 //  window_region_call_2counters: nested, but with stores in the innermost window (more than 4)
-//             and in a nested read (longer than one read).
+//             and in a nested read (longer than one read);
+//  window_region_calibrate_1counter: a counter region's calibrate() whose two regions have
+//             different windows (a store in the second);
+//  window_region_call_arg_1counter: a region around a call with an argument, with stores in the
+//             window (more than calibrate()'s window and the argument's set-up).
 #include <cstdint>
 
 namespace {
@@ -96,5 +100,31 @@ void window_region_call_2counters() {
   zc_gate_sink = 8;
   const std::uint32_t b2 = b(), a2 = a();
   zc_gate_finish(a1, b1, a2, b2);
+}
+}
+
+extern "C" {
+void zc_gate_body(std::uint32_t);
+void window_region_calibrate_1counter() {
+  const Read a = zc_gate_readers[0];
+  zc_gate_anchor();
+  std::uint32_t x = a(), y = a();
+  zc_gate_finish(x, y, 0, 0);
+  zc_gate_anchor();
+  x = a();
+  zc_gate_sink = 1;  // the rule broken: the second region's window is not the first's
+  y = a();
+  zc_gate_finish(x, y, 0, 0);
+}
+void window_region_call_arg_1counter(std::uint32_t n) {
+  const Read a = zc_gate_readers[0];
+  zc_gate_anchor();
+  const std::uint32_t x = a();
+  zc_gate_sink = 1;  // the rule broken: more than calibrate()'s window and the argument's set-up
+  zc_gate_sink = 2;
+  zc_gate_sink = 3;
+  zc_gate_body(n);
+  const std::uint32_t y = a();
+  zc_gate_finish(x, y, 0, 0);
 }
 }

@@ -15,7 +15,12 @@
 //                                     prof::CounterRegion (one counter chosen at run time) around
 //                                     nothing and around a call; its reads are in the per-slot
 //                                     readers (zc_region_select makes them), which check.py
-//                                     counts with the region (REGION_WINDOW_LIMIT)
+//                                     counts with the region (REGION_WINDOW_LIMIT); and
+//                                     window_region_calibrate_1counter (CounterRegions::calibrate()
+//                                     itself) and window_region_call_arg_1counter (a loop of regions
+//                                     around a call with an argument kept in a register): both
+//                                     regions' windows must be calibrate()'s, the second's plus its
+//                                     argument's one instruction
 //   PMU_ZC_WINDOW_REGION_N(Pmu, N)    window_region_<N>counters and window_region_call_<N>counters:
 //                                     a prof::CounterRegion on N counters chosen at run time
 //                                     (zc_region_select_<N>), reads nested; check.py gates the
@@ -94,6 +99,22 @@ template <class Pmu>
   v[2] = g * h + n;
 }
 
+// A body that takes an argument, a caller's value kept in a register across the loop (the
+// examples' known region: spin_exact(iters) in a loop of regions). Its set-up is the body's own
+// one instruction (a store or a move into the argument register), counted in the window; a value
+// the region's code pushed out of the caller's registers is loaded again there too.
+extern "C" void zc_window_body_arg(unsigned);
+
+template <class Pmu>
+[[gnu::always_inline]] inline void window_region_call_arg(unsigned n) {
+  asm volatile("" : "+r"(n));
+#pragma GCC unroll 1
+  for (unsigned i = 0; i < 8; ++i) {
+    prof::CounterRegion r{counter_regions<Pmu>, stats<Pmu>};
+    zc_window_body_arg(n);
+  }
+}
+
 template <class Pmu, unsigned N>
 inline prof::CounterRegions<Pmu, N> counter_regions_n{profiler<Pmu>};
 
@@ -143,7 +164,9 @@ template <class Pmu, unsigned... Slots>
     prof::CounterRegion r{zc::counter_regions<Pmu>, zc::stats<Pmu>};                         \
     asm volatile("" ::: "memory");                                                           \
   }                                                                                          \
-  extern "C" void window_region_call_1counter(unsigned n) { zc::window_region_call<Pmu>(n); }
+  extern "C" void window_region_call_1counter(unsigned n) { zc::window_region_call<Pmu>(n); } \
+  extern "C" void window_region_call_arg_1counter(unsigned n) { zc::window_region_call_arg<Pmu>(n); } \
+  extern "C" [[gnu::flatten]] void window_region_calibrate_1counter() { zc::counter_regions<Pmu>.calibrate(); }
 #define PMU_ZC_WINDOW_REGION_N(Pmu, N)                                                        \
   extern "C" unsigned zc_region_select_##N(const unsigned char* idx, unsigned n) {              \
     prof::Counter c[N];                                                                         \
