@@ -153,14 +153,14 @@ struct Pmu : CounterDriver<Bus, typename detail::CounterList<N, std::make_index_
     if (const Status s = check_event(slot, ev); s != Status::ok) return s;
     return program(slot, ev);
   }
-  // Checked at compile time only: the catalog's table stays out of the image (footprint).
+  // Checked at compile time only (configure_fixed): the catalog's table stays out of the image
+  // (footprint).
   template <unsigned Slot, EventConfig Ev>
   static Status configure() {
     static_assert(Ev.code > kMaxEventCode || has_event(catalog, Ev.code),
                   "ARMv7-A configure<Slot, Ev>: this core does not implement the event (not in its TRM's "
                   "event table: hal/armv7a/events.hpp)");
-    require_event<Pmu, Slot, Ev>();
-    return program(Slot, Ev);
+    return configure_fixed<Pmu, Slot, Ev>();
   }
   // configure()'s writes, after its checks (at run time, or at compile time for configure<Slot, Ev>).
   static Status program(unsigned slot, EventConfig ev) {

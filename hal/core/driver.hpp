@@ -106,7 +106,9 @@ constexpr bool capabilities_sound() {
 // Optional, probed by the profiler with `requires` (who uses each):
 //   check_event(slot, ev)        constexpr configure() without the hardware: configure<Slot, Ev>
 //                                (require_event below) and prof::Multiplexer's placement
-//   configure<Slot, Ev>()        configure() checked at compile time (require_event)
+//   configure<Slot, Ev>()        configure() checked at compile time: configure_fixed (below)
+//   program(slot, ev) or program<Slot, Ev>()   configure()'s step after its event check, which
+//                                configure<Slot, Ev>() takes (configure_fixed)
 //   rearm<Slot>(period)          sampling's common case (prof::Sampler::on_pmu_interrupt<Slot>);
 //                                required when kCapabilities.sampling (below)
 //   deconfigure(mask)            frees what configure() took beyond the counter (NetBurst's ESCRs):
@@ -233,6 +235,22 @@ template <class D, unsigned Slot, EventConfig Ev>
 constexpr void require_event() {
   static_assert(D::check_event(Slot, Ev) == Status::ok,
                 "configure<Slot, Ev>: this event, qualifier or options cannot be counted on this slot");
+}
+
+// configure<Slot, Ev>(), the same two steps on every driver: the event checked at compile time
+// (require_event, after any check of the driver's own), then the driver's program step, which is
+// configure()'s work after its event check (the slot's state: busy while it counts, unavailable
+// where probe() found it missing) and its writes. The event is not looked up again at run time,
+// so a firmware that configures at compile time links no event table (bench/footprint,
+// "minimal"). The step is D::program<Slot, Ev>() where the driver has one (writes by number:
+// e500, NetBurst), else D::program(Slot, Ev), which configure(slot, ev) calls after check_event.
+template <class D, unsigned Slot, EventConfig Ev>
+[[gnu::always_inline]] inline Status configure_fixed() {
+  require_event<D, Slot, Ev>();
+  if constexpr (requires { D::template program<Slot, Ev>(); })
+    return D::template program<Slot, Ev>();
+  else
+    return D::program(Slot, Ev);
 }
 
 // Events a driver's counter counts from its overflow to its interrupt (kPmiEventsAfterOverflow; 0

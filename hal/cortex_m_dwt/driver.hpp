@@ -118,16 +118,20 @@ struct Driver
     if (!(slots_for(ev.code) & (1u << slot))) return Status::unsupported_event;
     return Status::ok;
   }
+  // configure() checked at compile time, then program() (configure_fixed, hal/core/driver.hpp).
   template <unsigned Slot, EventConfig Ev>
   static Status configure() {
-    require_event<Driver, Slot, Ev>();
-    return configure(Slot, Ev);
+    return configure_fixed<Driver, Slot, Ev>();
   }
-  // CYCCNT: nothing to program (busy while it counts). An 8-bit counter: sets its EVTENA, which
-  // initializes it to 0 where EVTENA was 0 (C1.8.9 .. C1.8.13); from then on it counts (header).
   static Status configure(unsigned slot, EventConfig ev) {
     const Status s = check_event(slot, ev);
     if (s != Status::ok) return s;
+    return program(slot, ev);
+  }
+  // What configure() does once the event is known valid.
+  // CYCCNT: nothing to program (busy while it counts). An 8-bit counter: sets its EVTENA, which
+  // initializes it to 0 where EVTENA was 0 (C1.8.9 .. C1.8.13); from then on it counts (header).
+  static Status program(unsigned slot, EventConfig) {
     if (slot == 0) return (R::template read_raw<DWT_CTRL>() & kCycCntEna) ? Status::busy : Status::ok;
     R::template modify_raw<DWT_CTRL>(0, kEvtEna[slot - 1]);
     return Status::ok;

@@ -161,19 +161,24 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
     if (s != Status::ok) return s;
     if (!on_this_core(ev.code)) return Status::unsupported_event;
     if (counting(slot)) return Status::busy;
-    for_slot<kSlots>(slot, [&](auto n) { program<decltype(n)::value>(ev); });
+    for_slot<kSlots>(slot, [&](auto n) { write_event<decltype(n)::value>(ev); });
     return Status::ok;
   }
   // The same with the slot and event known at compile time: an invalid one is a compile error,
-  // and no event table is linked in for the check (bench/footprint, "minimal").
+  // and no event table is linked in for the check (configure_fixed; bench/footprint, "minimal").
   template <unsigned Slot, EventConfig Ev>
   static Status configure() {
-    require_event<Driver, Slot, Ev>();
+    return configure_fixed<Driver, Slot, Ev>();
+  }
+  // configure<Slot, Ev>()'s step after its compile-time check: the core (event 90) and busy checks
+  // of configure(), and the writes by number.
+  template <unsigned Slot, EventConfig Ev>
+  static Status program() {
     if constexpr (Ev.code == kEventTimeBaseTransition) {
       if (!on_this_core(Ev.code)) return Status::unsupported_event;
     }
     if (counting(Slot)) return Status::busy;
-    program<Slot>(Ev);
+    write_event<Slot>(Ev);
     return Status::ok;
   }
 
@@ -391,7 +396,7 @@ struct Driver : CounterDriver<Bus, FamilyRegs<PMCFamily>, 31> {
 
   // PMLCan: frozen, the event and freeze conditions; PMLCbn: the threshold (CRM 7.2.3, 7.2.5).
   template <unsigned n>
-  static void program(EventConfig ev) {
+  static void write_event(EventConfig ev) {
     R::write(pmlca_fc<PMLCa<n>>(1), pmlca_event<PMLCa<n>>.runtime(ev.code),
              pmlca_fcs<PMLCa<n>>.runtime((ev.options & kFreezeSupervisor) != 0),
              pmlca_fcu<PMLCa<n>>.runtime((ev.options & kFreezeUser) != 0),

@@ -233,6 +233,17 @@ struct Driver : CounterDriver<Bus, RegList<PC_CYCLE, PC_CNT0, PC_CNT1>, 32> {
   static Status configure(unsigned slot, EventConfig ev) {
     const Status s = check_event(slot, ev);
     if (s != Status::ok) return s;
+    return program(slot, ev);
+  }
+
+  // configure() checked at compile time, then program() (configure_fixed, hal/core/driver.hpp).
+  template <unsigned Slot, EventConfig Ev>
+  static Status configure() {
+    return configure_fixed<Driver, Slot, Ev>();
+  }
+
+  // What configure() does once the event is known valid.
+  static Status program(unsigned slot, EventConfig ev) {
     if (!owned_here()) return Status::busy;
     const auto ctl = R::template read<PC_CTL>();
     if (ctl.get(pc_ctl_counton, slot)) return Status::busy;
@@ -244,14 +255,6 @@ struct Driver : CounterDriver<Bus, RegList<PC_CYCLE, PC_CNT0, PC_CNT1>, 32> {
       R::modify(pc_event_p1.runtime(ev.code));
     }
     return Status::ok;
-  }
-
-  // configure() with the slot and event known at compile time: an invalid one is a compile error
-  // naming the rule (require_event) instead of a status at run time.
-  template <unsigned Slot, EventConfig Ev>
-  static Status configure() {
-    require_event<Driver, Slot, Ev>();
-    return configure(Slot, Ev);
   }
 
   // CountOn on / off for these slots: one read-modify-write of PC_CTL (the Reset bits are never

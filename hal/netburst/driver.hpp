@@ -222,7 +222,11 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
   // up once: a slot that already has a set-up is busy here (deconfigure() it first).
   template <unsigned Slot, EventConfig Ev>
   static Status configure() {
-    require_event<Driver, Slot, Ev>();
+    return configure_fixed<Driver, Slot, Ev>();
+  }
+  // configure<Slot, Ev>()'s step after its compile-time check (configure_fixed).
+  template <unsigned Slot, EventConfig Ev>
+  static Status program() {
     constexpr NbEvent e = kEvents[Ev.code];
     constexpr EscrId id = escr_for(e, Slot);
     static_assert(id != EscrId::none, "configure<Slot, Ev>: no ESCR of this event feeds this counter");

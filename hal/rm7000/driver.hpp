@@ -121,19 +121,22 @@ struct Driver : CounterDriver<Bus, RegList<PerfCount>, 31> {
   static Status configure(unsigned slot, EventConfig ev) {
     const Status s = check_event(slot, ev);
     if (s != Status::ok) return s;
+    return program(slot, ev);
+  }
+
+  // configure() checked at compile time, then program() (configure_fixed, hal/core/driver.hpp).
+  template <unsigned Slot, EventConfig Ev>
+  static Status configure() {
+    return configure_fixed<Driver, Slot, Ev>();
+  }
+
+  // What configure() does once the event is known valid.
+  static Status program(unsigned, EventConfig ev) {
     if (R::read(perfcontrol_ce)) return Status::busy;
     const std::uint32_t modes = ev.options ? ev.options : kModeBits;
     R::write(perfcontrol_event.runtime(ev.code), perfcontrol_km.runtime((modes & kKernelMode) != 0),
              perfcontrol_um.runtime((modes & kUserMode) != 0), perfcontrol_ce(0));
     return Status::ok;
-  }
-
-  // configure() with the slot and event known at compile time: an invalid one is a compile error
-  // naming the rule (require_event) instead of a status at run time.
-  template <unsigned Slot, EventConfig Ev>
-  static Status configure() {
-    require_event<Driver, Slot, Ev>();
-    return configure(Slot, Ev);
   }
 
   // Count Enable on / off; event and modes kept. A read-modify-write of PerfControl, which only

@@ -253,17 +253,19 @@ struct Pmu : CounterDriver<Bus, typename V::Counters, 32>, ProbeMemo<ProbeReport
   // qualifier and options must be 0: XScale events have none. Does not start or clear the counter.
   static Status configure(unsigned slot, EventConfig ev) {
     if (const Status s = check_event(slot, ev); s != Status::ok) return s;
+    return program(slot, ev);
+  }
+  // configure() checked at compile time, then program() (configure_fixed, hal/core/driver.hpp).
+  template <unsigned Slot, EventConfig Ev>
+  static Status configure() {
+    return configure_fixed<Pmu, Slot, Ev>();
+  }
+  // What configure() does once the event is known valid.
+  static Status program(unsigned slot, EventConfig ev) {
     if (Memo::found_unavailable(slot)) return Status::counter_unavailable;
     if (enabled()) return Status::busy;  // E is global: reprogramming would disturb the others
     if (slot != 0) R::modify(V::evt.at(slot - 1, ev.code));
     return Status::ok;
-  }
-  // configure() with the slot and event known at compile time: an invalid one is a compile error
-  // naming the rule (require_event) instead of a status at run time.
-  template <unsigned Slot, EventConfig Ev>
-  static Status configure() {
-    require_event<Pmu, Slot, Ev>();
-    return configure(Slot, Ev);
   }
   // configure()'s validation, without touching the hardware.
   static constexpr Status check_event(unsigned slot, EventConfig ev) {

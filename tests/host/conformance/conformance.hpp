@@ -23,7 +23,8 @@
 // its compile-time-slot path (the driver's rearm<Slot>) keeps the events since each overflow and
 // catches up after interrupts were masked for periods; fold() leaves a pending sample to the
 // interrupt; linked counters (where the PMU links) count past 32 bits; a value too wide for a
-// counter is counted as a narrowing error; probe() on an absent PMU says so without an unexpected
+// counter is counted as a narrowing error; configure<Slot, Ev>() is the program step of
+// configure() after a compile-time check; probe() on an absent PMU says so without an unexpected
 // trap.
 // Each PMU is checked for what it declares (D::kCapabilities): overflow, interrupt, link and sampling
 // parts are skipped (GTEST_SKIP, named in the output) for a PMU that declares it has none; the
@@ -32,7 +33,9 @@
 
 #include "tests/host/conformance/bus_checks.hpp"
 
+#include <bit>
 #include <cstdint>
+#include <vector>
 
 #include "hal/core/bus/irq.hpp"
 #include "hal/core/bus/mock.hpp"
@@ -457,6 +460,40 @@ TYPED_TEST_P(Conformance, TooWideAValueIsCountedNotSilent) {
   EXPECT_EQ(pmu::field_errors, before + narrow + 1);
 }
 
+// The contract's rule for configure<Slot, Ev>() (configure_fixed, hal/core/driver.hpp): the event
+// checked at compile time, then the driver's program step, configure()'s work after its event
+// check. So the same status and the same accesses to the PMU as configure(slot, ev), here on the
+// first slot that counts the catalog's cycles.
+TYPED_TEST_P(Conformance, CompileTimeConfigureIsTheProgramStepAfterACompileTimeCheck) {
+  using D = typename TestFixture::D;
+  using Bus = typename TestFixture::Bus;
+  constexpr const pmu::PresetBinding* cycles = pmu::find_preset(D::catalog, pmu::Preset::cycles);
+  if constexpr (cycles == nullptr) {
+    GTEST_SKIP() << "the catalog has no cycles preset";
+  } else {
+    constexpr pmu::EventConfig ev{cycles->code, 0, 0};
+    constexpr unsigned slot = static_cast<unsigned>(std::countr_zero(D::slots_for(ev.code)));
+    static_assert(D::check_event(slot, ev) == pmu::Status::ok);
+    static_assert(requires { D::template program<slot, ev>(); } || requires { D::program(slot, ev); },
+                  "configure<Slot, Ev>() takes the driver's program step (configure_fixed)");
+    Bus::clear_log();
+    const pmu::Status at_run_time = D::configure(slot, ev);
+    const std::vector<pmu::MockAccess> expected(Bus::log, Bus::log + Bus::log_size);
+    ASSERT_EQ(at_run_time, pmu::Status::ok);
+    ASSERT_EQ(Bus::log_dropped, 0u);
+    if constexpr (requires { D::deconfigure(1u); }) D::deconfigure(1u << slot);
+    this->SetUp();  // the PMU as before configure()
+    Bus::clear_log();
+    EXPECT_EQ((D::template configure<slot, ev>()), at_run_time);
+    ASSERT_EQ(Bus::log_size, expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      EXPECT_EQ(Bus::log[i].key, expected[i].key) << "access " << i;
+      EXPECT_EQ(Bus::log[i].op, expected[i].op) << "access " << i;
+      EXPECT_EQ(Bus::log[i].value, expected[i].value) << "access " << i;
+    }
+  }
+}
+
 TYPED_TEST_P(Conformance, ProbeOnAnAbsentPmuSaysSo) {
   using D = typename TestFixture::D;
   this->model.set_absent(true);
@@ -475,6 +512,7 @@ REGISTER_TYPED_TEST_SUITE_P(Conformance, SlotsAndWidths, EverySlotReadsBackWhatW
                             CompileTimeSlotSamplerCatchesUpAfterInterruptsWereMasked,
                             FoldLeavesAPendingSampleToTheInterrupt, ASampledCounterReadsEveryEvent,
                             LinkedCountersCountPast32Bits, TooWideAValueIsCountedNotSilent,
+                            CompileTimeConfigureIsTheProgramStepAfterACompileTimeCheck,
                             ProbeOnAnAbsentPmuSaysSo);
 
 }  // namespace conformance
