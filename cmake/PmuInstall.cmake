@@ -34,7 +34,9 @@ foreach(_f IN LISTS _pmu_board_files)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/${_dir}/board
           DESTINATION ${CMAKE_INSTALL_DATADIR}/pmukit/src/examples/${_dir})
 endforeach()
+# arm_task_switch.h: the ARM boards' board/task_switch.S include it.
 install(FILES ${PROJECT_SOURCE_DIR}/examples/common/console.hpp ${PROJECT_SOURCE_DIR}/examples/common/runtime.cpp
+        ${PROJECT_SOURCE_DIR}/examples/common/arm_task_switch.h
         DESTINATION ${CMAKE_INSTALL_DATADIR}/pmukit/src/examples/common)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/common/libc DESTINATION ${CMAKE_INSTALL_DATADIR}/pmukit/src/examples/common)
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/PmukitBoards.cmake DESTINATION ${PMUKIT_INSTALL_CMAKEDIR})
