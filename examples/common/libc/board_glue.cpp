@@ -1,6 +1,7 @@
 // What the C library subset (libc.cpp) needs from a board without newlib (e500, pc, malta): the
 // console, set up on first use, and the exit, both from the board's own board/board.hpp
-// (board::init, board::putc, board::exit: "EXIT <code>", then the board's way to stop).
+// (board::init, board::putc, board::exit: "EXIT <code>", then the board's way to stop). mainstone
+// (newlib) takes pmukit_board_init from here for its _write; --gc-sections drops the rest.
 #include "board/board.hpp"
 
 extern "C" {

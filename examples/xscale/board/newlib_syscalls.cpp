@@ -1,21 +1,13 @@
 // newlib's system calls that reach this board: output to the FFUART (board::putc, the board set
-// up on first use) and exit through the board's exit (semihosting). The heap and the file calls
-// are every newlib board's: examples/common/libc/newlib_stubs.cpp.
+// up on first use: pmukit_board_init, examples/common/libc/board_glue.cpp) and exit through the
+// board's exit (semihosting). The heap and the file calls are every newlib board's:
+// examples/common/libc/newlib_stubs.cpp.
 #include <errno.h>
 
 #include "board/board.hpp"
 
 extern "C" {
-namespace {
-bool g_board_ready = false;
-}  // namespace
-
-// The board's init, once, from whichever comes first: the profile entry or the first output.
-void pmukit_board_init(void) {
-  if (g_board_ready) return;
-  g_board_ready = true;
-  board::init();
-}
+void pmukit_board_init(void);
 
 int _write(int fd, const char* buf, int n) {
   if (fd != 1 && fd != 2) {

@@ -16,7 +16,7 @@ using pmukit_backend = pmu::xscale::Xsc2<pmu::Cp14Bus>;
 #include "profiler/c_api_impl.hpp"
 #include "profiler/profile_main_impl.hpp"
 
-extern "C" void pmukit_board_init(void);  // board/newlib_syscalls.cpp
+extern "C" void pmukit_board_init(void);  // examples/common/libc/board_glue.cpp
 
 namespace {
 
