@@ -206,19 +206,22 @@ done
 end_table
 echo
 
-echo "## Per-task counts (profiler/task_counters.hpp: the examples' round-robin scheduler under pmusim; instructions)"
+echo "## Per-task counts (profiler/task_counters.hpp: the examples' round-robin scheduler under pmusim, or QEMU where the board has no pmusim machine; instructions)"
 echo
 table tasks compared
-echo "| preset | on_switch | sampling interrupt | task | counted | executed alone | error | switches in | samples (own/other task/elsewhere) | error less its samples' cost, per switch |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
-for log in "$root"/*/examples/*/*_tasks.elf.*_tasks_pmusim.log; do
+echo "| preset | run | on_switch | sampling interrupt | task | counted | executed alone | error | switches in | samples (own/other task/elsewhere) | error less its samples' cost, per switch |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
+# Every tasks example's test log: pmusim's, then QEMU's (deterministic too: -icount).
+for log in "$root"/*/examples/*/*_tasks*.elf.*_pmusim.log "$root"/*/examples/*/*_tasks*.elf.*_qemu.log; do
   [ -f "$log" ] || continue
   preset=$(preset_of "$log")
+  run=${log##*.elf.}
+  run=${run%.log}
   on_switch=$(first 's/^on_switch: \([0-9]*\) instructions.*/\1/p' "$log")
   interrupt=$(first 's/^sampling interrupt: \([0-9]*\) instructions.*/\1/p' "$log")
   sed -n '/^task  instructions/,/^no task:/p' "$log" | sed '1d;$d' |
     while read -r name counted alone error switches samples detail per; do
-      echo "| $preset | $on_switch | $interrupt | $name | $counted | $alone | $error | $switches | $samples $detail | $per |"
+      echo "| $preset | $run | $on_switch | $interrupt | $name | $counted | $alone | $error | $switches | $samples $detail | $per |"
     done
 done
 end_table
