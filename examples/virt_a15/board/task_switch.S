@@ -36,7 +36,8 @@
     orrne   r12, r12, #0x20             /* CPSR.T for a Thumb caller */
     bicne   lr, lr, #1
     ldr     r2, =task_preempted
-    stmia   r2, {lr, r12}               /* resume at the caller, with its CPSR */
+    str     lr, [r2]                    /* resume at the caller (STM stores the lowest register */
+    str     r12, [r2, #4]               /* first, whatever the list's order), with its CPSR */
     .endm
 
     TASK_PREEMPTED
