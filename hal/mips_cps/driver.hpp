@@ -236,10 +236,14 @@ struct Driver : CounterDriver<Bus, RegList<PC_CYCLE, PC_CNT0, PC_CNT1>, 32> {
     return program(slot, ev);
   }
 
-  // configure() checked at compile time, then program() (configure_fixed, hal/core/driver.hpp).
+  // configure() checked at compile time. Not configure_fixed's program() step (hal/core/driver.hpp):
+  // here GCC folds configure()'s run-time check of a constant event away (no event table in the
+  // image either way), and program() alone lays its busy returns out 32 bytes longer (bench/footprint,
+  // minimal: 476 against 444 B).
   template <unsigned Slot, EventConfig Ev>
   static Status configure() {
-    return configure_fixed<Driver, Slot, Ev>();
+    require_event<Driver, Slot, Ev>();
+    return configure(Slot, Ev);
   }
 
   // What configure() does once the event is known valid.
