@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "fake_backend.hpp"
+#include "inject_each_access.hpp"
 #include "profiler/counter_region.hpp"
 
 namespace {
@@ -105,62 +106,25 @@ TEST(CounterRegions, LongerThanTheRegisterWidth31Bit31ConditionClearedByTheFold)
 TEST(CounterRegions, LongerThanTheRegisterWidth32WrapToZero) { long_region<P32>(std::uint64_t{1} << 32); }
 TEST(CounterRegions, LongerThanTheRegisterWidth40ReaderReturnsLow32) { long_region<P40>(std::uint64_t{1} << 40); }
 
-// An interrupt before every register access of one region, the counter just below its overflow
-// and the body crossing it: a fold (the PMU interrupt, whose acknowledge rewrites the count at
-// width 31), an overflow (0x30 events, counted in the region exactly when they come before the
-// second read), or a reset (the region is void). Access a is the first read (the last access before
-// the body), a + 1 the second.
+// An interrupt before every register access of one region (inject_each_access.hpp): the counter's
+// first read is the last access before the body (F), its second F + 1.
+template <class B>
+struct OneCounterCase {
+  Rig<B> r;
+  prof::CounterRegions<B> one{r.p};
+  explicit OneCounterCase(unsigned) { EXPECT_EQ(one.select(r.cyc), Status::ok); }
+  prof::Profiler<B>& profiler() { return r.p; }
+  template <class F>
+  void measure(prof::RegionStats<B>& s, F body) {
+    prof::CounterRegion g{one, s};
+    body();
+  }
+  static unsigned first(unsigned, unsigned f, unsigned) { return f; }
+  static unsigned second(unsigned, unsigned f, unsigned) { return f + 1; }
+};
 template <class B>
 void inject_everywhere(std::uint64_t near_boundary) {
-  for (int what = 0; what < 3; ++what) {
-    unsigned total = 0, first_read = 0;
-    {  // a dry run: the accesses of one region
-      Rig<B> r;
-      prof::CounterRegions<B> one{r.p};
-      ASSERT_EQ(one.select(r.cyc), Status::ok);
-      prof::RegionStats<B> s{"dry"};
-      B::set(0, near_boundary);
-      B::st.accesses = 0;
-      {
-        prof::CounterRegion g{one, s};
-        first_read = B::st.accesses;
-        B::event(1, 0x20);
-      }
-      total = B::st.accesses;
-      EXPECT_EQ(s.total[0], 0x20u);
-    }
-    ASSERT_GT(total, first_read + 1);
-    for (unsigned k = 1; k <= total; ++k) {
-      Rig<B> r;
-      static prof::Profiler<B>* target;
-      target = &r.p;
-      prof::CounterRegions<B> one{r.p};
-      ASSERT_EQ(one.select(r.cyc), Status::ok);
-      prof::RegionStats<B> s{"s"};
-      B::set(0, near_boundary);
-      B::st.accesses = 0;
-      B::st.hook_at = k;
-      B::st.hook = what == 0   ? +[] { (void)target->fold(); }
-                   : what == 1 ? +[] { B::event(1, 0x30); }
-                               : +[] { target->reset(); };
-      {
-        prof::CounterRegion g{one, s};
-        B::event(1, 0x20);
-      }
-      SCOPED_TRACE(testing::Message() << (what == 0 ? "fold" : what == 1 ? "overflow" : "reset")
-                                      << " before access " << k << " (first read " << first_read << ")");
-      EXPECT_EQ(s.calls, 1u);
-      if (what == 2) {
-        EXPECT_EQ(s.voided, 1u);
-        EXPECT_EQ(s.total[0], 0u);
-        continue;
-      }
-      EXPECT_EQ(s.voided, 0u);
-      EXPECT_EQ(s.clamped, 0u);
-      const bool inside = what == 1 && k == first_read + 1;
-      EXPECT_EQ(s.total[0], 0x20u + (inside ? 0x30u : 0u));
-    }
-  }
+  fake::inject_before_each_access<B, OneCounterCase<B>>(near_boundary, 1, 1);
 }
 
 TEST(CounterRegions, InterruptAtEveryAccessWidth31Bit31Condition) { inject_everywhere<P31>(0x7FFFFFE8u); }
@@ -288,68 +252,29 @@ TEST(CounterRegionsN, ThreeCountersLongerThanTheRegisterWidth40ReaderReturnsLow3
 }
 
 // An interrupt before every register access of one region on n = 2 and 3 counters (of N = 3
-// positions), each counter just below its overflow and the body crossing it: a fold, an overflow
-// burst (0x30 events on every counter, in counter k's value exactly when it comes after k's first
-// read and before or at its second: reads nested, k-th first read at access F - n + 1 + k, its
-// second at F + n - k, F the last access of begin), or a reset (void). The width rules as
-// inject_everywhere above.
+// positions; inject_each_access.hpp, the width rules as inject_everywhere above): reads nested,
+// the k-th counter's first read at access F - n + 1 + k, its second at F + n - k, F the last
+// access of begin.
+template <class B>
+struct NestedCase {
+  Rig3<B> r;
+  prof::CounterRegions<B, 3> some{r.p};
+  explicit NestedCase(unsigned n) {
+    const Counter pick[] = {r.c[2], r.c[0], r.c[1]};
+    EXPECT_EQ(some.select(pick, n), Status::ok);
+  }
+  prof::Profiler<B>& profiler() { return r.p; }
+  template <class F>
+  void measure(prof::RegionStats<B>& s, F body) {
+    prof::CounterRegion g{some, s};
+    body();
+  }
+  static unsigned first(unsigned k, unsigned f, unsigned n) { return f - n + 1 + k; }
+  static unsigned second(unsigned k, unsigned f, unsigned n) { return f + n - k; }
+};
 template <class B>
 void inject_everywhere_n(std::uint64_t near_boundary, unsigned n) {
-  const unsigned order[] = {2, 0, 1};
-  for (int what = 0; what < 3; ++what) {
-    unsigned total = 0, first_reads = 0;
-    {
-      Rig3<B> r;
-      prof::CounterRegions<B, 3> some{r.p};
-      const Counter pick[] = {r.c[order[0]], r.c[order[1]], r.c[order[2]]};
-      ASSERT_EQ(some.select(pick, n), Status::ok);
-      prof::RegionStats<B> s{"dry"};
-      for (unsigned k = 0; k < 3; ++k) B::set(k, near_boundary - k);
-      B::st.accesses = 0;
-      {
-        prof::CounterRegion g{some, s};
-        first_reads = B::st.accesses;
-        B::event(1, 0x20);
-      }
-      total = B::st.accesses;
-      for (unsigned k = 0; k < n; ++k) EXPECT_EQ(s.total[k], 0x20u);
-    }
-    ASSERT_GT(total, first_reads + n);
-    for (unsigned a = 1; a <= total; ++a) {
-      Rig3<B> r;
-      static prof::Profiler<B>* target;
-      target = &r.p;
-      prof::CounterRegions<B, 3> some{r.p};
-      const Counter pick[] = {r.c[order[0]], r.c[order[1]], r.c[order[2]]};
-      ASSERT_EQ(some.select(pick, n), Status::ok);
-      prof::RegionStats<B> s{"s"};
-      for (unsigned k = 0; k < 3; ++k) B::set(k, near_boundary - k);
-      B::st.accesses = 0;
-      B::st.hook_at = a;
-      B::st.hook = what == 0   ? +[] { (void)target->fold(); }
-                   : what == 1 ? +[] { B::event(1, 0x30); }
-                               : +[] { target->reset(); };
-      {
-        prof::CounterRegion g{some, s};
-        B::event(1, 0x20);
-      }
-      SCOPED_TRACE(testing::Message() << n << " counters, " << (what == 0 ? "fold" : what == 1 ? "overflow" : "reset")
-                                      << " before access " << a << " (begin's last " << first_reads << ")");
-      EXPECT_EQ(s.calls, 1u);
-      if (what == 2) {
-        EXPECT_EQ(s.voided, 1u);
-        for (unsigned k = 0; k < n; ++k) EXPECT_EQ(s.total[k], 0u);
-        continue;
-      }
-      EXPECT_EQ(s.voided, 0u);
-      EXPECT_EQ(s.clamped, 0u);
-      for (unsigned k = 0; k < n; ++k) {
-        const unsigned first = first_reads - n + 1 + k, second = first_reads + n - k;
-        const bool inside = what == 1 && a > first && a <= second;
-        EXPECT_EQ(s.total[k], 0x20u + (inside ? 0x30u : 0u)) << "counter " << k;
-      }
-    }
-  }
+  fake::inject_before_each_access<B, NestedCase<B>>(near_boundary, n, 3);
 }
 TEST(CounterRegionsN, InterruptAtEveryAccessNestedReadsWidth31Bit31Condition) {
   inject_everywhere_n<P31>(0x7FFFFFE8u, 2);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "fake_backend.hpp"
+#include "inject_each_access.hpp"
 #include "profiler/counter_region.hpp"
 #include "profiler/region.hpp"
 
@@ -152,15 +153,13 @@ TEST(RegionPrepared, OutOfLineBeginEndIsCalibratedAndExact) {
   EXPECT_EQ(s.total[0], 25u);
 }
 
-// An interrupt before every register access of one region on n counters (all of code 1, each
-// just below its overflow, the body crossing it): a fold, an overflow burst (0x30 events, in
-// counter i's value exactly when it falls after i's first read and at or before its second:
-// counter i at position kPositions-1-i, so its first read is access F - i and its second F + 1 + i,
-// F the last access of the constructor), or a reset (void). Width rules: e500 Core Reference
+// An interrupt before every register access of one region on n counters (inject_each_access.hpp;
+// all of code 1): counter i at position kPositions-1-i, so its first read is access F - i and its
+// second F + 1 + i, F the last access of the constructor. Width rules: e500 Core Reference
 // Manual, 7.2.1 (bit 31 the overflow condition, cleared leaving bits 30:0); Intel SDM Vol. 3B,
 // 18.15 (40-bit counters, RDPMC's low 32 bits in EAX); XScale: a 32-bit counter wraps to 0.
 template <class B>
-void inject_everywhere(std::uint64_t near_boundary, unsigned n) {
+struct RegionCase {
   struct RigN {
     prof::Profiler<B> p;
     Counter c[4];
@@ -170,58 +169,21 @@ void inject_everywhere(std::uint64_t near_boundary, unsigned n) {
       p.start();
     }
   };
-  for (int what = 0; what < 3; ++what) {
-    unsigned total = 0, first_reads = 0;
-    {
-      RigN r{n};
-      prof::Regions<B> regions{r.p};
-      regions.calibrate(0);  // prepared, no overhead
-      prof::RegionStats<B> s{"dry"};
-      for (unsigned k = 0; k < n; ++k) B::set(k, near_boundary - k);
-      B::st.accesses = 0;
-      {
-        prof::Region<B> g{regions, s};
-        first_reads = B::st.accesses;
-        B::event(1, 0x20);
-      }
-      total = B::st.accesses;
-      for (unsigned k = 0; k < n; ++k) EXPECT_EQ(s.total[k], 0x20u);
-    }
-    ASSERT_GT(total, first_reads + n);
-    for (unsigned a = 1; a <= total; ++a) {
-      RigN r{n};
-      static prof::Profiler<B>* target;
-      target = &r.p;
-      prof::Regions<B> regions{r.p};
-      regions.calibrate(0);
-      prof::RegionStats<B> s{"s"};
-      for (unsigned k = 0; k < n; ++k) B::set(k, near_boundary - k);
-      B::st.accesses = 0;
-      B::st.hook_at = a;
-      B::st.hook = what == 0   ? +[] { (void)target->fold(); }
-                   : what == 1 ? +[] { B::event(1, 0x30); }
-                               : +[] { target->reset(); };
-      {
-        prof::Region<B> g{regions, s};
-        B::event(1, 0x20);
-      }
-      SCOPED_TRACE(testing::Message() << n << " counters, " << (what == 0 ? "fold" : what == 1 ? "overflow" : "reset")
-                                      << " before access " << a << " (the constructor's last " << first_reads << ")");
-      EXPECT_EQ(s.calls, 1u);
-      if (what == 2) {
-        EXPECT_EQ(s.voided, 1u);
-        for (unsigned k = 0; k < n; ++k) EXPECT_EQ(s.total[k], 0u);
-        continue;
-      }
-      EXPECT_EQ(s.voided, 0u);
-      EXPECT_EQ(s.clamped, 0u);
-      for (unsigned k = 0; k < n; ++k) {
-        const unsigned first = first_reads - k, second = first_reads + 1 + k;
-        const bool inside = what == 1 && a > first && a <= second;
-        EXPECT_EQ(s.total[k], 0x20u + (inside ? 0x30u : 0u)) << "counter " << k;
-      }
-    }
+  RigN r;
+  prof::Regions<B> regions{r.p};
+  explicit RegionCase(unsigned n) : r{n} { regions.calibrate(0); }  // prepared, no overhead
+  prof::Profiler<B>& profiler() { return r.p; }
+  template <class F>
+  void measure(prof::RegionStats<B>& s, F body) {
+    prof::Region<B> g{regions, s};
+    body();
   }
+  static unsigned first(unsigned k, unsigned f, unsigned) { return f - k; }
+  static unsigned second(unsigned k, unsigned f, unsigned) { return f + 1 + k; }
+};
+template <class B>
+void inject_everywhere(std::uint64_t near_boundary, unsigned n) {
+  fake::inject_before_each_access<B, RegionCase<B>>(near_boundary, n, n);
 }
 TEST(RegionPrepared, InterruptAtEveryAccessNestedReadsWidth31Bit31Condition) {
   inject_everywhere<P31>(0x7FFFFFE8u, 2);
