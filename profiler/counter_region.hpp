@@ -50,8 +50,8 @@
 // call, reader and the move that keeps the value; bench/zero_cost: window_region_<N>counters and
 // window_region_<N>counters_read). Each counter has its own anchors; any one void voids the call.
 // On i386 (three callee-saved registers) the readers are called through the object, not through
-// copies in registers (kCallThroughObject; Region's reads on ARM too: kKeptCallThroughObject).
-// There the N first values are kept in those registers too: with 2 or 3 positions a caller's own value may be spilled and loaded again between the
+// copies in registers (kCallThroughObject). There the N first values are kept in those registers
+// too: with 2 or 3 positions a caller's own value may be spilled and loaded again between the
 // reads (NetBurst's example, 3 positions: the outermost counter reads 20008 for 20007; keeping
 // the first values in memory instead makes the region's own state memory that an asm "memory"
 // clobber in the body forces loaded again, one instruction more in every such window).
@@ -163,19 +163,8 @@ class CounterRegions {
 #else
   static constexpr bool kCallThroughObject = false;
 #endif
-  // Region's reads (Kept, profiler/region.hpp) on ARM too: N reader pointers kept across the body
-  // with Region's own values leave a caller's value no callee-saved register (r4-r11), and its
-  // load is in the window (XScale's known region: one instruction) where calibrate()'s empty
-  // region has none. Through the object: one load before each call (innermost window 3 -> 4), in
-  // every region and in calibrate() alike.
-#if defined(__i386__) || defined(__arm__)
-  static constexpr bool kKeptCallThroughObject = !kOneSlot && !kByAddress;
-#else
-  static constexpr bool kKeptCallThroughObject = false;
-#endif
-  template <bool Kept = false>
   [[gnu::always_inline]] Handle handle(const Handles& r, unsigned k) const {
-    if constexpr (Kept ? kKeptCallThroughObject : kCallThroughObject)
+    if constexpr (kCallThroughObject)
       return read_[k];
     else
       return r.h[k];
@@ -325,11 +314,11 @@ class CounterRegions {
   // before their stores in Regions::calibrate()'s loop but not at a region's site).
   template <bool Kept = false, class M, std::size_t... I>  // M: Mark or Lows
   [[gnu::always_inline]] void first_reads(M& m, const Handles& r, std::index_sequence<I...>) const {
-    ((m.low[I] = read_by(handle<Kept>(r, I)), keep<Kept>()), ...);
+    ((m.low[I] = read_by(handle(r, I)), keep<Kept>()), ...);
   }
   template <bool Kept = false, std::size_t... I>
   [[gnu::always_inline]] void second_reads(Lows& b, const Handles& r, std::index_sequence<I...>) const {
-    ((b.low[N - 1 - I] = read_by(handle<Kept>(r, N - 1 - I)), keep<Kept>()), ...);
+    ((b.low[N - 1 - I] = read_by(handle(r, N - 1 - I)), keep<Kept>()), ...);
   }
   template <bool Kept>
   [[gnu::always_inline]] static void keep() {

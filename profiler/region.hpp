@@ -30,17 +30,8 @@
 //     less there (the MIPS CM example under pmusim: 1).
 // Either way each counter's overhead (the instructions between its two reads) is the same in every
 // region, and calibrate() measures both ways (so a counter armed after it falls back calibrated)
-// and removes it. Around a body, what the region keeps across it takes callee-saved registers
-// from the caller, and a caller's value spilled and loaded again in the window is counted in every
-// such region: so the region keeps little. The readers are called through the object on ARM, as on
-// i386 (CounterRegions::kKeptCallThroughObject: one load before each call, calibrate()'s too; four
-// reader pointers kept made XScale's example load its Setup pointer again, 2004 for 2003), and
-// close() takes a copy of the state made member by member at the region's end (by value, a block
-// move whose addresses the caller kept across a loop of regions: RM7000 20007 for 20006). bench/
-// zero_cost gates it: window_run_region_call_arg_<N>counters. The N first values are still kept in
-// registers where the caller leaves them free: a caller with one more value live across a loop of
-// regions may find one spilled (XScale, the RegionStats at a run-time address: 1 instruction).
-// A measured value below the overhead (jitter on real hardware)
+// and removes it. Around a body, the readers kept in callee-saved registers may make the body
+// reload a value of its own (XScale's example: 1 instruction): that is the body's. A measured value below the overhead (jitter on real hardware)
 // is clamped to 0 and counted in `clamped`; a region across a reset of the counters (or one that
 // read a counter going backwards: that counter) means nothing, adds 0 and is counted in `voided`. Neither is ever
 // reported as a huge unsigned number, and both go into the dump (REGION, format 1.3) for the report
@@ -53,7 +44,6 @@
 // it makes rewrites the sequence from the profiler's state, the same in every context.
 #include <cstddef>
 #include <cstdint>
-#include <utility>
 
 #include "hal/core/bus/barrier.hpp"
 #include "profiler/counter_region.hpp"
@@ -144,7 +134,7 @@ class Regions {
   // Then, out of line: the values into `stats`, less the overhead calibrated for the way begin read
   // (Region's, or begin(Mark&)'s: out_of_line). A region whose end read another way than its begin
   // (a counter armed, the profiler stopped or started inside it) is voided.
-  [[gnu::noinline, PROF_REGION_CALL]] void close(const State& start, typename Prepared::Lows first,
+  [[gnu::noinline, PROF_REGION_CALL]] void close(State start, typename Prepared::Lows first,
                                                  typename Prepared::Lows b, const End& e, RegionStats<B>& stats,
                                                  bool out_of_line = false) const {
     const bool prepared = start.prepared, swept = start.swept;
@@ -259,25 +249,6 @@ class Regions {
 
   static void stagger(unsigned n) { stagger_region(n); }
 
-  // A copy member by member, unrolled (Region's, for close()): scalar moves through the registers
-  // a call clobbers, no block move. Only the part begin's way filled: the anchors or the sweep.
-  [[gnu::always_inline]] static void copy(State& to, const State& from) {
-    to.epoch = from.epoch;
-    to.interrupts = from.interrupts;
-    to.switches = from.switches;
-    to.prepared = from.prepared;
-    to.swept = from.swept;
-    if (from.prepared) {
-      Prepared::copy(to.at, from.at);
-    } else {
-      copy_words(to.snap.raw, from.snap.raw, std::make_index_sequence<B::kSlots>{});
-      copy_words(to.snap.high, from.snap.high, std::make_index_sequence<kMax>{});
-      copy_words(to.snap.last, from.snap.last, std::make_index_sequence<sizeof from.snap.last / sizeof from.snap.last[0]>{});
-      to.snap.status = from.snap.status;
-      to.snap.rearms = from.snap.rearms;
-    }
-  }
-
  private:
   // The read sequence for the counters added, if they allow one (see the top): counter i at
   // position kPositions-1-i, so counter 0 is innermost. Else no position reads a counter.
@@ -326,10 +297,6 @@ class Regions {
       return false;
     }
   }
-  template <class T, std::size_t N, std::size_t... I>
-  [[gnu::always_inline]] static void copy_words(T (&to)[N], const T (&from)[N], std::index_sequence<I...>) {
-    ((to[I] = from[I]), ...);
-  }
   std::uint64_t value(const typename Profiler<B>::Snapshot& m, unsigned i, bool swept) const {
     return swept ? p_.value(m, Counter{static_cast<std::uint8_t>(i)}) : m.high[i];
   }
@@ -370,14 +337,7 @@ class Region {
     pmu::schedule_barrier();  // what follows the region stays after its second reads
     typename Regions<B>::End e;  // a local of its own: the region's storage is not passed by address
     r_.end_reads(e);
-    // close() takes a copy by reference, made member by member: by value, the state is a block
-    // move whose addresses (a loop's on MIPS, `rep movs`'s ESI and EDI on i386) the caller keeps in
-    // callee-saved registers across a loop of regions, so a caller's argument is spilled and loaded
-    // again in the window (the known region: one instruction that calibrate()'s has not). Not
-    // open_'s own address: the region's storage would be memory any call may change.
-    typename Regions<B>::State start;
-    Regions<B>::copy(start, open_);
-    r_.close(start, first_, b, e, stats_);
+    r_.close(open_, first_, b, e, stats_);
   }
   Region(const Region&) = delete;
   Region& operator=(const Region&) = delete;

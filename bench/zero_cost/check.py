@@ -542,9 +542,6 @@ def region_windows_of(arch: str, body: list[Insn], funcs: dict, counter_read: re
 # argument's one set-up instruction (REGION_ARG_SETUP), which the body's known count holds.
 REGION_CALIBRATE_REGIONS = 2
 REGION_ARG_SETUP = 1
-# An argument loaded through a pointer the caller keeps (window_run_region_call_arg_<N>counters):
-# its load, and on i386 (arguments on the stack) its store.
-REGION_LOADED_ARG_SETUP = {"arm": 1, "ppc": 1, "mips": 1, "x86": 2}
 
 
 # A counter region on N counters chosen at run time (CounterRegions<Pmu, N>): the reads nested,
@@ -557,40 +554,21 @@ REGION_LOADED_ARG_SETUP = {"arm": 1, "ppc": 1, "mips": 1, "x86": 2}
 #                                  window of the innermost counter) <= REGION_WINDOW_LIMIT;
 #   window_region_<N>counters_read each nested read <= one read (REGION_NESTED_READ: the reader,
 #                                  its call, one instruction to keep the value, and the call's
-#                                  set-up: e500 mtctr, a MIPS delay slot, ARM's load of a
-#                                  reader called through the object), so no counter's window
+#                                  set-up: e500 mtctr, a MIPS delay slot), so no counter's window
 #                                  grows by more than the reads of the counters nested inside it;
 # and reported (info): window_info_region_<N>counters_outer, the outermost counter's whole window,
 # against REGION_WINDOW_LIMIT + the nested reads it holds.
 REGION_CALL_SETUP = {"arm": 0, "ppc": 1, "mips": 1, "x86": 0}
 
 
-def loaded_call(arch: str, body: list[Insn], k: int) -> str | None:
-    """ARM: the address an indirect call's register was loaded from by the instruction just before
-    it (a reader called through the object: `ldr r3, [r4, #12]; blx r3`), else None."""
-    if arch != "arm" or k == 0 or body[k - 1].mnem != "ldr":
-        return None
-    m = re.fullmatch(r"(\w+),\s*(\[[^\]]*\])", body[k - 1].ops)
-    return m.group(2) if m and m.group(1) == body[k].ops.strip() else None
-
-
 def call_target(arch: str, body: list[Insn], k: int) -> str:
-    """Where an indirect call's pointer is: its operand, (e500) the mtctr's register before it, or
-    (ARM, through the object) the address it was loaded from just before."""
+    """Where an indirect call's pointer is: its operand, or (e500) the mtctr's register before it."""
     if arch == "ppc":
         for j in range(k - 1, -1, -1):
             if body[j].mnem == "mtctr":
                 return body[j].ops
         return "?"
-    return loaded_call(arch, body, k) or body[k].ops
-
-
-def call_setup(arch: str, body: list[Insn]) -> int:
-    """A reader call's set-up: REGION_CALL_SETUP, and on ARM the pointer's load where every reader
-    is called through the object (Region's reads, profiler/counter_region.hpp)."""
-    calls = [k for k, i in enumerate(body) if is_indirect_call(arch, i)]
-    through = bool(calls) and all(loaded_call(arch, body, k) for k in calls)
-    return REGION_CALL_SETUP[arch] + (1 if through else 0)
+    return body[k].ops
 
 
 def region_windows_n(arch: str, body: list[Insn], funcs: dict, n: int,
@@ -617,7 +595,7 @@ def region_windows_n(arch: str, body: list[Insn], funcs: dict, n: int,
         if r < 0:
             return [], [], problem
         reader, end_extra = r + 1, r  # a whole reader; the first's tail and the second's head
-        limit_read = reader + 2 + call_setup(arch, body)
+        limit_read = reader + 2 + REGION_CALL_SETUP[arch]
     else:
         calls_d = sorted(k for k, text in items if text == "call")
         if len(calls_d) < 2:
@@ -656,7 +634,7 @@ def region_windows_n(arch: str, body: list[Insn], funcs: dict, n: int,
 def region_nested_limit(arch: str, funcs: dict, body: list[Insn], counter_read: re.Pattern | None) -> int:
     if any(is_indirect_call(arch, i) for i in body):
         r, _ = reader_cost(arch, funcs, counter_read)
-        return r + 1 + 2 + call_setup(arch, body)
+        return r + 1 + 2 + REGION_CALL_SETUP[arch]
     return 2
 
 
@@ -719,7 +697,7 @@ def check_object(target: str, objdump: str, obj: str) -> list[Row]:
             continue
         op = name[len("window_"):]
         # Region's prepared sequence (window_run_region_<N>counters) is gated as a counter region's.
-        m_n = re.fullmatch(r"(run_)?region(_call(?:_arg)?)?_(\d+)counters", op)
+        m_n = re.fullmatch(r"(run_)?region(_call)?_(\d+)counters", op)
         if m_n and int(m_n.group(3)) == 1:  # one position: as window_region_1counter
             w, problem = region_window_of(arch, counted(arch, f), funcs, expect.counter_read)
             rows.append(Row(target, f"window_{op}", max(w, 0), REGION_WINDOW_LIMIT, True, False, problem,
@@ -797,22 +775,6 @@ def check_object(target: str, objdump: str, obj: str) -> list[Row]:
             r.problem = (f"{r.ours} instructions between the reads, calibrate() measures {cal.ours}"
                          + (f" (+{REGION_ARG_SETUP}, the body's argument)" if m.group(2) else "")
                          + ": the difference is in every such region")
-    # Region around a call whose argument is loaded through a pointer kept in a register
-    # (window_run_region_call_arg_<N>counters): the empty region's window (window_run_region_<N>counters:
-    # calibrate()'s code, an empty Region) and the argument's set-up (REGION_LOADED_ARG_SETUP).
-    for r in rows:
-        m = re.fullmatch(r"window_run_region_call_arg_(\d+counters)", r.op)
-        if not m:
-            continue
-        empty = by_op.get(f"window_run_region_{m.group(1)}")
-        if empty is None:
-            r.problem = r.problem or f"no window_run_region_{m.group(1)} to compare with"
-            continue
-        arg = REGION_LOADED_ARG_SETUP[arch]
-        r.hand = empty.ours + arg
-        if r.ours != r.hand and not r.problem and not empty.problem:
-            r.problem = (f"{r.ours} instructions between the reads, the empty region has {empty.ours} "
-                         f"(+{arg}, the body's argument): the difference is in every such region")
     # Source order (objdump lists functions in the order of the object), info pairs last.
     order = list(ours) + [o for o in hand if o not in ours]
     for op in sorted(order, key=lambda o: o.startswith("info_")):

@@ -30,11 +30,7 @@
 //                                     window_run_region_call_<N>counters: a prof::Region (the
 //                                     counters added, at run time) whose prepared sequence reads
 //                                     N = Regions<Pmu>::kPositions positions; gated as
-//                                     window_region_<N>counters (N = 1: as window_region_1counter);
-//                                     and window_run_region_call_arg_<N>counters (a loop of Regions
-//                                     around a call whose argument is loaded through a pointer
-//                                     kept in a register): its window must be the empty region's
-//                                     (calibrate()'s code) plus the argument's set-up
+//                                     window_region_<N>counters (N = 1: as window_region_1counter)
 // And the PMU sampling interrupt for a counter known at compile time (check.py, "Branches"):
 //   PMU_ZC_PMU_IRQ(Pmu, slot, tests)  branches_pmu_irq_<tests>: Sampler::on_pmu_interrupt<slot>
 //                                     into a keep-newest ring, gated on at most `tests` conditional
@@ -159,22 +155,6 @@ template <class Pmu>
   v[2] = g * h + n;
 }
 
-// A loop of Regions around a call whose argument is loaded through a pointer kept in a register
-// (the examples' known region through Region: spin_exact(s.known_iters)). The region's code kept
-// across the body must leave the caller's pointer its register, so that the body's set-up is its
-// one load (on i386 a store more): calibrate()'s window plus that. Before, XScale's region kept
-// four reader pointers (r4-r11 full: the pointer spilled, 2004 for 2003 in the example) and the
-// MIPS targets' close() took the state by value (a copy loop's addresses kept across the loop).
-template <class Pmu>
-[[gnu::always_inline]] inline void window_run_region_call_arg(const unsigned* p) {
-  asm volatile("" : "+r"(p));
-#pragma GCC unroll 1
-  for (unsigned i = 0; i < 8; ++i) {
-    prof::Region<Pmu> r{regions<Pmu>, stats<Pmu>};
-    zc_window_body_arg(p[1]);  // at an offset, as s.known_iters (a load at 0 would look like a read: MIPS CM)
-  }
-}
-
 template <class Pmu, unsigned... Slots>
 [[gnu::always_inline]] inline void window() {
   prof::FastRegion r{fast<Pmu, Slots...>, stats<Pmu>};
@@ -232,8 +212,7 @@ template <class Pmu, unsigned... Slots>
     prof::Region<Pmu> r{zc::regions<Pmu>, zc::stats<Pmu>};                                         \
     asm volatile("" ::: "memory");                                                                 \
   }                                                                                                \
-  extern "C" void window_run_region_call_##N##counters(unsigned n) { zc::window_run_region_call<Pmu>(n); } \
-  extern "C" void window_run_region_call_arg_##N##counters(const unsigned* p) { zc::window_run_region_call_arg<Pmu>(p); }
+  extern "C" void window_run_region_call_##N##counters(unsigned n) { zc::window_run_region_call<Pmu>(n); }
 #define PMU_ZC_PMU_IRQ(Pmu, slot, tests)                                                 \
   extern "C" void branches_pmu_irq_##tests(std::uint32_t pc, std::uint32_t lr) {         \
     zc::sampler<Pmu>.template on_pmu_interrupt<slot>(pc, lr);                            \

@@ -818,21 +818,6 @@ template <class Board, prof::Backend B>
     out.dec(s.per_instr_den);
     out.line(" per instruction on this emulator)");
     checks.check(got + tol >= expect && got <= expect + tol, "known region within tolerance");
-    // One count per instruction (pmusim), Region's reads prepared: the body's instructions exactly,
-    // none of the region's own left after calibration, around a body whose argument is loaded
-    // through a pointer the loop keeps (s: bench/zero_cost window_run_region_call_arg_<N>counters).
-    // Its set-up is the one load known_extra counts; i386 passes it on the stack, a store more.
-    // GCC's code, as the fast and counter regions' checks.
-#if !defined(__clang__)
-#if defined(__i386__)
-    constexpr std::uint64_t kArgStore = 1;
-#else
-    constexpr std::uint64_t kArgStore = 0;
-#endif
-    if (!requires { B::kSoftwareRead; } && s.per_instr_num == 1 && s.per_instr_den == 1 && s.resolution == 0 &&
-        regions.prepared_count() != 0)
-      checks.check(got == expect + kArgStore, "Region: known region exact, no uncalibrated instruction");
-#endif
   } else {
     out.put("known region: ");
     out.dec(known.min[0]);
