@@ -154,7 +154,7 @@ pmukit_status pmukit_region_begin(unsigned id) {
   if (id >= PMUKIT_MAX_REGIONS) return PMUKIT_BAD_ARGUMENT;
   if (pmukit_c::state.is_open[id]) return PMUKIT_BUSY;
   pmukit_c::state.is_open[id] = true;
-  pmukit_c::state.regions.begin(pmukit_c::state.open[id]);  // its first reads the last thing it does
+  pmukit_c::state.open[id] = pmukit_c::state.regions.begin();
   return PMUKIT_OK;
 }
 pmukit_status pmukit_region_end(unsigned id) {

@@ -1,9 +1,8 @@
 #pragma once
-// Counter regions: one counter chosen at run time, with a window near a fast region's. A sweep of
-// every counter bracketed by overflow status reads and a fold check, out of line, puts 44 to 320
-// instructions between a counter's two reads (Region's fall-back, profiler/region.hpp, whose
-// prepared reads are these). Here the counter is chosen once (select()), and the region's window
-// holds only what reading a counter
+// Counter regions: one counter chosen at run time, with a window near a fast region's. Region
+// (profiler/region.hpp) reads every counter added, in a sweep bracketed by overflow status reads
+// and a fold check, out of line: 44 to 320 instructions between a counter's two reads. Here the
+// counter is chosen once (select()), and the region's window holds only what reading a counter
 // chosen at run time costs (bench/zero_cost gates it at 4: window_region_1counter):
 //   - a PMU of one counter (RM7000): its read, inline, as in a fast region: 0 between the reads;
 //   - a driver that gives the count register's address (counter_address: the MIPS CM's count
@@ -73,7 +72,7 @@
 
 #include "hal/core/bus/barrier.hpp"
 #include "profiler/profiler.hpp"
-#include "profiler/region_stats.hpp"
+#include "profiler/region.hpp"
 
 namespace prof {
 
@@ -101,13 +100,8 @@ class CounterRegions {
     Low low[N];  // the second reads
   };
 
-  // Nothing selected (set(k, nullptr) for every position), constant-initialised: a static one needs
-  // no start-up code (Regions keeps one, profiler/region.hpp).
-  constexpr explicit CounterRegions(Profiler<B>& p) : p_(p), read_{} {
-    for (unsigned k = 0; k < N; ++k) {
-      read_[k] = &read_none;
-      if constexpr (kByAddress) address_[k] = &unused_;
-    }
+  explicit CounterRegions(Profiler<B>& p) : p_(p) {
+    for (unsigned k = 0; k < N; ++k) set(k, nullptr);
   }
 
   // The counters to measure, 1..N of them: added (bad_argument), not linked (not_linkable), not
@@ -126,11 +120,6 @@ class CounterRegions {
     return Status::ok;
   }
   Status select(Counter c) { return select(&c, 1); }
-  // No counter: every position reads nothing that counts (Region's fall-back, profiler/region.hpp).
-  void deselect() {
-    for (unsigned k = 0; k < N; ++k) set(k, nullptr);
-    n_ = 0;
-  }
   Counter selected(unsigned k = 0) const { return k < n_ ? counter_[N - n_ + k] : Counter{}; }
   unsigned selected_count() const { return n_; }
 
@@ -194,21 +183,10 @@ class CounterRegions {
     pmu::call_barrier();
     return m;
   }
-  // The first reads alone, as begin() makes them (Region's: its anchors stay where its
-  // out-of-line begin put them, not copied at the region's site).
-  [[gnu::always_inline]] Lows first_lows(const Handles& r) const {
-    Lows a;
-    pmu::schedule_barrier();
-    first_reads<true>(a, r, std::make_index_sequence<N>{});
-    pmu::call_barrier();
-    return a;
-  }
-  // The second reads, in the reverse order (nested): the first thing end does. Kept: Region's
-  // (each value kept before the next read, as first_lows()).
-  template <bool Kept = false>
+  // The second reads, in the reverse order (nested): the first thing end does.
   [[gnu::always_inline]] Lows second_reads(const Handles& r) const {
     Lows b;
-    second_reads<Kept>(b, r, std::make_index_sequence<N>{});
+    second_reads(b, r, std::make_index_sequence<N>{});
     return b;
   }
   [[gnu::noinline, PROF_REGION_CALL]] Mark anchor() const {
@@ -235,41 +213,12 @@ class CounterRegions {
   // After the second reads (`b`): the anchors, then the region's values into `stats`.
   // Out of line: one copy for every region.
   [[gnu::noinline, PROF_REGION_CALL]] void finish(const Mark& a, const Lows& b, RegionStats<B>& stats) const {
-    After t;
-    anchors_after(a.index, t);
+    std::uint64_t raw[N] = {}, anchor[N] = {};
+    for (unsigned k = 0; k < N; ++k)
+      if (a.index[k] != Counter::kInvalid) anchor[k] = p_.read_anchor(Counter{a.index[k]}, raw[k]);
+    bool voided = !p_.running() || p_.epoch() != a.epoch;
     std::uint64_t d[N] = {};
     unsigned used = 0;
-    const bool voided = differences(a, b, t, d, used);
-    bool clamped = false;
-    for (unsigned i = 0; i < (used ? used : 1); ++i) stats.add(i, net_of(d[i], overhead_[i], voided, clamped));
-    stats.close(clamped, voided, p_.interrupts() - a.interrupts);
-  }
-  // The anchors after the second reads, of the counter at each position (`index`, Mark::index):
-  // the first thing finish() does. Region's end reads them on its own (profiler/region.hpp).
-  struct After {
-    std::uint64_t anchor[N];
-    std::uint64_t raw[N];
-    std::uint8_t index[N];
-  };
-  [[gnu::always_inline]] void anchors_after(const std::uint8_t (&index)[N], After& t) const {
-    for (unsigned k = 0; k < N; ++k) {
-      t.index[k] = index[k];
-      t.raw[k] = 0;
-      t.anchor[k] = index[k] == Counter::kInvalid ? 0 : p_.read_anchor(Counter{index[k]}, t.raw[k]);
-    }
-  }
-  // The counter at each position now (what anchor() records).
-  void positions(std::uint8_t (&index)[N]) const {
-    for (unsigned k = 0; k < N; ++k) index[k] = counter_[k].index;
-  }
-  // finish()'s values from the anchors after (`t`): d[k] for the k-th counter selected (`used` of
-  // them); true when the call is void. Region's end takes them too.
-  [[gnu::always_inline]] bool differences(const Mark& a, const Lows& b, const After& t, std::uint64_t (&d)[N],
-                                          unsigned& used) const {
-    const std::uint64_t(&raw)[N] = t.raw;
-    const std::uint64_t(&anchor)[N] = t.anchor;
-    bool voided = !p_.running() || p_.epoch() != a.epoch;
-    used = 0;
     for (unsigned k = 0; k < N; ++k) {
       const Counter c{a.index[k]};
       if (c.index == Counter::kInvalid) continue;
@@ -280,7 +229,10 @@ class CounterRegions {
       voided |= second < first;
       d[used++] = second - first;
     }
-    return voided || used == 0;  // nothing selected
+    voided |= used == 0;  // nothing selected
+    bool clamped = false;
+    for (unsigned i = 0; i < (used ? used : 1); ++i) stats.add(i, net_of(d[i], overhead_[i], voided, clamped));
+    stats.close(clamped, voided, p_.interrupts() - a.interrupts);
   }
 
   // The smallest cost of an empty region becomes the overhead of each counter (the code every
@@ -293,7 +245,7 @@ class CounterRegions {
       CounterRegion<B, N> r{*this, empty};
     }
     for (unsigned it = 0; it < iterations; ++it) {
-      stagger_region(it);
+      Regions<B>::stagger(it);
       CounterRegion<B, N> r{*this, empty};
     }
     for (unsigned k = 0; k < N; ++k) overhead_[k] = empty.calls > empty.voided ? empty.min[k] : 0;
@@ -309,20 +261,13 @@ class CounterRegions {
   }
 
  private:
-  // In order (a comma fold is sequenced left to right). Kept: each value kept before the next read
-  // (Region's: no scheduler groups the reads at one site and not at another, as MIPS's loads
-  // before their stores in Regions::calibrate()'s loop but not at a region's site).
-  template <bool Kept = false, class M, std::size_t... I>  // M: Mark or Lows
-  [[gnu::always_inline]] void first_reads(M& m, const Handles& r, std::index_sequence<I...>) const {
-    ((m.low[I] = read_by(handle(r, I)), keep<Kept>()), ...);
+  template <std::size_t... I>
+  [[gnu::always_inline]] void first_reads(Mark& m, const Handles& r, std::index_sequence<I...>) const {
+    ((m.low[I] = read_by(handle(r, I))), ...);  // in order: a comma fold is sequenced left to right
   }
-  template <bool Kept = false, std::size_t... I>
+  template <std::size_t... I>
   [[gnu::always_inline]] void second_reads(Lows& b, const Handles& r, std::index_sequence<I...>) const {
-    ((b.low[N - 1 - I] = read_by(handle(r, N - 1 - I)), keep<Kept>()), ...);
-  }
-  template <bool Kept>
-  [[gnu::always_inline]] static void keep() {
-    if constexpr (Kept) pmu::schedule_barrier();
+    ((b.low[N - 1 - I] = read_by(handle(r, N - 1 - I))), ...);
   }
   template <std::size_t... I>
   [[gnu::always_inline]] static void copy(Mark& to, const Mark& from, std::index_sequence<I...>) {

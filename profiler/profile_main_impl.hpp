@@ -179,8 +179,7 @@ int profile_main(int (*run)(), const pmukit_profile_options* options, const Boar
   prof::RegionStats<pmukit_c::B>& whole = st.stats[pmukit_c::kRunRegion];
 
   Board::irq_enable();
-  prof::Regions<pmukit_c::B>::Mark mark;
-  st.regions.begin(mark);  // its first reads the last thing it does
+  const auto mark = st.regions.begin();
   const int rc = run();
   st.regions.end(mark, whole);
   Board::irq_disable();

@@ -498,11 +498,6 @@ def region_windows_of(arch: str, body: list[Insn], funcs: dict, counter_read: re
         for c0, c1 in spans:
             first = c0 + (2 if arch == "mips" else 1)  # a delay slot runs before the call's target
             reads = [k for k, text in items if first <= k < c1 and text != "call"]
-            # The counter reads (other accesses, such as finish's arguments copied through a base
-            # other than the stack pointer, are not reads; between the reads they count as
-            # instructions).
-            if len(reads) != 2 and counter_read is not None:
-                reads = [k for k in reads if counter_read.match(dict(items)[k])]
             if regions == 1 and len(reads) != 2:
                 return [], f"{len(reads)} accesses between the anchor and finish calls, expected the two reads"
             if len(reads) != 2:
@@ -696,16 +691,10 @@ def check_object(target: str, objdump: str, obj: str) -> list[Row]:
         if not name.startswith("window_"):
             continue
         op = name[len("window_"):]
-        # Region's prepared sequence (window_run_region_<N>counters) is gated as a counter region's.
-        m_n = re.fullmatch(r"(run_)?region(_call)?_(\d+)counters", op)
-        if m_n and int(m_n.group(3)) == 1:  # one position: as window_region_1counter
-            w, problem = region_window_of(arch, counted(arch, f), funcs, expect.counter_read)
-            rows.append(Row(target, f"window_{op}", max(w, 0), REGION_WINDOW_LIMIT, True, False, problem,
-                            [i.text() for i in counted(arch, f)], []))
-            continue
+        m_n = re.fullmatch(r"region(_call)?_(\d+)counters", op)
         if m_n:
             body = counted(arch, f)
-            n = int(m_n.group(3))
+            n = int(m_n.group(2))
             windows, nested, problem = region_windows_n(arch, body, funcs, n, expect.counter_read)
             text = [i.text() for i in body]
             own = [w - sum(nested[j - 1] + nested[2 * n - 2 - j] for j in range(k + 1, n))

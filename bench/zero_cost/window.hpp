@@ -26,11 +26,6 @@
 //                                     (zc_region_select_<N>), reads nested; check.py gates the
 //                                     innermost counter's window at REGION_WINDOW_LIMIT and each
 //                                     nested read at a single read's length (REGION_NESTED_READ)
-//   PMU_ZC_WINDOW_RUN_REGION(Pmu, N)  window_run_region_<N>counters and
-//                                     window_run_region_call_<N>counters: a prof::Region (the
-//                                     counters added, at run time) whose prepared sequence reads
-//                                     N = Regions<Pmu>::kPositions positions; gated as
-//                                     window_region_<N>counters (N = 1: as window_region_1counter)
 // And the PMU sampling interrupt for a counter known at compile time (check.py, "Branches"):
 //   PMU_ZC_PMU_IRQ(Pmu, slot, tests)  branches_pmu_irq_<tests>: Sampler::on_pmu_interrupt<slot>
 //                                     into a keep-newest ring, gated on at most `tests` conditional
@@ -43,7 +38,6 @@
 //   PMU_ZC_WINDOW_LIMIT(n)            the gate of window_1slot where it is not 2 (WINDOW_LIMIT)
 #include "profiler/counter_region.hpp"
 #include "profiler/fast_region.hpp"
-#include "profiler/region.hpp"
 #include "profiler/sampler.hpp"
 
 namespace zc {
@@ -137,24 +131,6 @@ template <class Pmu, unsigned N>
   v[2] = g * h + n;
 }
 
-// prof::Region (profiler/region.hpp) with the counters added chosen at run time (zc_run_region_add
-// adds them): its prepared sequence reads Regions::kPositions positions, nested.
-template <class Pmu>
-inline prof::Regions<Pmu> regions{profiler<Pmu>};
-
-template <class Pmu>
-[[gnu::always_inline]] inline void window_run_region_call(unsigned n) {
-  unsigned* const v = zc_window_values;
-  const unsigned a = v[0], b = v[1], c = v[2], d = v[3], e = v[4], f = v[5], g = v[6], h = v[7];
-  {
-    prof::Region<Pmu> r{regions<Pmu>, stats<Pmu>};
-    zc_window_body();
-  }
-  v[0] = a * b + c;
-  v[1] = d * e + f;
-  v[2] = g * h + n;
-}
-
 template <class Pmu, unsigned... Slots>
 [[gnu::always_inline]] inline void window() {
   prof::FastRegion r{fast<Pmu, Slots...>, stats<Pmu>};
@@ -202,17 +178,6 @@ template <class Pmu, unsigned... Slots>
     asm volatile("" ::: "memory");                                                              \
   }                                                                                             \
   extern "C" void window_region_call_##N##counters(unsigned n) { zc::window_region_call_n<Pmu, N>(n); }
-#define PMU_ZC_WINDOW_RUN_REGION(Pmu, N)                                                           \
-  static_assert(prof::Regions<Pmu>::kPositions == N, "N: Regions<Pmu>::kPositions");             \
-  extern "C" unsigned zc_run_region_add(unsigned code) {                                           \
-    prof::Counter c;                                                                               \
-    return static_cast<unsigned>(zc::profiler<Pmu>.add(pmu::EventConfig{code, 0, 0}, c));          \
-  }                                                                                                \
-  extern "C" void window_run_region_##N##counters() {                                              \
-    prof::Region<Pmu> r{zc::regions<Pmu>, zc::stats<Pmu>};                                         \
-    asm volatile("" ::: "memory");                                                                 \
-  }                                                                                                \
-  extern "C" void window_run_region_call_##N##counters(unsigned n) { zc::window_run_region_call<Pmu>(n); }
 #define PMU_ZC_PMU_IRQ(Pmu, slot, tests)                                                 \
   extern "C" void branches_pmu_irq_##tests(std::uint32_t pc, std::uint32_t lr) {         \
     zc::sampler<Pmu>.template on_pmu_interrupt<slot>(pc, lr);                            \
