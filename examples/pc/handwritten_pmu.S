@@ -36,8 +36,8 @@ handwritten_pmu:
         subl    $PERIOD, %eax
         sbbl    $0, %edx
         shll    $1, %ebx
-        cmpl    $0x80000000, %edx
-        rcrl    $1, %ebx                /* OVF: set only if the rewound count is not negative */
+        cmpb    $0x80, %dl
+        rcrl    $1, %ebx                /* OVF: set only if the rewound count's bit 39 is clear */
         andl    $0xFF, %edx
         wrmsr
         wrmsr

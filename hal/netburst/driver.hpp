@@ -297,18 +297,24 @@ struct Driver : CounterDriver<Bus, CounterRegs, 40, CounterReadRegs<Read>> {
   }
   // Sampling's common case (hal/core/driver.hpp), in clear_overflow's order: one CCCR write
   // stops the counter, the counter is rewound while stopped (erratum O8 above), the next CCCR
-  // write restores ENABLE and clears OVF, and the LVT entry is unmasked last. That write clears
-  // OVF only when the count went back past 0 (fewer than `period` events since the overflow);
-  // otherwise it writes OVF set (also where OVF came late, see overflow_status), the counter
-  // asserts its PMI again, and the unmask brings the next period's sample. Its one test is who
-  // owns that entry (set_pmi_vector), fixed while sampling.
+  // write restores ENABLE and clears OVF, and the LVT entry is unmasked last. That write keeps
+  // OVF set only when the rewound count, in 40 bits, has bit 39 clear: a period or more since the
+  // overflow (also where OVF came late, see overflow_status); the counter asserts its PMI again,
+  // and the unmask brings the next period's sample. Bit 39 set clears it: fewer than `period`
+  // events since the overflow (the count went back past 0), or no overflow at all, a PMI the local
+  // APIC held in its IRR from before the counter got its preset (Intel SDM Vol. 3A, 10.8.4: an
+  // overflow after the CPU masked interrupts, taken after disarm and the next arm). OVF set there
+  // would ask for a period no event filled, and each of those PMIs for one more: 2^40 / period of
+  // them. That PMI rewinds one period, counted like the others. Its one test is who owns that
+  // entry (set_pmi_vector), fixed while sampling.
   template <unsigned Slot>
   static void rearm(std::uint64_t period) {
     using C = Cccr<Slot>;
     const u32 c = static_cast<u32>(R::template read_raw<C>());  // bits 63:32 reserved
     R::template write_raw<C>(c & ~cccr::ENABLE);
     const u64 left = Base::template read<Slot>() - period;
-    const u32 ovf = static_cast<u32>(cccr::OVF) & (static_cast<u32>(left >> 63) - 1u);
+    // Bit 39 (the high word's bit 7) moved onto OVF's bit 31, inverted: set when bit 39 is clear.
+    const u32 ovf = ~(static_cast<u32>(left >> 32) << 24) & static_cast<u32>(cccr::OVF);
     write<Slot>(left & kCounterMask);
     R::template write_raw<C>((c & ~static_cast<u32>(cccr::OVF)) | ovf);
     if (owns_lvt_) pmi_acknowledge();

@@ -4,11 +4,14 @@
  * and nothing else, with no frame and no call:
  *   - re-arm by rewind, in the driver's order: CCCR0's ENABLE cleared, the counter rewound by the
  *     period while stopped (a 40-bit write lands in two parts, Xeon MP erratum O8; written twice,
- *     Pentium 4 erratum N15), then CCCR0 written with ENABLE back and OVF cleared only when the
- *     rewind went back past 0 (fewer than a period since the overflow: the next one is ahead;
- *     otherwise OVF stays, the counter asserts its PMI again and the unmask below brings the
- *     next period's sample). OVF is sticky and cleared by writing 0 (Intel SDM Vol. 3B 18.15.3,
- *     the CCCR; 18.15.5.8, "Generating an Interrupt on Overflow");
+ *     Pentium 4 erratum N15), then CCCR0 written with ENABLE back and OVF kept only when the
+ *     rewound count's bit 39 is clear (a period or more since the overflow: OVF stays, the
+ *     counter asserts its PMI again and the unmask below brings the next period's sample). Bit 39
+ *     set clears it: the rewind went back past 0 (the next overflow is ahead), or the counter had
+ *     not wrapped at all (a PMI the local APIC held from before the Sampler's preset, Intel SDM
+ *     Vol. 3A 10.8.4: one sample, one rewind, not one more PMI per period). OVF is sticky and
+ *     cleared by writing 0 (Intel SDM Vol. 3B 18.15.3, the CCCR; 18.15.5.8, "Generating an
+ *     Interrupt on Overflow");
  *   - the local APIC's LVT performance-counter entry unmasked: NetBurst masks PMIs upon
  *     delivering one (Intel SDM Vol. 3B, NetBurst chapter), and an overflowed counter asserts its
  *     PMI until OVF is cleared: unmasked after the CCCR write, as the driver's pmi_acknowledge;
@@ -59,9 +62,9 @@ pc_pmu_fast:
         movl    $MSR_COUNTER0, %ecx
         rdmsr
         subl    pc_pmu_period, %eax
-        sbbl    $0, %edx                /* negative: the next overflow is ahead */
+        sbbl    $0, %edx                /* bit 39 set: the next overflow is ahead */
         shll    $1, %ebx                /* OVF (bit 31) out ... */
-        cmpl    $0x80000000, %edx       /* CF: the rewound count is not negative */
+        cmpb    $0x80, %dl              /* CF: the rewound count's bit 39 is clear */
         rcrl    $1, %ebx                /* ... and in again: set only then */
         andl    $0xFF, %edx             /* 40 bits */
         wrmsr
