@@ -144,7 +144,10 @@ void pmukit_reset(void) { pmukit_c::state.profiler.reset(); }
 uint64_t pmukit_read(pmukit_counter h) { return pmukit_c::state.profiler.read(pmukit_c::counter(h)); }
 void pmukit_fold(void) { pmukit_c::state.profiler.fold(); }
 
-void pmukit_calibrate(void) { pmukit_c::state.regions.calibrate(); }
+void pmukit_calibrate(void) {
+  pmukit_c::state.regions.calibrate();
+  pmukit_c::state.regions.calibrate_calls();  // the C API's regions: begin(Mark&)/end()
+}
 pmukit_status pmukit_region_name(unsigned id, const char* name) {
   if (id >= PMUKIT_MAX_REGIONS || !name) return PMUKIT_BAD_ARGUMENT;
   pmukit_c::state.stats[id].name = name;
@@ -154,7 +157,7 @@ pmukit_status pmukit_region_begin(unsigned id) {
   if (id >= PMUKIT_MAX_REGIONS) return PMUKIT_BAD_ARGUMENT;
   if (pmukit_c::state.is_open[id]) return PMUKIT_BUSY;
   pmukit_c::state.is_open[id] = true;
-  pmukit_c::state.open[id] = pmukit_c::state.regions.begin();
+  pmukit_c::state.regions.begin(pmukit_c::state.open[id]);  // its first reads the last thing it does
   return PMUKIT_OK;
 }
 pmukit_status pmukit_region_end(unsigned id) {

@@ -1,8 +1,9 @@
 #pragma once
-// Counter regions: one counter chosen at run time, with a window near a fast region's. Region
-// (profiler/region.hpp) reads every counter added, in a sweep bracketed by overflow status reads
-// and a fold check, out of line: 44 to 320 instructions between a counter's two reads. Here the
-// counter is chosen once (select()), and the region's window holds only what reading a counter
+// Counter regions: one counter chosen at run time, with a window near a fast region's. A sweep of
+// every counter bracketed by overflow status reads and a fold check, out of line, puts 44 to 320
+// instructions between a counter's two reads (Region's fall-back, profiler/region.hpp, whose
+// prepared reads are these). Here the counter is chosen once (select()), and the region's window
+// holds only what reading a counter
 // chosen at run time costs (bench/zero_cost gates it at 4: window_region_1counter):
 //   - a PMU of one counter (RM7000): its read, inline, as in a fast region: 0 between the reads;
 //   - a driver that gives the count register's address (counter_address: the MIPS CM's count
@@ -49,8 +50,8 @@
 // call, reader and the move that keeps the value; bench/zero_cost: window_region_<N>counters and
 // window_region_<N>counters_read). Each counter has its own anchors; any one void voids the call.
 // On i386 (three callee-saved registers) the readers are called through the object, not through
-// copies in registers (kCallThroughObject). There the N first values are kept in those registers
-// too: with 2 or 3 positions a caller's own value may be spilled and loaded again between the
+// copies in registers (kCallThroughObject; Region's reads on ARM too: kKeptCallThroughObject).
+// There the N first values are kept in those registers too: with 2 or 3 positions a caller's own value may be spilled and loaded again between the
 // reads (NetBurst's example, 3 positions: the outermost counter reads 20008 for 20007; keeping
 // the first values in memory instead makes the region's own state memory that an asm "memory"
 // clobber in the body forces loaded again, one instruction more in every such window).
@@ -72,7 +73,7 @@
 
 #include "hal/core/bus/barrier.hpp"
 #include "profiler/profiler.hpp"
-#include "profiler/region.hpp"
+#include "profiler/region_stats.hpp"
 
 namespace prof {
 
@@ -100,8 +101,13 @@ class CounterRegions {
     Low low[N];  // the second reads
   };
 
-  explicit CounterRegions(Profiler<B>& p) : p_(p) {
-    for (unsigned k = 0; k < N; ++k) set(k, nullptr);
+  // Nothing selected (set(k, nullptr) for every position), constant-initialised: a static one needs
+  // no start-up code (Regions keeps one, profiler/region.hpp).
+  constexpr explicit CounterRegions(Profiler<B>& p) : p_(p), read_{} {
+    for (unsigned k = 0; k < N; ++k) {
+      read_[k] = &read_none;
+      if constexpr (kByAddress) address_[k] = &unused_;
+    }
   }
 
   // The counters to measure, 1..N of them: added (bad_argument), not linked (not_linkable), not
@@ -120,6 +126,11 @@ class CounterRegions {
     return Status::ok;
   }
   Status select(Counter c) { return select(&c, 1); }
+  // No counter: every position reads nothing that counts (Region's fall-back, profiler/region.hpp).
+  void deselect() {
+    for (unsigned k = 0; k < N; ++k) set(k, nullptr);
+    n_ = 0;
+  }
   Counter selected(unsigned k = 0) const { return k < n_ ? counter_[N - n_ + k] : Counter{}; }
   unsigned selected_count() const { return n_; }
 
@@ -152,8 +163,19 @@ class CounterRegions {
 #else
   static constexpr bool kCallThroughObject = false;
 #endif
+  // Region's reads (Kept, profiler/region.hpp) on ARM too: N reader pointers kept across the body
+  // with Region's own values leave a caller's value no callee-saved register (r4-r11), and its
+  // load is in the window (XScale's known region: one instruction) where calibrate()'s empty
+  // region has none. Through the object: one load before each call (innermost window 3 -> 4), in
+  // every region and in calibrate() alike.
+#if defined(__i386__) || defined(__arm__)
+  static constexpr bool kKeptCallThroughObject = !kOneSlot && !kByAddress;
+#else
+  static constexpr bool kKeptCallThroughObject = false;
+#endif
+  template <bool Kept = false>
   [[gnu::always_inline]] Handle handle(const Handles& r, unsigned k) const {
-    if constexpr (kCallThroughObject)
+    if constexpr (Kept ? kKeptCallThroughObject : kCallThroughObject)
       return read_[k];
     else
       return r.h[k];
@@ -183,11 +205,35 @@ class CounterRegions {
     pmu::call_barrier();
     return m;
   }
-  // The second reads, in the reverse order (nested): the first thing end does.
+  // The first reads alone, as begin() makes them (Region's: its anchors stay where its
+  // out-of-line begin put them, not copied at the region's site).
+  [[gnu::always_inline]] Lows first_lows(const Handles& r) const {
+    Lows a;
+    pmu::schedule_barrier();
+    first_reads<true>(a, r, std::make_index_sequence<N>{});
+    pmu::call_barrier();
+    return a;
+  }
+  // The second reads, in the reverse order (nested): the first thing end does. Kept: Region's
+  // (each value kept before the next read, as first_lows()).
+  template <bool Kept = false>
   [[gnu::always_inline]] Lows second_reads(const Handles& r) const {
     Lows b;
-    second_reads(b, r, std::make_index_sequence<N>{});
+    second_reads<Kept>(b, r, std::make_index_sequence<N>{});
     return b;
+  }
+  // Region's reads (profiler/region.hpp): each value stored into the region's slot (volatile
+  // words of memory) right after its read, the same store at every site, so the caller keeps no
+  // register and no stack word for them.
+  template <class M>
+  [[gnu::always_inline]] void first_reads_to(M& a, const Handles& r) const {
+    pmu::schedule_barrier();
+    first_reads<true>(a, r, std::make_index_sequence<N>{});
+    pmu::call_barrier();
+  }
+  template <class M>
+  [[gnu::always_inline]] void second_reads_to(M& b, const Handles& r) const {
+    second_reads<true>(b, r, std::make_index_sequence<N>{});
   }
   [[gnu::noinline, PROF_REGION_CALL]] Mark anchor() const {
     Mark m;
@@ -213,12 +259,41 @@ class CounterRegions {
   // After the second reads (`b`): the anchors, then the region's values into `stats`.
   // Out of line: one copy for every region.
   [[gnu::noinline, PROF_REGION_CALL]] void finish(const Mark& a, const Lows& b, RegionStats<B>& stats) const {
-    std::uint64_t raw[N] = {}, anchor[N] = {};
-    for (unsigned k = 0; k < N; ++k)
-      if (a.index[k] != Counter::kInvalid) anchor[k] = p_.read_anchor(Counter{a.index[k]}, raw[k]);
-    bool voided = !p_.running() || p_.epoch() != a.epoch;
+    After t;
+    anchors_after(a.index, t);
     std::uint64_t d[N] = {};
     unsigned used = 0;
+    const bool voided = differences(a, b, t, d, used);
+    bool clamped = false;
+    for (unsigned i = 0; i < (used ? used : 1); ++i) stats.add(i, net_of(d[i], overhead_[i], voided, clamped));
+    stats.close(clamped, voided, p_.interrupts() - a.interrupts);
+  }
+  // The anchors after the second reads, of the counter at each position (`index`, Mark::index):
+  // the first thing finish() does. Region's end reads them on its own (profiler/region.hpp).
+  struct After {
+    std::uint64_t anchor[N];
+    std::uint64_t raw[N];
+    std::uint8_t index[N];
+  };
+  [[gnu::always_inline]] void anchors_after(const std::uint8_t (&index)[N], After& t) const {
+    for (unsigned k = 0; k < N; ++k) {
+      t.index[k] = index[k];
+      t.raw[k] = 0;
+      t.anchor[k] = index[k] == Counter::kInvalid ? 0 : p_.read_anchor(Counter{index[k]}, t.raw[k]);
+    }
+  }
+  // The counter at each position now (what anchor() records).
+  void positions(std::uint8_t (&index)[N]) const {
+    for (unsigned k = 0; k < N; ++k) index[k] = counter_[k].index;
+  }
+  // finish()'s values from the anchors after (`t`): d[k] for the k-th counter selected (`used` of
+  // them); true when the call is void. Region's end takes them too.
+  [[gnu::always_inline]] bool differences(const Mark& a, const Lows& b, const After& t, std::uint64_t (&d)[N],
+                                          unsigned& used) const {
+    const std::uint64_t(&raw)[N] = t.raw;
+    const std::uint64_t(&anchor)[N] = t.anchor;
+    bool voided = !p_.running() || p_.epoch() != a.epoch;
+    used = 0;
     for (unsigned k = 0; k < N; ++k) {
       const Counter c{a.index[k]};
       if (c.index == Counter::kInvalid) continue;
@@ -229,10 +304,7 @@ class CounterRegions {
       voided |= second < first;
       d[used++] = second - first;
     }
-    voided |= used == 0;  // nothing selected
-    bool clamped = false;
-    for (unsigned i = 0; i < (used ? used : 1); ++i) stats.add(i, net_of(d[i], overhead_[i], voided, clamped));
-    stats.close(clamped, voided, p_.interrupts() - a.interrupts);
+    return voided || used == 0;  // nothing selected
   }
 
   // The smallest cost of an empty region becomes the overhead of each counter (the code every
@@ -245,7 +317,7 @@ class CounterRegions {
       CounterRegion<B, N> r{*this, empty};
     }
     for (unsigned it = 0; it < iterations; ++it) {
-      Regions<B>::stagger(it);
+      stagger_region(it);
       CounterRegion<B, N> r{*this, empty};
     }
     for (unsigned k = 0; k < N; ++k) overhead_[k] = empty.calls > empty.voided ? empty.min[k] : 0;
@@ -261,13 +333,20 @@ class CounterRegions {
   }
 
  private:
-  template <std::size_t... I>
-  [[gnu::always_inline]] void first_reads(Mark& m, const Handles& r, std::index_sequence<I...>) const {
-    ((m.low[I] = read_by(handle(r, I))), ...);  // in order: a comma fold is sequenced left to right
+  // In order (a comma fold is sequenced left to right). Kept: each value kept before the next read
+  // (Region's: no scheduler groups the reads at one site and not at another, as MIPS's loads
+  // before their stores in Regions::calibrate()'s loop but not at a region's site).
+  template <bool Kept = false, class M, std::size_t... I>  // M: Mark or Lows
+  [[gnu::always_inline]] void first_reads(M& m, const Handles& r, std::index_sequence<I...>) const {
+    ((m.low[I] = read_by(handle<Kept>(r, I)), keep<Kept>()), ...);
   }
-  template <std::size_t... I>
-  [[gnu::always_inline]] void second_reads(Lows& b, const Handles& r, std::index_sequence<I...>) const {
-    ((b.low[N - 1 - I] = read_by(handle(r, N - 1 - I))), ...);
+  template <bool Kept = false, class M, std::size_t... I>  // M: Lows, or Region's slot (volatile)
+  [[gnu::always_inline]] void second_reads(M& b, const Handles& r, std::index_sequence<I...>) const {
+    ((b.low[N - 1 - I] = read_by(handle<Kept>(r, N - 1 - I)), keep<Kept>()), ...);
+  }
+  template <bool Kept>
+  [[gnu::always_inline]] static void keep() {
+    if constexpr (Kept) pmu::schedule_barrier();
   }
   template <std::size_t... I>
   [[gnu::always_inline]] static void copy(Mark& to, const Mark& from, std::index_sequence<I...>) {

@@ -143,6 +143,7 @@ template <class Board>
     O::put("); the region main counts its calls only, the board's timer samples\n");
   }
   st.regions.calibrate();
+  st.regions.calibrate_calls();  // the run's region and the C API's: begin(Mark&)/end()
   st.stats[pmukit_c::kRunRegion].name = "main";
 
   // Sampling: the cycles counter's overflow interrupt where it works, else the board's timer.
@@ -179,7 +180,8 @@ int profile_main(int (*run)(), const pmukit_profile_options* options, const Boar
   prof::RegionStats<pmukit_c::B>& whole = st.stats[pmukit_c::kRunRegion];
 
   Board::irq_enable();
-  const auto mark = st.regions.begin();
+  prof::Regions<pmukit_c::B>::Mark mark;
+  st.regions.begin(mark);  // its first reads the last thing it does
   const int rc = run();
   st.regions.end(mark, whole);
   Board::irq_disable();

@@ -142,6 +142,7 @@ class Profiler {
       if (s == Status::ok) {
         counters_[hi.index].linked_lo = lo.index;
         linked_lows_ |= bit(slot_of(lo));
+        layout_ = layout_ + 1;
       }
       return s;
     }
@@ -158,6 +159,7 @@ class Profiler {
     rearm_period_ = 0;
     for (auto& c : counters_) c = Slot{};
     for (auto& v : start_value_) v = 0;
+    layout_ = layout_ + 1;
   }
 
   // The value reset()/start() load into a slot instead of 0: a sampling preset (Sampler::arm sets
@@ -171,8 +173,14 @@ class Profiler {
   // acknowledging it there lost the sample and left the counter 2^width events from the next one.
   void set_sampled(unsigned slot, bool sampled) {
     if (slot < kMaxCounters) sampled_ = sampled ? sampled_ | bit(slot) : sampled_ & ~bit(slot);
+    layout_ = layout_ + 1;
   }
   std::uint32_t sampled_slots() const { return sampled_; }
+  // Bumped by every change to what a region reads or how: add, link, clear, set_sampled,
+  // count_rearms_in. Regions prepares its read sequence again when it changed (profiler/region.hpp).
+  std::uint32_t layout() const { return layout_; }
+  // A board's fast PMU vector re-arms a counter, counted in a word of its own (count_rearms_in).
+  bool counts_rearms() const { return rearm_word_ != &kNoRearms; }
 
   // --- sampling's accounts (prof::Sampler; interrupt context where marked) ---
   // A sampled counter's value stays what it would be without sampling: every re-arm that moves
@@ -203,6 +211,7 @@ class Profiler {
     rearm_period_ = on ? period : 0;
     rearm_base_ = *rearm_word_;
     folds_ = folds_ + 1;
+    layout_ = layout_ + 1;
   }
   // The fold count, for a board's fast vector to bump once per re-arm (load, add 1, store, in the
   // interrupt): a reader it interrupted then retries, as across a fold (count_rearms_in).
@@ -501,6 +510,7 @@ class Profiler {
     linked_lows_ &= ~bit(s);  // no link or sampling state survives from an earlier use of the slot
     sampled_ = sampled_ & ~bit(s);
     start_value_[s] = 0;
+    layout_ = layout_ + 1;
     out = Counter{static_cast<std::uint8_t>(i)};
     return Status::ok;
   }
@@ -587,6 +597,7 @@ class Profiler {
   std::uint64_t latched_[kMaxCounters]{};  // values at the last stop()
   std::uint64_t start_value_[kMaxCounters]{};  // what reset() loads (sampling presets)
   volatile std::uint32_t epoch_ = 0;
+  std::uint32_t layout_ = 0;  // layout()
   bool probed_ = false;
   bool running_ = false;
   bool stopped_latched_ = false;

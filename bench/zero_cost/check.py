@@ -476,6 +476,12 @@ def reader_cost(arch: str, funcs: dict, counter_read: re.Pattern | None) -> tupl
     return max(costs), ""
 
 
+def tail_calls(arch: str, body: list[Insn]) -> list[int]:
+    """MIPS `j`: GCC's tail call (its local branches are `b`), e.g. a Region's out-of-line end as the
+    last thing a function does; it bounds a region's window as a `jal` would."""
+    return [k for k, i in enumerate(body) if arch == "mips" and i.mnem == "j"]
+
+
 def region_window_of(arch: str, body: list[Insn], funcs: dict,
                      counter_read: re.Pattern | None) -> tuple[int, str]:
     windows, problem = region_windows_of(arch, body, funcs, counter_read, 1)
@@ -488,7 +494,7 @@ def region_windows_of(arch: str, body: list[Insn], funcs: dict, counter_read: re
     calls = [k for k, i in enumerate(body) if is_indirect_call(arch, i)]
     if not calls:  # the reads inline: the two accesses between each anchor call and its finish call
         items = signature_items(arch, body)
-        direct = [k for k, text in items if text == "call"]
+        direct = sorted([k for k, text in items if text == "call"] + tail_calls(arch, body))
         if len(direct) < 2:
             return [], "no anchor and finish calls around inline reads"
         windows = []
@@ -498,6 +504,11 @@ def region_windows_of(arch: str, body: list[Insn], funcs: dict, counter_read: re
         for c0, c1 in spans:
             first = c0 + (2 if arch == "mips" else 1)  # a delay slot runs before the call's target
             reads = [k for k, text in items if first <= k < c1 and text != "call"]
+            # The counter reads (other accesses, such as finish's arguments copied through a base
+            # other than the stack pointer, are not reads; between the reads they count as
+            # instructions).
+            if len(reads) != 2 and counter_read is not None:
+                reads = [k for k in reads if counter_read.match(dict(items)[k])]
             if regions == 1 and len(reads) != 2:
                 return [], f"{len(reads)} accesses between the anchor and finish calls, expected the two reads"
             if len(reads) != 2:
@@ -537,6 +548,9 @@ def region_windows_of(arch: str, body: list[Insn], funcs: dict, counter_read: re
 # argument's one set-up instruction (REGION_ARG_SETUP), which the body's known count holds.
 REGION_CALIBRATE_REGIONS = 2
 REGION_ARG_SETUP = 1
+# An argument loaded through a pointer the caller keeps (window_run_region_call_arg_<N>counters):
+# its load, and on i386 (arguments on the stack) its store.
+REGION_LOADED_ARG_SETUP = {"arm": 1, "ppc": 1, "mips": 1, "x86": 2}
 
 
 # A counter region on N counters chosen at run time (CounterRegions<Pmu, N>): the reads nested,
@@ -549,21 +563,40 @@ REGION_ARG_SETUP = 1
 #                                  window of the innermost counter) <= REGION_WINDOW_LIMIT;
 #   window_region_<N>counters_read each nested read <= one read (REGION_NESTED_READ: the reader,
 #                                  its call, one instruction to keep the value, and the call's
-#                                  set-up: e500 mtctr, a MIPS delay slot), so no counter's window
+#                                  set-up: e500 mtctr, a MIPS delay slot, ARM's load of a
+#                                  reader called through the object), so no counter's window
 #                                  grows by more than the reads of the counters nested inside it;
 # and reported (info): window_info_region_<N>counters_outer, the outermost counter's whole window,
 # against REGION_WINDOW_LIMIT + the nested reads it holds.
 REGION_CALL_SETUP = {"arm": 0, "ppc": 1, "mips": 1, "x86": 0}
 
 
+def loaded_call(arch: str, body: list[Insn], k: int) -> str | None:
+    """ARM: the address an indirect call's register was loaded from by the instruction just before
+    it (a reader called through the object: `ldr r3, [r4, #12]; blx r3`), else None."""
+    if arch != "arm" or k == 0 or body[k - 1].mnem != "ldr":
+        return None
+    m = re.fullmatch(r"(\w+),\s*(\[[^\]]*\])", body[k - 1].ops)
+    return m.group(2) if m and m.group(1) == body[k].ops.strip() else None
+
+
 def call_target(arch: str, body: list[Insn], k: int) -> str:
-    """Where an indirect call's pointer is: its operand, or (e500) the mtctr's register before it."""
+    """Where an indirect call's pointer is: its operand, (e500) the mtctr's register before it, or
+    (ARM, through the object) the address it was loaded from just before."""
     if arch == "ppc":
         for j in range(k - 1, -1, -1):
             if body[j].mnem == "mtctr":
                 return body[j].ops
         return "?"
-    return body[k].ops
+    return loaded_call(arch, body, k) or body[k].ops
+
+
+def call_setup(arch: str, body: list[Insn]) -> int:
+    """A reader call's set-up: REGION_CALL_SETUP, and on ARM the pointer's load where every reader
+    is called through the object (Region's reads, profiler/counter_region.hpp)."""
+    calls = [k for k, i in enumerate(body) if is_indirect_call(arch, i)]
+    through = bool(calls) and all(loaded_call(arch, body, k) for k in calls)
+    return REGION_CALL_SETUP[arch] + (1 if through else 0)
 
 
 def region_windows_n(arch: str, body: list[Insn], funcs: dict, n: int,
@@ -590,9 +623,9 @@ def region_windows_n(arch: str, body: list[Insn], funcs: dict, n: int,
         if r < 0:
             return [], [], problem
         reader, end_extra = r + 1, r  # a whole reader; the first's tail and the second's head
-        limit_read = reader + 2 + REGION_CALL_SETUP[arch]
+        limit_read = reader + 2 + call_setup(arch, body)
     else:
-        calls_d = sorted(k for k, text in items if text == "call")
+        calls_d = sorted([k for k, text in items if text == "call"] + tail_calls(arch, body))
         if len(calls_d) < 2:
             return [], [], "no anchor and finish calls around inline reads"
         first = calls_d[0] + (2 if arch == "mips" else 1)
@@ -629,7 +662,7 @@ def region_windows_n(arch: str, body: list[Insn], funcs: dict, n: int,
 def region_nested_limit(arch: str, funcs: dict, body: list[Insn], counter_read: re.Pattern | None) -> int:
     if any(is_indirect_call(arch, i) for i in body):
         r, _ = reader_cost(arch, funcs, counter_read)
-        return r + 1 + 2 + REGION_CALL_SETUP[arch]
+        return r + 1 + 2 + call_setup(arch, body)
     return 2
 
 
@@ -673,6 +706,65 @@ class Row:
         return not self.info and (self.ratio > 1.0 or bool(self.problem))
 
 
+# Stack frames (frame_<op>_with / frame_<op>_without: the same function with and without a region):
+# what a region adds to its caller's frame, in bytes, at most FRAME_LIMIT. A Region keeps its state
+# in Regions' slots, not in the caller's frame (profiler/region.hpp): a few words (the slot, the
+# first values) where the caller has no register for them. Before, the state and a sweep's
+# snapshot were locals of every caller (XScale's example: 268 -> 764 bytes with a prepared sequence).
+FRAME_LIMIT = 64
+FRAME_PATTERNS = {
+    "arm": [(re.compile(r"^(push|stmdb|stmfd)$"), re.compile(r"^(?:sp!, )?\{([^}]*)\}$"), "regs"),
+            (re.compile(r"^vpush$"), re.compile(r"^\{([^}]*)\}$"), "dregs"),
+            (re.compile(r"^sub(\.w)?$"), re.compile(r"^sp, sp, #(\d+)"), "imm")],
+    "mips": [(re.compile(r"^addiu$"), re.compile(r"^sp,sp,-(\d+)$"), "imm")],
+    "ppc": [(re.compile(r"^stwu$"), re.compile(r"^r1,-(\d+)\(r1\)$"), "imm")],
+    "x86": [(re.compile(r"^push$"), re.compile(r"^%e(ax|bx|cx|dx|si|di|bp)$"), "one"),
+            (re.compile(r"^sub$"), re.compile(r"^\$0x([0-9a-f]+),%esp$"), "hex")],
+}
+
+
+def frame_of(arch: str, f: Function) -> int:
+    """Bytes the function's prologue takes from the stack (saved registers and locals)."""
+    total = 0
+    for i in f.insns:
+        for mnem, ops, kind in FRAME_PATTERNS[arch]:
+            if not mnem.match(i.mnem):
+                continue
+            m = ops.match(i.ops)
+            if not m:
+                continue
+            if kind == "regs":
+                total += 4 * len([r for r in m.group(1).split(",") if r.strip()])
+            elif kind == "dregs":
+                total += 8 * len([r for r in m.group(1).split(",") if r.strip()])
+            elif kind == "one":
+                total += 4
+            elif kind == "hex":
+                total += int(m.group(1), 16)
+            else:
+                total += int(m.group(1))
+    return total
+
+
+def frame_rows(target: str, arch: str, funcs: dict) -> list[Row]:
+    rows = []
+    for name, f in funcs.items():
+        m = re.fullmatch(r"frame_(\w+)_with", name)
+        if not m:
+            continue
+        without = funcs.get(f"frame_{m.group(1)}_without")
+        op = f"frame_{m.group(1)}"
+        if without is None:
+            rows.append(Row(target, op, 0, FRAME_LIMIT, False, False, f"no frame_{m.group(1)}_without"))
+            continue
+        a, b = frame_of(arch, f), frame_of(arch, without)
+        problem = "" if a - b <= FRAME_LIMIT else (
+            f"the region adds {a - b} bytes to its caller's frame ({b} -> {a}), more than {FRAME_LIMIT}")
+        rows.append(Row(target, op, max(a - b, 0), FRAME_LIMIT, True, False, problem,
+                        [f"frame with the region: {a} bytes, without: {b}"], []))
+    return rows
+
+
 def check_object(target: str, objdump: str, obj: str) -> list[Row]:
     arch, funcs = disassemble(objdump, obj)
     expect = expectations(objdump, obj)
@@ -691,10 +783,16 @@ def check_object(target: str, objdump: str, obj: str) -> list[Row]:
         if not name.startswith("window_"):
             continue
         op = name[len("window_"):]
-        m_n = re.fullmatch(r"region(_call)?_(\d+)counters", op)
+        # Region's prepared sequence (window_run_region_<N>counters) is gated as a counter region's.
+        m_n = re.fullmatch(r"(run_)?region(_call(?:_arg)?)?_(\d+)counters", op)
+        if m_n and int(m_n.group(3)) == 1:  # one position: as window_region_1counter
+            w, problem = region_window_of(arch, counted(arch, f), funcs, expect.counter_read)
+            rows.append(Row(target, f"window_{op}", max(w, 0), REGION_WINDOW_LIMIT, True, False, problem,
+                            [i.text() for i in counted(arch, f)], []))
+            continue
         if m_n:
             body = counted(arch, f)
-            n = int(m_n.group(2))
+            n = int(m_n.group(3))
             windows, nested, problem = region_windows_n(arch, body, funcs, n, expect.counter_read)
             text = [i.text() for i in body]
             own = [w - sum(nested[j - 1] + nested[2 * n - 2 - j] for j in range(k + 1, n))
@@ -764,6 +862,23 @@ def check_object(target: str, objdump: str, obj: str) -> list[Row]:
             r.problem = (f"{r.ours} instructions between the reads, calibrate() measures {cal.ours}"
                          + (f" (+{REGION_ARG_SETUP}, the body's argument)" if m.group(2) else "")
                          + ": the difference is in every such region")
+    # Region around a call whose argument is loaded through a pointer kept in a register
+    # (window_run_region_call_arg_<N>counters): the empty region's window (window_run_region_<N>counters:
+    # calibrate()'s code, an empty Region) and the argument's set-up (REGION_LOADED_ARG_SETUP).
+    for r in rows:
+        m = re.fullmatch(r"window_run_region_call_arg_(\d+counters)", r.op)
+        if not m:
+            continue
+        empty = by_op.get(f"window_run_region_{m.group(1)}")
+        if empty is None:
+            r.problem = r.problem or f"no window_run_region_{m.group(1)} to compare with"
+            continue
+        arg = REGION_LOADED_ARG_SETUP[arch]
+        r.hand = empty.ours + arg
+        if r.ours != r.hand and not r.problem and not empty.problem:
+            r.problem = (f"{r.ours} instructions between the reads, the empty region has {empty.ours} "
+                         f"(+{arg}, the body's argument): the difference is in every such region")
+    rows += frame_rows(target, arch, funcs)
     # Source order (objdump lists functions in the order of the object), info pairs last.
     order = list(ours) + [o for o in hand if o not in ours]
     for op in sorted(order, key=lambda o: o.startswith("info_")):

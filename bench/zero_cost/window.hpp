@@ -26,6 +26,17 @@
 //                                     (zc_region_select_<N>), reads nested; check.py gates the
 //                                     innermost counter's window at REGION_WINDOW_LIMIT and each
 //                                     nested read at a single read's length (REGION_NESTED_READ)
+//   PMU_ZC_WINDOW_RUN_REGION(Pmu, N)  window_run_region_<N>counters and
+//                                     window_run_region_call_<N>counters: a prof::Region (the
+//                                     counters added, at run time) whose prepared sequence reads
+//                                     N = Regions<Pmu>::kPositions positions; gated as
+//                                     window_region_<N>counters (N = 1: as window_region_1counter);
+//                                     and window_run_region_call_arg_<N>counters (a loop of Regions
+//                                     around a call whose argument is loaded through a pointer
+//                                     kept in a register): its window must be the empty region's
+//                                     (calibrate()'s code) plus the argument's set-up; and
+//                                     frame_run_region_with/_without: a caller with a Region and
+//                                     without, whose stack frames check.py compares (FRAME_LIMIT)
 // And the PMU sampling interrupt for a counter known at compile time (check.py, "Branches"):
 //   PMU_ZC_PMU_IRQ(Pmu, slot, tests)  branches_pmu_irq_<tests>: Sampler::on_pmu_interrupt<slot>
 //                                     into a keep-newest ring, gated on at most `tests` conditional
@@ -38,6 +49,7 @@
 //   PMU_ZC_WINDOW_LIMIT(n)            the gate of window_1slot where it is not 2 (WINDOW_LIMIT)
 #include "profiler/counter_region.hpp"
 #include "profiler/fast_region.hpp"
+#include "profiler/region.hpp"
 #include "profiler/sampler.hpp"
 
 namespace zc {
@@ -131,6 +143,57 @@ template <class Pmu, unsigned N>
   v[2] = g * h + n;
 }
 
+// prof::Region (profiler/region.hpp) with the counters added chosen at run time (zc_run_region_add
+// adds them): its prepared sequence reads Regions::kPositions positions, nested.
+template <class Pmu>
+inline prof::Regions<Pmu> regions{profiler<Pmu>};
+
+template <class Pmu>
+[[gnu::always_inline]] inline void window_run_region_call(unsigned n) {
+  unsigned* const v = zc_window_values;
+  const unsigned a = v[0], b = v[1], c = v[2], d = v[3], e = v[4], f = v[5], g = v[6], h = v[7];
+  {
+    prof::Region<Pmu> r{regions<Pmu>, stats<Pmu>};
+    zc_window_body();
+  }
+  v[0] = a * b + c;
+  v[1] = d * e + f;
+  v[2] = g * h + n;
+}
+
+// A loop of Regions around a call whose argument is loaded through a pointer kept in a register
+// (the examples' known region through Region: spin_exact(s.known_iters)). The region's code kept
+// across the body must leave the caller's pointer its register, so that the body's set-up is its
+// one load (on i386 a store more): calibrate()'s window plus that. Before, XScale's region kept
+// four reader pointers (r4-r11 full: the pointer spilled, 2004 for 2003 in the example) and the
+// MIPS targets' close() took the state by value (a copy loop's addresses kept across the loop).
+template <class Pmu>
+[[gnu::always_inline]] inline void window_run_region_call_arg(const unsigned* p) {
+  asm volatile("" : "+r"(p));
+#pragma GCC unroll 1
+  for (unsigned i = 0; i < 8; ++i) {
+    prof::Region<Pmu> r{regions<Pmu>, stats<Pmu>};
+    zc_window_body_arg(p[1]);  // at an offset, as s.known_iters (a load at 0 would look like a read: MIPS CM)
+  }
+}
+
+// A caller's frame with a Region and without (frame_run_region_with / _without; check.py,
+// FRAME_LIMIT): the same values live across the same call; what the Region adds is what it keeps.
+template <class Pmu, bool WithRegion>
+[[gnu::always_inline]] inline void frame_run_region(unsigned n) {
+  unsigned* const v = zc_window_values;
+  const unsigned a = v[0], b = v[1], c = v[2], d = v[3], e = v[4], f = v[5], g = v[6], h = v[7];
+  if constexpr (WithRegion) {
+    prof::Region<Pmu> r{regions<Pmu>, stats<Pmu>};
+    zc_window_body();
+  } else {
+    zc_window_body();
+  }
+  v[0] = a * b + c;
+  v[1] = d * e + f;
+  v[2] = g * h + n;
+}
+
 template <class Pmu, unsigned... Slots>
 [[gnu::always_inline]] inline void window() {
   prof::FastRegion r{fast<Pmu, Slots...>, stats<Pmu>};
@@ -178,6 +241,20 @@ template <class Pmu, unsigned... Slots>
     asm volatile("" ::: "memory");                                                              \
   }                                                                                             \
   extern "C" void window_region_call_##N##counters(unsigned n) { zc::window_region_call_n<Pmu, N>(n); }
+#define PMU_ZC_WINDOW_RUN_REGION(Pmu, N)                                                           \
+  static_assert(prof::Regions<Pmu>::kPositions == N, "N: Regions<Pmu>::kPositions");             \
+  extern "C" unsigned zc_run_region_add(unsigned code) {                                           \
+    prof::Counter c;                                                                               \
+    return static_cast<unsigned>(zc::profiler<Pmu>.add(pmu::EventConfig{code, 0, 0}, c));          \
+  }                                                                                                \
+  extern "C" void window_run_region_##N##counters() {                                              \
+    prof::Region<Pmu> r{zc::regions<Pmu>, zc::stats<Pmu>};                                         \
+    asm volatile("" ::: "memory");                                                                 \
+  }                                                                                                \
+  extern "C" void window_run_region_call_##N##counters(unsigned n) { zc::window_run_region_call<Pmu>(n); } \
+  extern "C" void window_run_region_call_arg_##N##counters(const unsigned* p) { zc::window_run_region_call_arg<Pmu>(p); } \
+  extern "C" void frame_run_region_with(unsigned n) { zc::frame_run_region<Pmu, true>(n); }        \
+  extern "C" void frame_run_region_without(unsigned n) { zc::frame_run_region<Pmu, false>(n); }
 #define PMU_ZC_PMU_IRQ(Pmu, slot, tests)                                                 \
   extern "C" void branches_pmu_irq_##tests(std::uint32_t pc, std::uint32_t lr) {         \
     zc::sampler<Pmu>.template on_pmu_interrupt<slot>(pc, lr);                            \

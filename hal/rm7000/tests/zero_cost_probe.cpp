@@ -202,6 +202,7 @@ void hand_info_write_unchecked(u32 ev) {
 PMU_ZC_COUNTER_READ(R"(^mfc0 )");
 PMU_ZC_WINDOW(Driver, 0)
 PMU_ZC_WINDOW_REGION(Driver)
+PMU_ZC_WINDOW_RUN_REGION(Driver, 1)
 PMU_ZC_WINDOW_CALL(Driver, 0)
 PMU_ZC_WINDOW_CALIBRATE(Driver, 0)
 PMU_ZC_PMU_IRQ(Driver, 0, 1)

@@ -14,7 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "fake_backend.hpp"
-#include "profiler/region.hpp"
+#include "profiler/region_stats.hpp"
 
 namespace fake {
 
