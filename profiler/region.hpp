@@ -19,10 +19,11 @@
 //     each side: the reader's call and return and the value kept). Each counter is
 //     anchored out of line (its whole value, extended across folds) just before its first read and
 //     just after its second, so no status read or fold check is in the window;
-//   - else (more counters, a linked pair, a sampled counter, a stopped profiler) the positions
-//     read nothing that counts, and begin's out-of-line part ends, and end's begins, with a sweep
-//     of every counter (Profiler::take: the registers bracketed by the overflow status and the fold
-//     count) or read() of each: 44 to 320 instructions between a counter's reads, calibrated away.
+//   - else (more counters, a linked pair, a sampled counter, a stopped profiler, a clock backend)
+//     the positions read nothing that counts, and begin's out-of-line part ends, and end's begins,
+//     with a sweep of every counter (Profiler::take: the registers bracketed by the overflow status
+//     and the fold count) or read() of each: tens to hundreds of instructions between a counter's
+//     reads, calibrated away (calibrate() runs an empty Region in a function of its own).
 //     A region prepared at begin that finds a counter armed or the profiler stopped at its end is
 //     voided (a re-arm between an anchor and its read would move the register unseen). This
 //     window holds the code at the region's site around the inline reads too: the same as
@@ -45,8 +46,7 @@
 // store each value into the slot right after its read (volatile words: one store, the same at every
 // site, where a value kept in a register costs a move and a spilled one a store), so no value of
 // the caller is spilled and loaded again in a window. More regions open at once than slots (nested
-// deeper than kNesting, interrupt handlers included): the spare slot, whose region is voided, never
-// a wrong value. The readers are called through the object on ARM, as on i386
+// deeper than kNesting, interrupt handlers included): counted voided at begin, never a wrong value. The readers are called through the object on ARM, as on i386
 // (CounterRegions::kKeptCallThroughObject: one load before each call, calibrate()'s too). bench/
 // zero_cost gates the window around a call with an argument: window_run_region_call_arg_<N>counters.
 // A measured value below the overhead (jitter on real hardware)
