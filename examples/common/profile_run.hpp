@@ -233,6 +233,27 @@ inline bool known_expectation(const Setup& s, std::uint64_t& expect, std::uint64
   return true;
 }
 
+// A PMU counter that counts instructions one for one (pmusim, QEMU -icount): where the exact
+// checks of a region's window and known region apply. Not a software clock backend, whose read
+// is a computation.
+template <class B>
+bool counts_instructions_exactly(const Setup& s) {
+  return !requires { B::kSoftwareRead; } && s.per_instr_num == 1 && s.per_instr_den == 1 && s.resolution == 0;
+}
+
+// "<what>: window <overhead> <unit> raw; known region measured <measured>", the line bench/summary.sh
+// reads for each kind of region; the caller ends it.
+inline void put_window(const Console& out, const char* what, std::uint64_t overhead, const Setup& s,
+                       std::uint64_t measured) {
+  out.put(what);
+  out.put(": window ");
+  out.dec(overhead);
+  out.put(' ');
+  out.put(s.unit);
+  out.put(" raw; known region measured ");
+  out.dec(measured);
+}
+
 // The same known region through a fast region (profiler/fast_region.hpp) on the cycles counter's
 // slot, where that is slot 0: its calibrated window (the instructions from one read to the next,
 // the read included: 1 is the floor) and the known region, within the same tolerance as Region's
@@ -254,12 +275,7 @@ template <class Board, class B>
   asm volatile("" : "+r"(iters));
 #pragma GCC unroll 8  // no loop counter to keep: the count stays in a register the call preserves
   for (int i = 0; i < 8; ++i) fast.measure(fknown, [iters] { Board::spin_exact(iters); });
-  out.put("fast region: window ");
-  out.dec(fast.overhead(0));
-  out.put(' ');
-  out.put(s.unit);
-  out.put(" raw; known region measured ");
-  out.dec(fknown.min[0]);
+  put_window(out, "fast region", fast.overhead(0), s, fknown.min[0]);
   out.put(", Region measured ");
   out.dec(known.min[0]);
   out.put('\n');
@@ -274,7 +290,7 @@ template <class Board, class B>
   constexpr std::uint64_t kWindow = 3;
   constexpr const char* kWindowRule = "fast region window: at most 2 instructions between the reads";
 #endif
-  const bool exact = !requires { B::kSoftwareRead; } && s.per_instr_num == 1 && s.per_instr_den == 1 && s.resolution == 0;
+  const bool exact = counts_instructions_exactly<B>(s);
   if (exact) checks.check(fast.overhead(0) <= kWindow, kWindowRule);
   std::uint64_t expect = 0, tol = 0;
   if (known_expectation(s, expect, tol))
@@ -294,12 +310,7 @@ template <class Board, class B>
   static prof::RegionStats<B> sknown{"spin_exact_standalone"};
 #pragma GCC unroll 8
   for (int i = 0; i < 8; ++i) alone.measure(sknown, [iters] { Board::spin_exact(iters); });
-  out.put("standalone fast region: window ");
-  out.dec(alone.overhead(0));
-  out.put(' ');
-  out.put(s.unit);
-  out.put(" raw; known region measured ");
-  out.dec(sknown.min[0]);
+  put_window(out, "standalone fast region", alone.overhead(0), s, sknown.min[0]);
   out.put('\n');
 #if !defined(__clang__)
   if (exact && known_expectation(s, expect, tol))
@@ -338,16 +349,10 @@ template <class Board, class B>
     prof::CounterRegion<B> r{one, cknown};
     Board::spin_exact(iters);
   }
-  out.put("counter region (one counter chosen at run time): window ");
-  out.dec(one.overhead());
-  out.put(' ');
-  out.put(s.unit);
-  out.put(" raw; known region measured ");
-  out.dec(cknown.min[0]);
+  put_window(out, "counter region (one counter chosen at run time)", one.overhead(), s, cknown.min[0]);
   out.put('\n');
   print_read(out, "counter region: a hand-written read of the counter is ", p, cycles);
-  [[maybe_unused]] const bool exact =
-      !requires { B::kSoftwareRead; } && s.per_instr_num == 1 && s.per_instr_den == 1 && s.resolution == 0;
+  [[maybe_unused]] const bool exact = counts_instructions_exactly<B>(s);
   // GCC's code, as bench/zero_cost gates it: clang puts the pointer call's set-up between the
   // reads (under pmusim: e500 5, NetBurst 7 between them), printed above, not checked.
 #if !defined(__clang__)
@@ -405,7 +410,7 @@ template <class Board, class B>
   // The innermost (instructions, or cycles again): one counter's window (bench/zero_cost gates it
   // at 4 from the disassembly, GCC's code); the outermost (cycles) holds the nested reads too.
   [[maybe_unused]] const bool exact_inner =
-      !requires { B::kSoftwareRead; } && s.per_instr_num == 1 && s.per_instr_den == 1 && s.resolution == 0 &&
+      counts_instructions_exactly<B>(s) &&
       (some.selected(n - 1).index == instr.index || some.selected(n - 1).index == pick[0].index);
   // A counter behind a select (ARMv7-A's event counters: PMSELR write, ISB, then the access) has its
   // second read's select inside the window too: read_instructions(slot) - 1 more (hal/core/driver.hpp).
@@ -790,8 +795,7 @@ template <class Board, prof::Backend B>
   // linked or armed), the first added (cycles) innermost: a counter region's window, gated as such
   // (bench/zero_cost window_run_region_<N>counters). GCC's code, as the counter region's check below.
 #if !defined(__clang__)
-  if (!requires { B::kSoftwareRead; } && s.per_instr_num == 1 && s.per_instr_den == 1 && s.resolution == 0 &&
-      regions.prepared_count() != 0)
+  if (counts_instructions_exactly<B>(s) && regions.prepared_count() != 0)
     checks.check(regions.overhead(0) <= 5, "Region window: at most 4 instructions between the reads of the first counter");
 #endif
   // 0 exactly on an instruction-exact counter; within +-resolution at each end on a coarser clock.
@@ -829,8 +833,7 @@ template <class Board, prof::Backend B>
 #else
     constexpr std::uint64_t kArgStore = 0;
 #endif
-    if (!requires { B::kSoftwareRead; } && s.per_instr_num == 1 && s.per_instr_den == 1 && s.resolution == 0 &&
-        regions.prepared_count() != 0)
+    if (counts_instructions_exactly<B>(s) && regions.prepared_count() != 0)
       checks.check(got == expect + kArgStore, "Region: known region exact, no uncalibrated instruction");
 #endif
   } else {
