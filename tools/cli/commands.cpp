@@ -233,6 +233,17 @@ std::string filter_text(const Args& a) {
   return t;
 }
 
+// --task, --core: the other samples leave the dump before anything is built from it, so every
+// format (and annotate, diff) reports the same samples. What was kept ("--task net: 9 of 16"), or
+// "" without them.
+std::string keep_tagged(const Args& a, Dump& d) {
+  const SampleFilter filter = sample_filter(a, d);
+  if (!filter.active()) return "";
+  const std::uint64_t all = d.total_samples();
+  d = filter_samples(d, filter);
+  return filter_text(a) + ": " + std::to_string(d.total_samples()) + " of " + std::to_string(all);
+}
+
 }  // namespace
 
 int run_report(const std::vector<std::string>& argv) {
@@ -266,14 +277,7 @@ int run_report(const std::vector<std::string>& argv) {
   }
   LoadedDump loaded = load(a, false);
   options.carrier = loaded.carrier;
-  // --task, --core: the other samples leave the dump before anything is built from it, so every
-  // format reports the same samples.
-  if (const SampleFilter filter = sample_filter(a, loaded.dump); filter.active()) {
-    const std::uint64_t all = loaded.dump.total_samples();
-    loaded.dump = filter_samples(loaded.dump, filter);
-    options.filter = filter_text(a) + ": " + std::to_string(loaded.dump.total_samples()) + " of " +
-                     std::to_string(all) + " samples";
-  }
+  if (const std::string kept = keep_tagged(a, loaded.dump); !kept.empty()) options.filter = kept + " samples";
   if (roots)
     for (RootKey k : *roots)
       if ((loaded.dump.tag_flags & (k == RootKey::task ? 1u : 2u)) == 0)
@@ -329,7 +333,7 @@ int run_report(const std::vector<std::string>& argv) {
 
 int run_diff(const std::vector<std::string>& argv) {
   const Args a = parse_args(argv, {{"--elf", true}, {"--elf-base", true}, {"--elf-new", true}, {"--threshold", true},
-                                   {"--frame", true}, {"-o", true}});
+                                   {"--frame", true}, {"-o", true}, {"--task", true}, {"--core", true}});
   if (a.positionals.size() != 2) throw UsageError("diff takes two dumps, BASE and NEW");
   if (a.has("--elf") && (a.has("--elf-base") || a.has("--elf-new")))
     throw UsageError("--elf is for both dumps: not with --elf-base/--elf-new");
@@ -343,10 +347,17 @@ int run_diff(const std::vector<std::string>& argv) {
       throw UsageError("--threshold wants a non-negative percentage, not '" + t + "'");
     threshold = v;
   }
-  const LoadedDump base = load_path(a.positionals[0], a, false);
-  const LoadedDump next = load_path(a.positionals[1], a, false);
+  LoadedDump base = load_path(a.positionals[0], a, false);
+  LoadedDump next = load_path(a.positionals[1], a, false);
   const std::string eb = a.has("--elf") ? a.get("--elf") : a.get("--elf-base");
   const std::string en = a.has("--elf") ? a.get("--elf") : a.get("--elf-new");
+  // --task, --core: the functions' shares of those tasks' and cores' samples in each dump (its own
+  // TASKS names); the regions stay whole (a REGION is not per task).
+  if (a.has("--task") || a.has("--core")) {
+    if (eb.empty()) throw UsageError("--task and --core compare the samples by function: give --elf (or --elf-base and --elf-new)");
+    keep_tagged(a, base.dump);
+    keep_tagged(a, next.dump);
+  }
   // Functions compare by name, so only with symbols (without them the names would be addresses
   // of two possibly different builds).
   std::optional<Profile> pb, pn;
@@ -396,9 +407,12 @@ int run_stat(const std::vector<std::string>& argv) {
 
 int run_annotate(const std::vector<std::string>& argv) {
   const Args a = parse_args(argv, {{"--elf", true}, {"--force-elf", false}, {"--function", true}, {"--objdump", true},
-                                   {"--frame", true}, {"-o", true}});
+                                   {"--frame", true}, {"-o", true}, {"--task", true}, {"--core", true}});
   if (!a.has("--elf") || a.get("--elf").empty()) throw UsageError("annotate needs --elf FIRMWARE.elf");
-  const LoadedDump loaded = load(a, false);
+  LoadedDump loaded = load(a, false);
+  // --task, --core: only those tasks' and cores' samples on the instructions, as report's.
+  std::string kept = keep_tagged(a, loaded.dump);
+  if (!kept.empty()) kept = " (" + kept + ")";
   const ElfImage elf = checked_elf(loaded.dump, a.get("--elf"), a.has("--force-elf"));
   const Profile profile = build_profile(loaded.dump, elf.symbols, true);
   // The functions: those whose name contains --function, or every function with samples.
@@ -426,7 +440,7 @@ int run_annotate(const std::vector<std::string>& argv) {
     throw std::runtime_error("no objdump for this ELF's machine (e_machine " + std::to_string(elf.identity.machine) +
                              ") on PATH: install its cross binutils or give --objdump");
   emit(a, {input_path(a), a.get("--elf"), objdump}, [&](std::ostream& os) {
-    os << "pmukit annotate: " << profile.total << " samples, " << a.get("--elf") << '\n';
+    os << "pmukit annotate: " << profile.total << " samples" << kept << ", " << a.get("--elf") << '\n';
     for (const Function* f : chosen) {
       const std::string text = output_of({objdump, "-d", "-C", "--no-show-raw-insn",
                                             "--start-address=" + hex(f->lo), "--stop-address=" + hex(f->hi),
@@ -733,7 +747,7 @@ std::vector<CommandHelp> command_help() {
        "(binary, the target's byte order; the histogram, no call arcs) -> the target's gprof:\n"
        "`mips-linux-gnu-gprof -b FIRMWARE.elf gmon.out`; pprof (protocol buffers) -> pprof,\n"
        "speedscope; json -> scripts."},
-      {"diff", "diff BASE NEW [--elf FILE | --elf-base FILE --elf-new FILE] [--threshold PCT] [--frame N] [-o FILE]",
+      {"diff", "diff BASE NEW [--elf FILE | --elf-base FILE --elf-new FILE] [--threshold PCT] [--task NAME|ID,...] [--core N,...] [--frame N] [-o FILE]",
        "Compares two dumps: each region's mean per call (every counter both dumps have) and, with\n"
        "ELFs, each function's share of the samples. Prints the changes; exits 3 when a region's mean\n"
        "grew by more than PCT percent (from 0 counts as past) or a function's share by more than\n"
@@ -743,7 +757,9 @@ std::vector<CommandHelp> command_help() {
        "same way, each event's scaled estimate per call (events matched by code and qualifier),\n"
        "with the share of the time the event was on a counter where it is below 100% in either\n"
        "dump. Dumps of two PMUs, or whose counters (or multiplexed events) share no event, are\n"
-       "refused (exit 1); what was not compared is listed under Notes."},
+       "refused (exit 1); what was not compared is listed under Notes. --task NAME|ID,... and\n"
+       "--core N,... compare the functions' shares of those tasks' and cores' samples (each dump's\n"
+       "own TASKS names; needs the ELFs); the regions stay whole."},
       {"stat", "stat INPUT... [--format table|csv|json] [-o FILE] [--frame N] [--region NAME] [--task NAME|ID,...]",
        "perf stat's report of a dump's regions: per region (the whole run first), each event's count,\n"
        "a rate per second where the time is known, then the PMU's metrics (value, unit, # name).\n"
@@ -763,13 +779,14 @@ std::vector<CommandHelp> command_help() {
        "clock); the last row, \"all tasks\", is their sum: the whole run from the first switch.\n"
        "--task NAME|ID,... shows those tasks' rows (shares stay of the whole). csv: rows \"task\"\n"
        "(region: the task's name, calls: its switches in; task_id, share_percent); json: tasks."},
-      {"annotate", "annotate INPUT --elf FIRMWARE.elf [--function NAME] [--objdump PROGRAM] [--force-elf] [--frame N] [-o FILE]",
+      {"annotate", "annotate INPUT --elf FIRMWARE.elf [--function NAME] [--objdump PROGRAM] [--force-elf] [--task NAME|ID,...] [--core N,...] [--frame N] [-o FILE]",
        "Where inside functions the samples are, like `perf annotate --stdio`: each source line's\n"
        "samples and text, then its instructions (the ELF's machine's objdump, found on PATH:\n"
        "arm-none-eabi-, mips-linux-gnu-, powerpc-linux-gnu-, i686-linux-gnu-objdump) with their\n"
        "own samples. --function NAME: the functions whose name contains NAME (with or without\n"
        "samples); default: every function with samples, most first. --objdump: a path, or a\n"
-       "name found on PATH."},
+       "name found on PATH. --task NAME|ID,... and --core N,...: those tasks' and cores' samples\n"
+       "only, as report's."},
       {"decode", "decode INPUT [-o FILE] [--frame N]", "The dump's content as JSON; no ELF needed."},
       {"events", "events [PATTERN] [--pmu ID] [--metrics] [--json] [-o FILE]",
        "The events and presets of each PMU, like `perf list`. PATTERN keeps the events whose name\n"

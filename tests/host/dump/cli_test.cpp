@@ -1013,6 +1013,59 @@ TEST(CliConsumers, PprofStringsAreValidUtf8) {
   EXPECT_NE(std::find(table.begin(), table.end(), "lib/\xef\xbf\xbd.c"), table.end());
 }
 
+// annotate and diff keep the samples of --task and --core as report does (format 1.5's SAMPLE_TAGS):
+// task 1 samples leaf_add, task 2 middle, so a task's annotation and diff see that task's alone.
+std::string tagged_elf_dump(const std::string& elf, std::uint32_t in_leaf, std::uint32_t in_middle, const char* name) {
+  const auto nm = nm_functions(elf);
+  const std::uint64_t leaf = nm.at("fw::leaf_add(int, int)"), middle = nm.at("fw::middle(int)");
+  dumptest::VectorSink out;
+  pd::Writer w(out.sink(), pd::ByteOrder::big);
+  w.begin({"mips", "mips-cps-cm", 100000000u, 32, 4});
+  const pd::TaskInfo tasks[] = {{1, "net"}, {2, "crc"}};
+  w.tasks(tasks, 2);
+  w.sample_source({pd::SampleSourceKind::timer, pd::kNoCounter, 1000, 0});
+  w.begin_samples(in_leaf + in_middle);
+  for (std::uint32_t i = 0; i < in_leaf; ++i) w.sample(leaf, middle + 8);
+  for (std::uint32_t i = 0; i < in_middle; ++i) w.sample(middle, 0);
+  w.begin_sample_tags(in_leaf + in_middle, pd::kTagTask);
+  for (std::uint32_t i = 0; i < in_leaf + in_middle; ++i) w.sample_tag(i < in_leaf ? 1 : 2, 0);
+  w.finish();
+  const std::string path = temp_path(name);
+  write(path, out.bytes);
+  return path;
+}
+
+TEST(CliTasks, AnnotateAndDiffKeepTheSamplesOfTasks) {
+  const std::string elf = std::string(PMUKIT_TEST_ELF_DIR) + "/mips.elf";
+  if (!std::ifstream(elf)) GTEST_SKIP() << "no mips cross compiler";
+  const std::string base = tagged_elf_dump(elf, 10, 10, "tasks_base.bin"), next = tagged_elf_dump(elf, 10, 30, "tasks_new.bin");
+  // diff: leaf_add's share of all samples halves (50% -> 25%), of task net's it stays 100%.
+  Result r = pmukit("diff " + base + " " + next + " --elf " + elf + " --threshold 1");
+  EXPECT_EQ(r.status, 3) << r.out << r.err;
+  r = pmukit("diff " + base + " " + next + " --elf " + elf + " --threshold 1 --task net");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  r = pmukit("diff " + base + " " + next + " --elf " + elf + " --threshold 1 --task 2");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  expect_error(pmukit("diff " + base + " " + next + " --task net"), 2,
+               "--task and --core compare the samples by function: give --elf (or --elf-base and --elf-new) "
+               "(see pmukit --help)");
+  expect_error(pmukit("diff " + base + " " + next + " --elf " + elf + " --task nope"), 2,
+               "--task: no task 'nope' in this dump (its tasks: net (1), crc (2)) (see pmukit --help)");
+  if (std::system("command -v mips-linux-gnu-objdump >/dev/null") == 0) {
+    r = pmukit("annotate " + next + " --elf " + elf + " --function leaf_add --task crc");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("pmukit annotate: 30 samples (--task crc: 30 of 40), ", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("): 0 samples"), std::string::npos) << r.out;  // leaf_add: none of crc's
+    r = pmukit("annotate " + next + " --elf " + elf + " --function leaf_add --task net");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("): 10 samples"), std::string::npos) << r.out;
+    expect_error(pmukit("annotate " + next + " --elf " + elf + " --core 1"), 2,
+                 "--core: this dump's samples carry no core number (no SAMPLE_TAGS chunk with cores, format 1.5) "
+                 "(see pmukit --help)");
+  }
+  for (const std::string& f : {base, next}) std::remove(f.c_str());
+}
+
 // annotate against the MIPS objdump: every sample of leaf_add on one of its instructions, the
 // per-instruction counts adding up to the function's, and a source line header.
 TEST(CliAnnotate, PerInstructionCountsAddUpWithTheDisassembly) {
