@@ -62,8 +62,10 @@ void check_sampling() {
   g_traps_in_handler = 0;
   board::decrementer_start(kSamplePeriod, record_tick);
   // Host-timed QEMU fires the decrementer from its main loop, which a loaded 2-core CI machine can
-  // starve while the time base (host time) runs on: give up only after 2 s, 125 periods each.
-  wait_for_ticks(kSamples, 125 * kSamples * kSamplePeriod);
+  // starve while the time base (host time) runs on: give up only after 10 s, 625 periods each (2 s
+  // was once not enough in a clean-clone CI run with two QEMU tests at a time; the wait ends at the
+  // 16th tick, so a healthy run takes 16 ms).
+  wait_for_ticks(kSamples, 625 * kSamples * kSamplePeriod);
   board::decrementer_stop();
   if (g_ticks < kSamples) fail("decrementer interrupts did not arrive");
 
