@@ -205,21 +205,10 @@ class CounterRegions {
     pmu::call_barrier();
     return m;
   }
-  // The first reads alone, as begin() makes them (Region's: its anchors stay where its
-  // out-of-line begin put them, not copied at the region's site).
-  [[gnu::always_inline]] Lows first_lows(const Handles& r) const {
-    Lows a;
-    pmu::schedule_barrier();
-    first_reads<true>(a, r, std::make_index_sequence<N>{});
-    pmu::call_barrier();
-    return a;
-  }
-  // The second reads, in the reverse order (nested): the first thing end does. Kept: Region's
-  // (each value kept before the next read, as first_lows()).
-  template <bool Kept = false>
+  // The second reads, in the reverse order (nested): the first thing end does.
   [[gnu::always_inline]] Lows second_reads(const Handles& r) const {
     Lows b;
-    second_reads<Kept>(b, r, std::make_index_sequence<N>{});
+    second_reads(b, r, std::make_index_sequence<N>{});
     return b;
   }
   // Region's reads (profiler/region.hpp): each value stored into the region's slot (volatile

@@ -279,8 +279,7 @@ class Regions {
     if (i >= kMax) return 0;
     return prepared_n_ != 0 ? (i < kPositions ? overhead_.prepared[i] : 0) : overhead_.swept[i];
   }
-  // The same for the sweep and for begin(Mark&)/end().
-  std::uint64_t sweep_overhead(unsigned i) const { return i < kMax ? overhead_.swept[i] : 0; }
+  // The same for begin(Mark&)/end().
   std::uint64_t call_overhead(unsigned i) const {
     if (layout_ != p_.layout() || !ready_) prepare();
     if (i >= kMax) return 0;
